@@ -1,0 +1,5 @@
+import { handle } from 'hono/aws-lambda';
+import { app } from './app.ts';
+
+/** Lambda entry of the `collections` group (API Gateway HTTP API, payload v2). */
+export const handler = handle(app);

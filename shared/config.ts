@@ -1,0 +1,42 @@
+/**
+ * Runtime configuration, read from the environment on every access so the local
+ * server can set variables after start-up (emulator ports are only known then).
+ */
+export type QueueName = 'git' | 'translations' | 'integration-events' | 'jobs';
+export const queueNames: readonly QueueName[] = ['git', 'translations', 'integration-events', 'jobs'];
+
+/** Environment variable that holds a queue's URL, e.g. QUEUE_URL_INTEGRATION_EVENTS. */
+export function queueUrlVariable(name: QueueName): string {
+  return `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+export const config = {
+  get region(): string {
+    return process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1';
+  },
+  get tableName(): string {
+    return process.env.TABLE_NAME ?? 'docs-service';
+  },
+  get bucketName(): string {
+    return process.env.BUCKET_NAME ?? 'docs-service-content';
+  },
+  /** Public base URL of the API (without /v1), used to build `urls.location`. */
+  get apiUrl(): string {
+    return (process.env.PUBLIC_API_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+  },
+  /** Base URL of the web app, used to build `urls.app`. */
+  get appUrl(): string {
+    return (process.env.PUBLIC_APP_URL ?? 'https://app.docs.localhost').replace(/\/$/, '');
+  },
+  /** Domain under which organizations' published content lives (<org>.<domain>). */
+  get publishedDomain(): string {
+    return process.env.PUBLISHED_DOMAIN ?? 'docs.localhost';
+  },
+  /** Secret used to sign visitor-claims JWTs returned by the ping operation. */
+  get visitorClaimsSecret(): string {
+    return process.env.VISITOR_CLAIMS_SECRET ?? 'local-development-visitor-claims-secret';
+  },
+  queueUrl(name: QueueName): string | undefined {
+    return process.env[queueUrlVariable(name)];
+  },
+};

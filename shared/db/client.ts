@@ -1,0 +1,32 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { countRoundTrip } from './trace.ts';
+
+let client: DynamoDBDocumentClient | undefined;
+
+/**
+ * Module-scope document client, reused across Lambda invocations. The endpoint comes
+ * from the SDK's own variables (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB).
+ */
+export function db(): DynamoDBDocumentClient {
+  if (!client) {
+    const base = new DynamoDBClient({ region: config.region });
+    base.middlewareStack.add(
+      (next) => async (args) => {
+        countRoundTrip();
+        return next(args);
+      },
+      { step: 'initialize', name: 'countRoundTrips' },
+    );
+    client = DynamoDBDocumentClient.from(base, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
+  return client;
+}
+
+/** Drop the cached client (the local server calls this after it points the SDK at an emulator). */
+export function resetDbClient(): void {
+  client = undefined;
+}

@@ -1,0 +1,40 @@
+import { defineEntity } from '../entity.ts';
+
+/** Small records that live in an organization's partition. */
+
+export interface InviteItem {
+  id: string;
+  orgId: string;
+  role: string | null;
+  createdAt: string;
+}
+
+/** ORG#<org> / INVITE#<id>: link invites. */
+export const inviteEntity = defineEntity<InviteItem, { orgId: string; inviteId: string }>({
+  type: 'invite',
+  key: ({ orgId, inviteId }) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${inviteId}` }),
+});
+
+export interface AgentInstructionsItem {
+  orgId: string;
+  instructions: Record<string, unknown>;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** ORG#<org> / AGENT_INSTRUCTIONS. */
+export const agentInstructionsEntity = defineEntity<AgentInstructionsItem, { orgId: string }>({
+  type: 'agent-instructions',
+  key: ({ orgId }) => ({ pk: `ORG#${orgId}`, sk: 'AGENT_INSTRUCTIONS' }),
+});
+
+export interface EmailDomainItem {
+  domain: string;
+  orgId: string;
+}
+
+/** EMAILDOMAIN#<domain> / ORG#<org>: organizations allowing an email domain, one Query. */
+export const emailDomainEntity = defineEntity<EmailDomainItem, { domain: string; orgId: string }>({
+  type: 'email-domain',
+  key: ({ domain, orgId }) => ({ pk: `EMAILDOMAIN#${domain.toLowerCase()}`, sk: `ORG#${orgId}` }),
+});

@@ -1,0 +1,34 @@
+import { defineEntity } from '../entity.ts';
+import type { Role } from '../../http/schemas.ts';
+
+export type MergeRules =
+  | { type: 'inherit' }
+  | { type: 'none' }
+  | { type: 'rules'; rules: { rule: string; users?: string[]; expression?: string; message?: string }[] };
+
+export interface OrganizationItem {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  emailDomains: string[];
+  hostname: string;
+  type: string;
+  useCase?: string;
+  communityType?: string;
+  defaultRole: Role | null;
+  defaultContent?: { type: 'site'; site: string } | { type: 'space'; space: string } | { type: 'collection'; collection: string };
+  logo?: string;
+  sso: boolean;
+  ai: boolean;
+  inviteLinks: boolean;
+  plan: string;
+  mergeRules: MergeRules;
+  customHostname?: string;
+}
+
+/** ORG#<id> / ORG. */
+export const organizationEntity = defineEntity<OrganizationItem, { orgId: string }>({
+  type: 'organization',
+  key: ({ orgId }) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+});

@@ -1,0 +1,159 @@
+import {
+  BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { db } from './client.ts';
+import { config } from '../config.ts';
+import { keyString } from './entity.ts';
+import { indexes, PK, SK, type IndexName, type Key } from './table.ts';
+import { ApiError } from '../http/errors.ts';
+
+export type StoredRecord = Record<string, unknown>;
+
+export async function getRecord(key: Key, consistent = false): Promise<StoredRecord | undefined> {
+  const out = await db().send(new GetCommand({ TableName: config.tableName, Key: key, ConsistentRead: consistent }));
+  return out.Item;
+}
+
+/** BatchGetItem for any number of keys (chunks of 100, unprocessed keys retried). */
+export async function batchGetRecords(keys: Key[]): Promise<Map<string, StoredRecord>> {
+  const found = new Map<string, StoredRecord>();
+  const unique = [...new Map(keys.map((k) => [keyString(k), k])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = unique.slice(i, i + 100).map((k) => ({ [PK]: k.pk, [SK]: k.sk }));
+    for (let attempt = 0; pending && pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** attempt)));
+      const out = await db().send(new BatchGetCommand({ RequestItems: { [config.tableName]: { Keys: pending } } }));
+      for (const item of out.Responses?.[config.tableName] ?? []) {
+        found.set(keyString({ pk: item[PK] as string, sk: item[SK] as string }), item);
+      }
+      pending = out.UnprocessedKeys?.[config.tableName]?.Keys as Record<string, unknown>[] | undefined;
+    }
+  }
+  return found;
+}
+
+export interface QueryOptions {
+  index?: IndexName;
+  partition: string;
+  /** Sort key prefix (begins_with). */
+  prefix?: string;
+  /** Descending sort key order when false. */
+  forward?: boolean;
+  limit: number;
+  cursor?: string;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+}
+
+export interface QueryPage {
+  records: StoredRecord[];
+  /** Opaque cursor of the next page, absent on the last page. */
+  next?: string;
+}
+
+/**
+ * One page of a Query. With a filter, DynamoDB may return fewer items than `limit`
+ * per call, so this keeps reading until the page is full or the partition ends.
+ */
+export async function queryPage(options: QueryOptions): Promise<QueryPage> {
+  const attrs = options.index ? indexes[options.index] : { name: undefined, pk: PK, sk: SK };
+  const names: Record<string, string> = { '#p': attrs.pk, ...options.filter?.names };
+  const values: Record<string, unknown> = { ':p': options.partition, ...options.filter?.values };
+  let condition = '#p = :p';
+  if (options.prefix !== undefined) {
+    names['#s'] = attrs.sk;
+    values[':s'] = options.prefix;
+    condition += ' AND begins_with(#s, :s)';
+  }
+  const keyAttributes = options.index ? [PK, SK, attrs.pk, attrs.sk] : [PK, SK];
+  let startKey = options.cursor ? decodeCursor(options.cursor, keyAttributes, attrs.pk, options.partition) : undefined;
+  const records: StoredRecord[] = [];
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const out = await db().send(new QueryCommand({
+      TableName: config.tableName,
+      IndexName: attrs.name,
+      KeyConditionExpression: condition,
+      FilterExpression: options.filter?.expression,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: options.forward ?? true,
+      Limit: options.limit - records.length + (options.filter ? 0 : 1),
+      ExclusiveStartKey: startKey,
+    }));
+    for (const item of out.Items ?? []) {
+      if (records.length === options.limit) {
+        // One item beyond the page exists: the page ends at the previous item.
+        return { records, next: encodeCursor(lastKey!) };
+      }
+      records.push(item);
+      lastKey = pick(item, keyAttributes);
+    }
+    startKey = out.LastEvaluatedKey;
+    if (records.length === options.limit && startKey) {
+      return { records, next: encodeCursor(lastKey!) };
+    }
+  } while (startKey);
+  return { records };
+}
+
+/** Every record of a query (internal use: purges, moves). */
+export async function queryAll(options: Omit<QueryOptions, 'limit' | 'cursor'>): Promise<StoredRecord[]> {
+  const all: StoredRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await queryPage({ ...options, limit: 1000, cursor });
+    all.push(...page.records);
+    cursor = page.next;
+  } while (cursor);
+  return all;
+}
+
+function pick(item: StoredRecord, attributes: string[]): Record<string, unknown> {
+  return Object.fromEntries(attributes.filter((a) => a in item).map((a) => [a, item[a]]));
+}
+
+function encodeCursor(key: Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+/** A cursor is only accepted for the query that produced it (same key shape and partition). */
+function decodeCursor(cursor: string, attributes: string[], partitionAttr: string, partition: string) {
+  let key: unknown;
+  try {
+    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'page: is not a valid page cursor');
+  }
+  const valid = typeof key === 'object' && key !== null && !Array.isArray(key)
+    && Object.keys(key).length === attributes.length
+    && attributes.every((a) => typeof (key as Record<string, unknown>)[a] === 'string')
+    && (key as Record<string, unknown>)[partitionAttr] === partition;
+  if (!valid) throw new ApiError(400, 'page: is not a valid page cursor');
+  return key as Record<string, unknown>;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/**
+ * All-or-nothing write. A failed condition becomes the ApiError the caller names for
+ * that item (by index), or 409 when none is named.
+ */
+export async function transact(items: TransactItem[], onConditionFailed?: (index: number) => ApiError): Promise<void> {
+  if (items.length === 0) return;
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
+    if ((error as Error).name === 'TransactionCanceledException' && reasons) {
+      const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (index >= 0) throw onConditionFailed?.(index) ?? new ApiError(409, 'The resource was changed by another request; retry');
+      if (reasons.some((r) => r.Code === 'TransactionConflict')) {
+        throw new ApiError(409, 'A concurrent request changed the same resource; retry');
+      }
+    }
+    throw error;
+  }
+}
+
+export const tableName = () => config.tableName;

@@ -1,0 +1,32 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** An error with a status the caller is meant to see. Body: {"error":{"code","message"}}. */
+export class ApiError extends Error {
+  constructor(readonly status: ContentfulStatusCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, message);
+export const unauthorized = (message = 'A valid bearer token is required (Authorization: Bearer <token>)') => new ApiError(401, message);
+export const forbidden = (message: string) => new ApiError(403, message);
+export const notFound = (message: string) => new ApiError(404, message);
+export const conflict = (message: string) => new ApiError(409, message);
+export const notImplemented = (message = 'This operation is not implemented yet') => new ApiError(501, message);
+
+export function errorBody(status: number, message: string) {
+  return { error: { code: status, message } };
+}
+
+export function errorResponse(c: Context, error: unknown) {
+  if (error instanceof ApiError) return c.json(errorBody(error.status, error.message), error.status);
+  const status = (error as { status?: unknown }).status;
+  // Hono's own HTTPException (e.g. body limit) carries a client status.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return c.json(errorBody(status, (error as Error).message || 'Bad request'), status as ContentfulStatusCode);
+  }
+  console.error(JSON.stringify({ level: 'error', message: 'unhandled error', path: c.req.path, error: String((error as Error)?.stack ?? error) }));
+  return c.json(errorBody(500, 'Internal server error'), 500);
+}

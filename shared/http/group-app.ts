@@ -1,0 +1,36 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authenticate } from './auth.ts';
+import { ApiError, errorBody, errorResponse } from './errors.ts';
+import { runTraced, roundTrips } from '../db/trace.ts';
+import type { AppEnv } from './env.ts';
+
+/**
+ * The app every endpoint group starts from: `/v1` base path, round-trip tracing, body
+ * limit, bearer authentication, JSON errors for everything (including unknown routes).
+ * Order on every route: authenticate -> validate -> load -> authorize -> act -> present.
+ */
+export function createGroupApp() {
+  const app = new Hono<AppEnv>().basePath('/v1');
+  app.use('*', async (c, next) => {
+    await runTraced(async () => {
+      await next();
+      c.header('x-db-round-trips', String(roundTrips()));
+    });
+  });
+  app.use('*', bodyLimit({
+    maxSize: 6 * 1024 * 1024,
+    onError: (c) => c.json(errorBody(413, 'body: is larger than 6 MB'), 413),
+  }));
+  app.use('*', authenticate);
+  app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
+  app.onError((error, c) => errorResponse(c, error));
+  return app;
+}
+
+export type GroupApp = ReturnType<typeof createGroupApp>;
+
+/** Handler for operations a later issue implements: the route exists and says so. */
+export function notImplementedYet() {
+  throw new ApiError(501, 'This operation is not implemented yet');
+}

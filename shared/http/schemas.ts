@@ -1,0 +1,97 @@
+import * as v from 'valibot';
+
+/** Shared valibot pieces used by every group's schemas.ts. */
+
+export const roles = ['admin', 'create', 'review', 'edit', 'comment', 'read'] as const;
+export type Role = (typeof roles)[number];
+
+export const role = v.picklist(roles, `must be one of ${roles.join(', ')}`);
+export const nullableRole = v.nullable(role);
+
+export const id = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
+
+/** Query booleans: "true"/"false" strings. */
+export const queryBoolean = v.pipe(
+  v.picklist(['true', 'false'], 'must be true or false'),
+  v.transform((s) => s === 'true'),
+);
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+export const listLimit = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, `must be an integer from 1 to ${MAX_PAGE_SIZE}`),
+  v.transform(Number),
+  v.minValue(1, `must be an integer from 1 to ${MAX_PAGE_SIZE}`),
+  v.maxValue(MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`),
+);
+
+/** `page` and `limit` of every list operation. */
+export const listQueryEntries = {
+  page: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'))),
+  limit: v.optional(listLimit, String(DEFAULT_PAGE_SIZE)),
+};
+export const listQuery = v.object(listQueryEntries);
+
+export const order = v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc'), 'desc');
+
+/** Rich document (spec 2.1 item 6). */
+export const documentBlock: v.GenericSchema = v.looseObject({
+  object: v.string('must be a string'),
+  type: v.optional(v.string('must be a string')),
+  key: v.optional(v.string('must be a string')),
+  isVoid: v.optional(v.boolean('must be a boolean')),
+  data: v.optional(v.record(v.string(), v.unknown())),
+  nodes: v.optional(v.array(v.lazy(() => documentBlock))),
+  leaves: v.optional(v.array(v.unknown())),
+});
+export const richDocument = v.looseObject({
+  object: v.literal('document', 'must be "document"'),
+  data: v.optional(v.looseObject({ schemaVersion: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'))) })),
+  nodes: v.array(documentBlock, 'must be an array of blocks'),
+});
+
+const reviewerRule = v.object({
+  rule: v.picklist(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']),
+  users: v.array(id, 'must be an array of user ids'),
+});
+const simpleRule = v.object({
+  rule: v.picklist([
+    'require_at_least_one_review', 'require_at_least_one_approved_review', 'require_all_reviews_approved',
+    'require_agent_review', 'require_up_to_date_change_request', 'require_change_request_subject',
+    'require_change_request_description', 'require_author_to_merge',
+  ]),
+});
+const customRule = v.object({
+  rule: v.literal('custom'),
+  expression: v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters')),
+  message: v.optional(v.string('must be a string')),
+});
+const mergeRuleList = v.object({
+  type: v.literal('rules'),
+  rules: v.array(v.union([reviewerRule, simpleRule, customRule], 'must be a known merge rule'), 'must be an array of rules'),
+});
+
+/** Merge rules of an organization: `rules`, `none`, or (as the interface shows) `inherit`. */
+export const mergeRules = v.variant('type', [
+  v.object({ type: v.literal('inherit') }),
+  v.object({ type: v.literal('none') }),
+  mergeRuleList,
+], 'must be {type: inherit}, {type: none} or {type: rules, rules: [...]}');
+
+/** `defaultLevel`: a role, null (no access by default) or "inherit" (from the parent). */
+export const defaultLevel = v.union([role, v.null(), v.literal('inherit')], `must be one of ${roles.join(', ')}, inherit or null`);
+export type DefaultLevel = Role | null | 'inherit';
+
+const contentPointer = v.variant('type', [
+  v.object({ type: v.literal('space'), space: id }),
+  v.object({ type: v.literal('collection'), collection: id }),
+], 'must be {type: space, space} or {type: collection, collection}');
+
+/** `position` of space and collection moves: exactly one of before/after a sibling. */
+export const contentPosition = v.union([
+  v.strictObject({ before: contentPointer }),
+  v.strictObject({ after: contentPointer }),
+], 'must be {before: <pointer>} or {after: <pointer>}');
+export type ContentPosition = v.InferOutput<typeof contentPosition>;

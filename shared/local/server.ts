@@ -1,0 +1,20 @@
+import { Hono } from 'hono';
+import { operations, toHonoPath } from '../http/operations.ts';
+import { errorBody } from '../http/errors.ts';
+import { groupApps } from './groups.ts';
+
+/**
+ * One HTTP app for local runs and tests that routes each operation to its group's app,
+ * as API Gateway routes it to the group's Lambda.
+ */
+export function createLocalApp() {
+  const root = new Hono();
+  for (const op of operations) {
+    const app = groupApps[op.group];
+    root.on(op.method, toHonoPath(`/v1${op.path}`), (c) => app.fetch(c.req.raw));
+  }
+  root.get('/health', (c) => c.json({ status: 'ok' }));
+  root.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
+  root.onError((_error, c) => c.json(errorBody(500, 'Internal server error'), 500));
+  return root;
+}

@@ -1,0 +1,13 @@
+import type { UserItem } from '../db/entities/user.ts';
+import { apiLocation } from './urls.ts';
+
+export function presentUser(user: UserItem) {
+  return {
+    object: 'user' as const,
+    id: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    ...(user.photoURL ? { photoURL: user.photoURL } : {}),
+    urls: { location: apiLocation(`/users/${user.id}`) },
+  };
+}

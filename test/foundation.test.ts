@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { revokeAccessToken } from '../shared/commands/accounts.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+describe('authentication and errors', () => {
+  it('401 without a token, with an unknown token and with a revoked token', async () => {
+    const org = await newOrg();
+    const missing = await api.request('GET', `/orgs/${org.id}`);
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ error: { code: 401, message: expect.stringContaining('bearer token') } });
+    const unknown = await api.request('GET', `/orgs/${org.id}`, { token: 'dps_doesnotexist000000' });
+    expect(unknown.status).toBe(401);
+    const user = await org.member('read');
+    await revokeAccessToken(user.token);
+    const revoked = await api.request('GET', `/orgs/${org.id}`, { token: user.token });
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error.message).toMatch(/revoked/);
+  });
+
+  it('unknown routes answer 404 JSON', async () => {
+    const org = await newOrg();
+    const res = await api.request('GET', '/no/such/route', { token: org.admin.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 404, message: expect.any(String) } });
+  });
+
+  it('operations of later issues answer 501 JSON', async () => {
+    const org = await newOrg();
+    const res = await api.request('GET', `/orgs/${org.id}/saml`, { token: org.admin.token });
+    expect(res.status).toBe(501);
+    expect(res.body.error.code).toBe(501);
+  });
+});

@@ -1,0 +1,109 @@
+import { inject } from 'vitest';
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { randomId } from '../../shared/ids.ts';
+import { resetDbClient } from '../../shared/db/client.ts';
+import { resetAwsClients } from '../../shared/aws/clients.ts';
+import { addMember, createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
+import type { Role } from '../../shared/http/schemas.ts';
+import type { UserItem } from '../../shared/db/entities/user.ts';
+
+export interface TestApi {
+  url: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Raw body text (for malformed JSON tests). */
+  rawBody?: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // Tests read response bodies freely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/**
+ * Starts the local app (every group, as the Lambdas run them) on a random 127.0.0.1 port
+ * in this test process, against the emulators of the global setup. The clock module is
+ * shared with the server, so tests can move time.
+ */
+export async function startTestApi(): Promise<TestApi> {
+  Object.assign(process.env, inject('awsEnv'));
+  resetDbClient();
+  resetAwsClients();
+  const { createLocalApp } = await import('../../shared/local/server.ts');
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  process.env.PUBLIC_API_URL = url;
+  return {
+    url,
+    async request(method, path, options = {}) {
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) query.set(k, String(v));
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined;
+      if (options.rawBody !== undefined) body = options.rawBody;
+      else if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined) headers['content-type'] ??= 'application/json';
+      const res = await fetch(`${url}/v1${path}${query.size ? `?${query}` : ''}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // keep text
+      }
+      return { status: res.status, headers: res.headers, body: parsed };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface TestUser {
+  user: UserItem;
+  token: string;
+}
+
+/** A user with an access token; unique email per call. */
+export async function newUser(name = 'User', email?: string): Promise<TestUser> {
+  const suffix = randomId(8).toLowerCase();
+  const user = await createUser({ displayName: `${name} ${suffix}`, email: email ?? `${name.toLowerCase().replace(/\s+/g, '.')}.${suffix}@example.com` });
+  return { user, token: await createAccessToken(user.id, 'test') };
+}
+
+export interface TestOrg {
+  id: string;
+  admin: TestUser;
+  /** Adds a member with the given org role and returns it with a token. */
+  member(role: Role | null, name?: string): Promise<TestUser>;
+}
+
+/** A fresh organization with an admin. */
+export async function newOrg(title = 'Test Org'): Promise<TestOrg> {
+  const admin = await newUser('Admin');
+  const org = await createOrganization({ title, owner: admin.user });
+  return {
+    id: org.id,
+    admin,
+    async member(role, name = `Member ${role ?? 'guest'}`) {
+      const m = await newUser(name);
+      await addMember(org.id, m.user, role);
+      return m;
+    },
+  };
+}

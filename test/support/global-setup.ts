@@ -1,0 +1,37 @@
+import type { TestProject } from 'vitest/node';
+import { startEmulators, useEmulatorEndpoints } from '../../shared/local/emulators.ts';
+import { provision } from '../../shared/local/provision.ts';
+import { queueNames, queueUrlVariable } from '../../shared/config.ts';
+
+/**
+ * Starts the real emulators once for the whole run (DynamoDB Local and fauxqs on
+ * 127.0.0.1), creates the table, queues and bucket, and hands the endpoints to the tests.
+ */
+export default async function setup(project: TestProject) {
+  process.env.TABLE_NAME = 'docs-service-test';
+  process.env.BUCKET_NAME = 'docs-service-test';
+  const emulators = await startEmulators();
+  useEmulatorEndpoints(emulators);
+  await provision({ visibilityTimeoutSeconds: 1, prefix: 'docs-service-test' });
+  const env: Record<string, string> = {
+    TABLE_NAME: process.env.TABLE_NAME,
+    BUCKET_NAME: process.env.BUCKET_NAME,
+    AWS_ENDPOINT_URL_DYNAMODB: emulators.dynamodbEndpoint,
+    AWS_ENDPOINT_URL_SQS: emulators.awsEndpoint,
+    AWS_ENDPOINT_URL_S3: emulators.awsEndpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  };
+  for (const name of queueNames) env[queueUrlVariable(name)] = process.env[queueUrlVariable(name)]!;
+  project.provide('awsEnv', env);
+  return async () => {
+    await emulators.stop();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    awsEnv: Record<string, string>;
+  }
+}
