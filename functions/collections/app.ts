@@ -1,7 +1,178 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { atLeast } from '../../shared/policies/roles.ts';
+import { loadCollectionAccess, loadContentAccess } from '../../shared/policies/access.ts';
+import { collectionEntity, type CollectionItem } from '../../shared/db/entities/collection.ts';
+import { childrenPartition } from '../../shared/db/entities/children.ts';
+import { db } from '../../shared/db/client.ts';
+import { queryPage } from '../../shared/db/operations.ts';
+import { config } from '../../shared/config.ts';
+import { nowIso } from '../../shared/clock.ts';
+import { randomId } from '../../shared/ids.ts';
+import { presentCollection } from '../../shared/presenters/collection.ts';
+import { presentSpace } from '../../shared/presenters/space.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { apiLocation } from '../../shared/presenters/urls.ts';
+import { listChildren, positionAmong, keepsPlace } from '../../shared/commands/content-tree.ts';
+import { relocate } from '../../shared/commands/move-content.ts';
+import { deleteCollectionTree } from '../../shared/commands/delete-collection.ts';
+import { presentReadable } from '../../shared/commands/readable.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
+import {
+  collectionParams, createCollectionBody, listCollectionsQuery, listQuery, moveCollectionBody,
+  organizationParams, transferCollectionBody, updateCollectionBody,
+} from './schemas.ts';
 
-/** The `collections` endpoint group. */
+/** Collections (spec 4.1): folders of spaces and collections inside an organization. */
 export const app = createGroupApp();
+
+app.get('/collections/:collectionId', validate('param', collectionParams), async (c) => {
+  const { collectionId } = c.req.valid('param');
+  const { collection, role } = await loadCollectionAccess(c, collectionId);
+  return c.json(presentCollection(collection, { role }));
+});
+
+app.patch('/collections/:collectionId', validate('param', collectionParams), validate('json', updateCollectionBody), async (c) => {
+  const { collectionId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { collection, role } = await loadCollectionAccess(c, collectionId);
+  authorize(atLeast(role, 'admin'), 'Updating a collection requires the admin role on it');
+  const updated: CollectionItem = { ...collection, ...body, updatedAt: nowIso() };
+  await db().send(new PutCommand({
+    TableName: config.tableName,
+    Item: collectionEntity.toRecord({ collectionId }, updated),
+    ConditionExpression: 'updatedAt = :previous',
+    ExpressionAttributeValues: { ':previous': collection.updatedAt },
+  })).catch(rethrowConflict);
+  return c.json(presentCollection(updated, { role }));
+});
+
+app.delete('/collections/:collectionId', validate('param', collectionParams), async (c) => {
+  const { collectionId } = c.req.valid('param');
+  const record = await c.get('loader').get(collectionEntity.key({ collectionId }));
+  if (!record) return c.body(null, 204);
+  const { collection, role } = await loadCollectionAccess(c, collectionId);
+  authorize(atLeast(role, 'admin'), 'Deleting a collection requires the admin role on it');
+  await deleteCollectionTree(collection);
+  return c.body(null, 204);
+});
+
+app.get('/collections/:collectionId/spaces', validate('param', collectionParams), validate('query', listQuery), async (c) => {
+  const { collectionId } = c.req.valid('param');
+  const { page, limit } = c.req.valid('query');
+  const { collection, org } = await loadCollectionAccess(c, collectionId);
+  const result = await queryPage({
+    index: 'gsi2', partition: childrenPartition(collection.orgId, collection.id), limit, cursor: page,
+    filter: { expression: '#type = :space', names: { '#type': 'type' }, values: { ':space': 'space' } },
+  });
+  const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
+  const items = await presentReadable(c, org, spaces, (space, role) => presentSpace(space, { role, org }));
+  return c.json(presentList(items, result.next));
+});
+
+app.post('/collections/:collectionId/move', validate('param', collectionParams), validate('json', moveCollectionBody), async (c) => {
+  const { collectionId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { collection, role } = await loadCollectionAccess(c, collectionId);
+  authorize(atLeast(role, 'admin'), 'Moving a collection requires the admin role on it');
+  const parentId = body.parent === undefined ? collection.parent : body.parent ?? undefined;
+  let ancestors: string[] = [];
+  if (parentId) {
+    if (parentId === collection.id) throw badRequest('parent: a collection cannot be its own parent');
+    const parent = await loadCollectionAccess(c, parentId).catch(() => {
+      throw badRequest(`parent: no collection ${parentId} in this organization`);
+    });
+    if (parent.collection.orgId !== collection.orgId) throw badRequest(`parent: no collection ${parentId} in this organization`);
+    if (parent.collection.ancestors.includes(collection.id)) throw badRequest('parent: a collection cannot move into its own descendant');
+    authorize(atLeast(parent.role, 'create'), 'Moving into a collection requires the create role on it');
+    ancestors = [...parent.collection.ancestors, parent.collection.id];
+  }
+  const siblings = await listChildren(collection.orgId, parentId);
+  if (parentId === collection.parent && keepsPlace(siblings, collection.id, body.position)) {
+    throw conflict('Operation would not result in any update');
+  }
+  const position = positionAmong(siblings, collection.id, body.position);
+  const moved = await relocate({ type: 'collection', item: collection }, { orgId: collection.orgId, parent: parentId, ancestors, position });
+  return c.json(presentCollection(moved.item as CollectionItem, { role }));
+});
+
+app.post('/collections/:collectionId/transfer', validate('param', collectionParams), validate('json', transferCollectionBody), async (c) => {
+  const { collectionId } = c.req.valid('param');
+  const { organization } = c.req.valid('json');
+  const { collection, role } = await loadCollectionAccess(c, collectionId);
+  authorize(atLeast(role, 'admin'), 'Transferring a collection requires the admin role on it');
+  if (organization === collection.orgId) throw conflict('Transfer would not result in any update');
+  const target = await loadContentAccess(c, organization, undefined, []);
+  if (!target.member) throw notFound(`No organization found with id ${organization}`);
+  authorize(atLeast(target.role, 'create'), 'Transferring into an organization requires the create role there');
+  const siblings = await listChildren(organization, undefined);
+  const position = positionAmong(siblings, collection.id, undefined);
+  const moved = await relocate({ type: 'collection', item: collection }, { orgId: organization, parent: undefined, ancestors: [], position });
+  return c.json(presentCollection(moved.item as CollectionItem, { role: target.role === 'admin' ? 'admin' : role }));
+});
+
+app.get('/orgs/:organizationId/collections', validate('param', organizationParams), validate('query', listCollectionsQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { page, limit, nested } = c.req.valid('query');
+  const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
+  if (!member) throw notFound(`No organization found with id ${organizationId}`);
+  const result = nested
+    ? await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#COLLECTIONS`, limit, cursor: page })
+    : await queryPage({
+        index: 'gsi2', partition: childrenPartition(organizationId, undefined), limit, cursor: page,
+        filter: { expression: '#type = :collection', names: { '#type': 'type' }, values: { ':collection': 'collection' } },
+      });
+  const collections = result.records.map((r) => collectionEntity.fromRecord(r));
+  const items = await presentReadable(c, org, collections, (collection, role) => presentCollection(collection, { role }));
+  return c.json(presentList(items, result.next));
+});
+
+app.post('/orgs/:organizationId/collections', validate('param', organizationParams), validate('json', createCollectionBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const orgAccess = await loadContentAccess(c, organizationId, undefined, []);
+  if (!orgAccess.member) throw notFound(`No organization found with id ${organizationId}`);
+  let role = orgAccess.role;
+  let ancestors: string[] = [];
+  if (body.parent) {
+    const parent = await loadCollectionAccess(c, body.parent).catch(() => {
+      throw badRequest(`parent: no collection ${body.parent} in this organization`);
+    });
+    if (parent.collection.orgId !== organizationId) throw badRequest(`parent: no collection ${body.parent} in this organization`);
+    role = parent.role;
+    ancestors = [...parent.collection.ancestors, parent.collection.id];
+  }
+  authorize(atLeast(role, 'create'), 'Creating a collection requires the create role');
+  const siblings = await listChildren(organizationId, body.parent);
+  const now = nowIso();
+  const collection: CollectionItem = {
+    id: randomId(),
+    orgId: organizationId,
+    title: body.title ?? 'Untitled',
+    ...(body.parent ? { parent: body.parent } : {}),
+    ancestors,
+    defaultLevel: 'inherit',
+    position: positionAmong(siblings, '', undefined),
+    createdBy: c.get('caller').userId,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db().send(new PutCommand({
+    TableName: config.tableName,
+    Item: collectionEntity.toRecord({ collectionId: collection.id }, collection),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  }));
+  c.header('Location', apiLocation(`/collections/${collection.id}`));
+  return c.json(presentCollection(collection, { role: orgAccess.role === 'admin' ? 'admin' : role }), 201);
+});
+
+function rethrowConflict(error: unknown): never {
+  if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('The collection was changed by another request; retry');
+  throw error;
+}
 
 answerRemainingWith501(app, 'collections');

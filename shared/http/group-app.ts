@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth.ts';
+import { requireJsonBody } from './json-body.ts';
 import { ApiError, errorBody, errorResponse } from './errors.ts';
 import { runTraced, roundTrips } from '../db/trace.ts';
 import type { AppEnv } from './env.ts';
@@ -23,6 +24,7 @@ export function createGroupApp() {
     onError: (c) => c.json(errorBody(413, 'body: is larger than 6 MB'), 413),
   }));
   app.use('*', authenticate);
+  app.use('*', requireJsonBody);
   app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => errorResponse(c, error));
   return app;

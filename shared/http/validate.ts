@@ -17,23 +17,11 @@ export function issueMessage(target: Target, issues: readonly v.BaseIssue<unknow
 
 /**
  * Validation middleware for a request part. Query values arrive as strings: schemas for
- * the query use the coercing helpers in schemas.ts. An unparsable JSON body is a 400.
+ * the query use the coercing helpers in schemas.ts. The JSON body was checked by
+ * requireJsonBody (json-body.ts); an empty body validates as {}.
  */
 export function validate<T extends Target, S extends v.GenericSchema>(target: T, schema: S) {
-  return validator(target, async (value, c) => {
-    if (target === 'json') {
-      // Hono parses JSON only with a JSON content type; read it ourselves for a clear error.
-      const text = await c.req.text();
-      let body: unknown = {};
-      if (text.trim().length > 0) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new ApiError(400, 'body: is not valid JSON');
-        }
-      }
-      value = body as typeof value;
-    }
+  return validator(target, (value) => {
     const result = v.safeParse(schema, value);
     if (!result.success) throw new ApiError(400, issueMessage(target, result.issues));
     return result.output as v.InferOutput<S>;

@@ -1,0 +1,39 @@
+import * as v from 'valibot';
+import { contentPosition, defaultLevel, id, listQueryEntries, queryBoolean } from '../../shared/http/schemas.ts';
+
+export const collectionParams = v.object({ collectionId: id });
+export const organizationParams = v.object({ organizationId: id });
+
+const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(50, 'must be at most 50 characters'));
+const description = v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'));
+
+export const createCollectionBody = v.strictObject({
+  title: v.optional(title),
+  parent: v.optional(id),
+});
+
+export const updateCollectionBody = v.pipe(
+  v.strictObject({
+    title: v.optional(title),
+    description: v.optional(description),
+    defaultLevel: v.optional(defaultLevel),
+  }),
+  v.check((b) => Object.keys(b).length > 0, 'must set at least one of title, description, defaultLevel'),
+);
+
+export const moveCollectionBody = v.pipe(
+  v.strictObject({
+    parent: v.optional(v.nullable(id)),
+    position: v.optional(contentPosition),
+  }),
+  v.check((b) => b.parent !== undefined || b.position !== undefined, 'must set parent, position or both'),
+);
+
+export const transferCollectionBody = v.strictObject({ organization: id });
+
+export const listCollectionsQuery = v.object({
+  ...listQueryEntries,
+  nested: v.optional(queryBoolean, 'true'),
+});
+
+export const listQuery = v.object(listQueryEntries);

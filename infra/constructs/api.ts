@@ -1,0 +1,41 @@
+import { Duration } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Construct } from 'constructs';
+import { queueNames } from '../../shared/config.ts';
+import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
+import { ServiceFunction, type ServiceResources } from './service-function.ts';
+
+/** The public HTTP API: one Lambda per endpoint group, one route per operation of the catalogue, all under /v1. */
+export class DocsApi extends Construct {
+  readonly httpApi: HttpApi;
+  readonly functions: Record<GroupName, ServiceFunction>;
+
+  constructor(scope: Construct, id: string, resources: ServiceResources) {
+    super(scope, id);
+    this.httpApi = new HttpApi(this, 'HttpApi', { description: 'Documentation publishing service API (/v1)' });
+    const functions: Partial<Record<GroupName, ServiceFunction>> = {};
+    const integrations: Partial<Record<GroupName, HttpLambdaIntegration>> = {};
+    for (const group of groupNames) {
+      const fn = new ServiceFunction(this, group, {
+        entry: `functions/${group}/handler.ts`,
+        description: `docs-service group ${group}`,
+        resources: {
+          ...resources,
+          environment: { PUBLIC_API_URL: this.httpApi.apiEndpoint, ...resources.environment },
+        },
+        timeout: Duration.seconds(29),
+      });
+      resources.table.grantReadWriteData(fn);
+      resources.bucket.grantReadWrite(fn);
+      for (const name of queueNames) resources.queues[name].grantSendMessages(fn);
+      functions[group] = fn;
+      // One API-wide invoke permission per function instead of one per route (keeps the resource policy small).
+      integrations[group] = new HttpLambdaIntegration(`${group}-integration`, fn, { scopePermissionToRoute: false });
+    }
+    for (const op of operations) {
+      this.httpApi.addRoutes({ path: `/v1${op.path}`, methods: [HttpMethod[op.method]], integration: integrations[op.group]! });
+    }
+    this.functions = functions as Record<GroupName, ServiceFunction>;
+  }
+}

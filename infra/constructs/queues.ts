@@ -1,0 +1,39 @@
+import { Duration } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { queueNames, type QueueName } from '../../shared/config.ts';
+
+/** How long one worker invocation may run; the queue's visibility timeout is derived from it. */
+export const workerTimeouts: Record<QueueName, Duration> = {
+  git: Duration.minutes(5),
+  translations: Duration.minutes(2),
+  'integration-events': Duration.minutes(2),
+  jobs: Duration.minutes(2),
+};
+
+/** Receives before a message moves to its queue's DLQ. */
+export const maxReceiveCount = 3;
+
+/** One work queue per name in shared/config.ts, each with its own dead-letter queue. */
+export class DocsQueues extends Construct {
+  readonly queues: Record<QueueName, Queue>;
+  readonly deadLetterQueues: Record<QueueName, Queue>;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const queues: Partial<Record<QueueName, Queue>> = {};
+    const deadLetterQueues: Partial<Record<QueueName, Queue>> = {};
+    for (const name of queueNames) {
+      const dlq = new Queue(this, `${name}-dlq`, { retentionPeriod: Duration.days(14), enforceSSL: true });
+      deadLetterQueues[name] = dlq;
+      queues[name] = new Queue(this, name, {
+        // AWS recommends 6x the function timeout so retried batches are not delivered twice.
+        visibilityTimeout: Duration.seconds(workerTimeouts[name].toSeconds() * 6),
+        deadLetterQueue: { queue: dlq, maxReceiveCount },
+        enforceSSL: true,
+      });
+    }
+    this.queues = queues as Record<QueueName, Queue>;
+    this.deadLetterQueues = deadLetterQueues as Record<QueueName, Queue>;
+  }
+}

@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { queueNames, queueUrlVariable, type QueueName } from '../../shared/config.ts';
+
+/** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What every function is told about through its environment (grants are given by the caller). */
+export interface ServiceResources {
+  table: ITable;
+  bucket: IBucket;
+  queues: Record<QueueName, IQueue>;
+  /** Extra variables for every function, e.g. PUBLIC_API_URL. */
+  environment?: Record<string, string>;
+}
+
+export interface ServiceFunctionProps {
+  /** Handler file relative to the repository root, exporting `handler`. */
+  entry: string;
+  /** Also identifies the function in tests, e.g. `docs-service group spaces`. */
+  description: string;
+  resources: ServiceResources;
+  /** Defaults to 29 s, just under the HTTP API's 30 s integration limit. */
+  timeout?: Duration;
+}
+
+const requireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+/** Every Lambda of the service, with runtime, bundling, logging and environment fixed once. */
+export class ServiceFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    const { table, bucket, queues, environment } = props.resources;
+    super(scope, id, {
+      entry: join(projectRoot, props.entry),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: 512,
+      timeout: props.timeout ?? Duration.seconds(29),
+      logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH }),
+      environment: {
+        TABLE_NAME: table.tableName,
+        BUCKET_NAME: bucket.bucketName,
+        ...Object.fromEntries(queueNames.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
+        NODE_OPTIONS: '--enable-source-maps',
+        ...environment,
+      },
+      bundling: {
+        minify: true,
+        format: OutputFormat.ESM,
+        sourceMap: true,
+        sourcesContent: false,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: requireBanner,
+        // Bundle the AWS SDK too: one minified ESM file cold-starts faster than the runtime's SDK (ARCHITECTURE.md).
+        externalModules: [],
+      },
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { queueNames, type QueueName } from '../../shared/config.ts';
+import { workerTimeouts } from './queues.ts';
+import { ServiceFunction, type ServiceResources } from './service-function.ts';
+
+/** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
+export class DocsWorkers extends Construct {
+  readonly functions: Record<QueueName, ServiceFunction>;
+  readonly spaceExpiry: ServiceFunction;
+  /** Where stream batches go after the retries are spent, so a missed purge can be found and replayed. */
+  readonly spaceExpiryFailures: Queue;
+
+  constructor(scope: Construct, id: string, resources: ServiceResources & { table: ITable }) {
+    super(scope, id);
+    const functions: Partial<Record<QueueName, ServiceFunction>> = {};
+    for (const name of queueNames) {
+      const fn = new ServiceFunction(this, name, {
+        entry: `functions/workers/${name}/handler.ts`,
+        description: `docs-service worker ${name}`,
+        resources,
+        timeout: workerTimeouts[name],
+      });
+      fn.addEventSource(new SqsEventSource(resources.queues[name], { batchSize: 10, reportBatchItemFailures: true }));
+      resources.table.grantReadWriteData(fn);
+      resources.bucket.grantReadWrite(fn);
+      functions[name] = fn;
+    }
+    this.functions = functions as Record<QueueName, ServiceFunction>;
+
+    this.spaceExpiryFailures = new Queue(this, 'space-expiry-failures', { retentionPeriod: Duration.days(14), enforceSSL: true });
+    this.spaceExpiry = new ServiceFunction(this, 'space-expiry', {
+      entry: 'functions/workers/space-expiry/handler.ts',
+      description: 'docs-service worker space-expiry',
+      resources,
+      timeout: Duration.minutes(1),
+    });
+    // Only removals made by DynamoDB itself (TTL expiry) reach the function.
+    this.spaceExpiry.addEventSource(new DynamoEventSource(resources.table, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      reportBatchItemFailures: true,
+      retryAttempts: 10,
+      bisectBatchOnError: true,
+      onFailure: new SqsDlq(this.spaceExpiryFailures),
+      filters: [FilterCriteria.filter({
+        eventName: FilterRule.isEqual('REMOVE'),
+        userIdentity: { type: FilterRule.isEqual('Service'), principalId: FilterRule.isEqual('dynamodb.amazonaws.com') },
+      })],
+    }));
+    resources.queues.jobs.grantSendMessages(this.spaceExpiry);
+  }
+}
