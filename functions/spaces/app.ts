@@ -1,7 +1,228 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Context } from 'hono';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
+import type { AppEnv } from '../../shared/http/env.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { atLeast } from '../../shared/policies/roles.ts';
+import { isExpired, loadCollectionAccess, loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
+import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
+import { collectionEntity } from '../../shared/db/entities/collection.ts';
+import { db } from '../../shared/db/client.ts';
+import { queryPage, transact } from '../../shared/db/operations.ts';
+import { config } from '../../shared/config.ts';
+import { nowIso } from '../../shared/clock.ts';
+import { presentSpace } from '../../shared/presenters/space.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { apiLocation } from '../../shared/presenters/urls.ts';
+import { keepsPlace, listChildren, positionAmong } from '../../shared/commands/content-tree.ts';
+import { relocate } from '../../shared/commands/move-content.ts';
+import { softDeleteSpaceWrite } from '../../shared/commands/delete-space.ts';
+import { newSpace } from '../../shared/commands/create-space.ts';
+import { presentReadable } from '../../shared/commands/readable.ts';
+import {
+  createSpaceBody, getSpaceQuery, listQuery, moveSpaceBody, organizationParams, spaceParams,
+  transferSpaceBody, updateSpaceBody,
+} from './schemas.ts';
 
-/** The `spaces` endpoint group. */
+/** Spaces (spec 4.2) and space creation (createSpace of the public interface). */
 export const app = createGroupApp();
+
+app.get('/spaces/:spaceId', validate('param', spaceParams), validate('query', getSpaceQuery), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const { shareKey } = c.req.valid('query');
+  const { space, role, org } = await loadSpaceAccess(c, spaceId);
+  return c.json(presentSpace(space, { role, org, shareKey }));
+});
+
+app.patch('/spaces/:spaceId', validate('param', spaceParams), validate('json', updateSpaceBody), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { space, role, org } = await loadSpaceAccess(c, spaceId);
+  const administrative = body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined;
+  if (administrative) authorize(atLeast(role, 'admin'), 'Changing editMode, defaultLevel or mergeRules requires the admin role on the space');
+  authorize(atLeast(role, 'edit'), 'Updating a space requires the edit role on it');
+  authorize(atLeast(role, 'admin') || space.editMode !== 'locked', 'The space is locked: only admins can change it');
+  const { emoji, ...rest } = body;
+  const updated: SpaceItem = { ...space, ...rest, updatedAt: nowIso() };
+  if (emoji !== undefined) {
+    if (emoji) updated.emoji = emoji;
+    else delete updated.emoji;
+  }
+  await putIfUnchanged(updated, space.updatedAt);
+  return c.json(presentSpace(updated, { role, org }));
+});
+
+app.delete('/spaces/:spaceId', validate('param', spaceParams), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const record = await c.get('loader').get(spaceEntity.key({ spaceId }));
+  const stored = record ? spaceEntity.fromRecord(record) : undefined;
+  if (!stored || stored.deletedAt || isExpired(stored)) return c.body(null, 204);
+  const { space, role } = await loadSpaceAccess(c, spaceId);
+  authorize(atLeast(role, 'admin'), 'Deleting a space requires the admin role on it');
+  await transact([softDeleteSpaceWrite(space).write], () => conflict('The space was changed by another request; retry'));
+  // 205: the space has been deleted (204 says it did not exist).
+  return c.body(null, 205);
+});
+
+app.post('/spaces/:spaceId/restore', validate('param', spaceParams), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const { space, role, org } = await loadSpaceAccess(c, spaceId, { deleted: 'include' });
+  authorize(atLeast(role, 'admin'), 'Restoring a space requires the admin role on it');
+  if (!space.deletedAt) throw conflict('The space is not deleted');
+  // Back where it was, or at the root when its collection is gone meanwhile.
+  const parentRecord = space.parent ? await c.get('loader').get(collectionEntity.key({ collectionId: space.parent })) : undefined;
+  const parent = parentRecord && parentRecord.orgId === space.orgId ? (parentRecord.id as string) : undefined;
+  const restored: SpaceItem = { ...space, updatedAt: nowIso() };
+  delete restored.deletedAt;
+  delete restored.expiresAt;
+  if (!parent) {
+    delete restored.parent;
+    restored.ancestors = [];
+    restored.position = positionAmong(await listChildren(space.orgId, undefined), space.id, undefined);
+  }
+  await putIfUnchanged(restored, space.updatedAt, 'deletedAt = :deletedAt', { ':deletedAt': space.deletedAt });
+  const access = await loadContentAccess(c, restored.orgId, restored, restored.ancestors);
+  return c.json(presentSpace(restored, { role: access.role, org }));
+});
+
+app.post('/spaces/:spaceId/duplicate', validate('param', spaceParams), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const { space, org } = await loadSpaceAccess(c, spaceId);
+  const parentRole = space.parent
+    ? (await loadCollectionAccess(c, space.parent)).role
+    : (await loadContentAccess(c, space.orgId, undefined, [])).role;
+  authorize(atLeast(parentRole, 'create'), 'Duplicating a space requires the create role where it lives');
+  const siblings = await listChildren(space.orgId, space.parent);
+  const copy: SpaceItem = {
+    ...newSpace({
+      orgId: space.orgId, createdBy: c.get('caller').userId, parent: space.parent, ancestors: space.ancestors,
+      // Right after the original.
+      position: positionAmong(siblings, '', { after: { type: 'space', space: space.id } }),
+      title: `${space.title} (copy)`.slice(0, 50), emoji: space.emoji, language: space.language, editMode: space.editMode,
+    }),
+    visibility: space.visibility,
+    defaultLevel: space.defaultLevel,
+    mergeRules: space.mergeRules,
+    // Revisions are immutable and content-addressed: the copy shares the original's.
+    ...(space.revision ? { revision: space.revision } : {}),
+  };
+  await db().send(new PutCommand({
+    TableName: config.tableName,
+    Item: spaceEntity.toRecord({ spaceId: copy.id }, copy),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  }));
+  const access = await loadContentAccess(c, copy.orgId, copy, copy.ancestors);
+  c.header('Location', apiLocation(`/spaces/${copy.id}`));
+  return c.json(presentSpace(copy, { role: access.role, org }), 201);
+});
+
+app.post('/spaces/:spaceId/move', validate('param', spaceParams), validate('json', moveSpaceBody), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { space, role, org } = await loadSpaceAccess(c, spaceId);
+  authorize(atLeast(role, 'admin'), 'Moving a space requires the admin role on it');
+  const parentId = body.parent === undefined ? space.parent : body.parent ?? undefined;
+  const ancestors = await targetAncestors(c, space.orgId, parentId, 'parent');
+  const siblings = await listChildren(space.orgId, parentId);
+  if (parentId === space.parent && keepsPlace(siblings, space.id, body.position)) {
+    throw conflict('Operation would not result in any update');
+  }
+  const position = positionAmong(siblings, space.id, body.position);
+  const moved = (await relocate({ type: 'space', item: space }, { orgId: space.orgId, parent: parentId, ancestors, position })).item as SpaceItem;
+  const access = await loadContentAccess(c, moved.orgId, moved, moved.ancestors);
+  return c.json(presentSpace(moved, { role: access.role, org }));
+});
+
+app.post('/spaces/:spaceId/transfer', validate('param', spaceParams), validate('json', transferSpaceBody), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { space, role } = await loadSpaceAccess(c, spaceId);
+  authorize(atLeast(role, 'admin'), 'Transferring a space requires the admin role on it');
+  let orgId = body.organization ?? space.orgId;
+  if (body.collection) {
+    const record = await c.get('loader').get(collectionEntity.key({ collectionId: body.collection }));
+    if (!record) throw notFound(`No collection found with id ${body.collection}`);
+    if (body.organization && record.orgId !== body.organization) {
+      throw badRequest(`collection: collection ${body.collection} is not in organization ${body.organization}`);
+    }
+    orgId = record.orgId as string;
+  }
+  const parentId = body.collection;
+  if (orgId === space.orgId && parentId === space.parent) throw conflict('Transfer would not result in any update');
+  const target = await loadContentAccess(c, orgId, undefined, []);
+  if (!target.member) throw notFound(`No organization found with id ${orgId}`);
+  const ancestors = await targetAncestors(c, orgId, parentId, 'collection');
+  const position = positionAmong(await listChildren(orgId, parentId), space.id, undefined);
+  const moved = (await relocate({ type: 'space', item: space }, { orgId, parent: parentId, ancestors, position })).item as SpaceItem;
+  const access = await loadContentAccess(c, moved.orgId, moved, moved.ancestors);
+  return c.json(presentSpace(moved, { role: access.role, org: access.org }));
+});
+
+app.get('/orgs/:organizationId/spaces', validate('param', organizationParams), validate('query', listQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { page, limit } = c.req.valid('query');
+  const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
+  if (!member) throw notFound(`No organization found with id ${organizationId}`);
+  // Oldest first: creation order is stable under concurrent inserts, so cursors never skip.
+  const result = await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#SPACES`, limit, cursor: page });
+  const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
+  const items = await presentReadable(c, org, spaces, (space, role) => presentSpace(space, { role, org }));
+  return c.json(presentList(items, result.next));
+});
+
+app.post('/orgs/:organizationId/spaces', validate('param', organizationParams), validate('json', createSpaceBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const orgAccess = await loadContentAccess(c, organizationId, undefined, []);
+  if (!orgAccess.member) throw notFound(`No organization found with id ${organizationId}`);
+  const ancestors = await targetAncestors(c, organizationId, body.parent, 'parent');
+  const siblings = await listChildren(organizationId, body.parent);
+  const space = newSpace({
+    orgId: organizationId, createdBy: c.get('caller').userId, parent: body.parent, ancestors,
+    position: positionAmong(siblings, '', undefined),
+    title: body.title, emoji: body.emoji, language: body.language, editMode: body.editMode,
+  });
+  await db().send(new PutCommand({
+    TableName: config.tableName,
+    Item: spaceEntity.toRecord({ spaceId: space.id }, space),
+    ConditionExpression: 'attribute_not_exists(pk)',
+  }));
+  const access = await loadContentAccess(c, organizationId, space, ancestors);
+  c.header('Location', apiLocation(`/spaces/${space.id}`));
+  return c.json(presentSpace(space, { role: access.role, org: access.org }), 201);
+});
+
+/**
+ * Ancestors of a new parent collection in `orgId`, checking the caller may create
+ * there (the create role on the collection, or on the organization for the root).
+ */
+async function targetAncestors(c: Context<AppEnv>, orgId: string, parentId: string | undefined, field: string): Promise<string[]> {
+  if (!parentId) {
+    const root = await loadContentAccess(c, orgId, undefined, []);
+    authorize(atLeast(root.role, 'create'), 'Adding a space at the organization root requires the create role');
+    return [];
+  }
+  const parent = await loadCollectionAccess(c, parentId).catch(() => {
+    throw badRequest(`${field}: no collection ${parentId} in this organization`);
+  });
+  if (parent.collection.orgId !== orgId) throw badRequest(`${field}: no collection ${parentId} in this organization`);
+  authorize(atLeast(parent.role, 'create'), 'Adding a space to a collection requires the create role on it');
+  return [...parent.collection.ancestors, parent.collection.id];
+}
+
+/** Replaces the space record if no other request changed it since it was read (409 otherwise). */
+async function putIfUnchanged(space: SpaceItem, previousUpdatedAt: string, extraCondition?: string, extraValues: Record<string, unknown> = {}) {
+  await transact([{
+    Put: {
+      TableName: config.tableName,
+      Item: spaceEntity.toRecord({ spaceId: space.id }, space),
+      ConditionExpression: `updatedAt = :previous${extraCondition ? ` AND ${extraCondition}` : ''}`,
+      ExpressionAttributeValues: { ':previous': previousUpdatedAt, ...extraValues },
+    },
+  }], () => conflict('The space was changed by another request; retry'));
+}
 
 answerRemainingWith501(app, 'spaces');

@@ -55,7 +55,7 @@ export function defineEntity<Item extends object, KeyArgs>(
   };
 }
 
-/** Removes keys, index attributes, type and TTL from a stored record. */
+/** Removes keys, index attributes and type from a stored record. */
 export function stripStorage(record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...record };
   for (const attr of storageAttributes) delete out[attr];

@@ -18,9 +18,12 @@ export const indexes = {
 
 export type IndexName = keyof typeof indexes;
 
-/** Attributes that are storage details and never appear in API responses. */
+/**
+ * Key and index attributes: storage details that entity items never carry. (The TTL
+ * attribute is part of the space item; presenters list their fields, so it never leaks.)
+ */
 export const storageAttributes = [
-  PK, SK, TTL_ATTRIBUTE, 'type',
+  PK, SK, 'type',
   ...Object.values(indexes).flatMap((i) => [i.pk, i.sk]),
 ] as const;
 

@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { contentPosition, defaultLevel, id, listQueryEntries, mergeRules } from '../../shared/http/schemas.ts';
+
+export const spaceParams = v.object({ spaceId: id });
+export const organizationParams = v.object({ organizationId: id });
+
+const title = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(50, 'must be at most 50 characters'));
+const emoji = v.nullable(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters')));
+const language = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-br'));
+const editMode = v.picklist(['live', 'locked'], 'must be live or locked');
+
+export const getSpaceQuery = v.object({ shareKey: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))) });
+
+/** Body of POST /orgs/{organizationId}/spaces (createSpace in the public interface). */
+export const createSpaceBody = v.strictObject({
+  title: v.optional(title),
+  emoji: v.optional(emoji),
+  parent: v.optional(id),
+  language: v.optional(language),
+  editMode: v.optional(editMode),
+  empty: v.optional(v.boolean('must be a boolean')),
+});
+
+export const updateSpaceBody = v.pipe(
+  v.strictObject({
+    editMode: v.optional(editMode),
+    title: v.optional(title),
+    defaultLevel: v.optional(defaultLevel),
+    language: v.optional(language),
+    mergeRules: v.optional(mergeRules),
+    emoji: v.optional(emoji),
+  }),
+  v.check((b) => Object.keys(b).length > 0, 'must set at least one field'),
+);
+
+export const moveSpaceBody = v.pipe(
+  v.strictObject({
+    parent: v.optional(v.nullable(id)),
+    position: v.optional(contentPosition),
+  }),
+  v.check((b) => b.parent !== undefined || b.position !== undefined, 'must set parent, position or both'),
+);
+
+/** A space moves to another organization, into a collection, or both. */
+export const transferSpaceBody = v.pipe(
+  v.strictObject({
+    organization: v.optional(id),
+    collection: v.optional(id),
+  }),
+  v.check((b) => b.organization !== undefined || b.collection !== undefined, 'must set organization, collection or both'),
+);
+
+export const listQuery = v.object(listQueryEntries);
