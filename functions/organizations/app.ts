@@ -1,7 +1,242 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
+import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { loadOrgAccess, isExpired } from '../../shared/policies/access.ts';
+import { db } from '../../shared/db/client.ts';
+import { queryPage } from '../../shared/db/operations.ts';
+import { config } from '../../shared/config.ts';
+import { nowIso } from '../../shared/clock.ts';
+import { organizationEntity, type OrganizationItem } from '../../shared/db/entities/organization.ts';
+import { memberEntity } from '../../shared/db/entities/member.ts';
+import { userEntity } from '../../shared/db/entities/user.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
+import { collectionEntity } from '../../shared/db/entities/collection.ts';
+import {
+  agentInstructionsEntity, emailDomainEntity, inviteEntity, type AgentInstructionsItem,
+} from '../../shared/db/entities/org-records.ts';
+import { updateOrganization, type OrganizationChanges, type RemovableField } from '../../shared/commands/organizations-update.ts';
+import { emailDomainOf, joinOrganization, mayJoinByEmailDomain } from '../../shared/commands/organizations-join.ts';
+import { presentOrganization } from '../../shared/presenters/organization.ts';
+import { presentAgentInstructions } from '../../shared/presenters/agent-instructions.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { presentUser } from '../../shared/presenters/user.ts';
+import {
+  emailDomainParams, inviteParams, listQuery, organizationParams, searchQuery,
+  updateAgentInstructionsBody, updateOrganizationBody, type UpdateOrganizationBody,
+} from './schemas.ts';
 
-/** The `organizations` endpoint group. */
+/** Organizations (spec 4.12) and the authenticated user. */
 export const app = createGroupApp();
+
+/**
+ * The caller's organizations, oldest membership first: the gsi1 partition USER#<user>#ORGS
+ * is sorted by `<joinedAt>#<orgId>`, so the order is joinedAt ascending (ties by org id).
+ * Disabled memberships are left out (those organizations answer 404 to the caller).
+ */
+app.get('/orgs', validate('query', listQuery), async (c) => {
+  const { page, limit } = c.req.valid('query');
+  const result = await queryPage({
+    index: 'gsi1', partition: `USER#${c.get('caller').userId}#ORGS`, limit, cursor: page,
+    filter: { expression: '#disabled <> :true', names: { '#disabled': 'disabled' }, values: { ':true': true } },
+  });
+  const members = result.records.map((r) => memberEntity.fromRecord(r));
+  const loader = c.get('loader');
+  await loader.load(members.map((m) => organizationEntity.key({ orgId: m.orgId })));
+  const items = members.flatMap((m) => {
+    const record = loader.peek(organizationEntity.key({ orgId: m.orgId }));
+    return record ? [presentOrganization(organizationEntity.fromRecord(record), { role: m.role })] : [];
+  });
+  return c.json(presentList(items, result.next));
+});
+
+app.get('/orgs/:organizationId', validate('param', organizationParams), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { org, role } = await loadOrgAccess(c, organizationId);
+  return c.json(presentOrganization(org, { role }));
+});
+
+app.patch('/orgs/:organizationId', validate('param', organizationParams), validate('json', updateOrganizationBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { org, role } = await loadOrgAccess(c, organizationId);
+  authorize(role === 'admin', 'Updating an organization requires the admin role');
+  await checkDefaultContent(c, org, body.defaultContent);
+  const { set, remove } = changesOf(body);
+  const updated = await updateOrganization(org, set, remove);
+  c.get('loader').forget(organizationEntity.key({ orgId: organizationId }));
+  return c.json(presentOrganization(updated, { role }));
+});
+
+app.delete('/orgs/:organizationId/link-invites/:inviteId', validate('param', inviteParams), async (c) => {
+  const { organizationId, inviteId } = c.req.valid('param');
+  const { role } = await loadOrgAccess(c, organizationId);
+  authorize(role === 'admin', 'Deleting an invite link requires the admin role');
+  // 204 whether or not the invite existed (spec 4.12 and 7.1).
+  await db().send(new DeleteCommand({ TableName: config.tableName, Key: inviteEntity.key({ orgId: organizationId, inviteId }) }));
+  return c.body(null, 204);
+});
+
+/**
+ * Join by email domain. The caller is not a member yet, so membership is not required:
+ * 404 when the organization does not exist, 204 without any change when the caller is
+ * already an (enabled) member, 403 when the caller's membership is disabled (joining does
+ * not undo an admin's decision), 400 unless the caller's email is verified and its domain
+ * is one of the organization's emailDomains. The new member's role is
+ * `org.defaultRole ?? 'read'` (see joinRole).
+ */
+app.post('/orgs/:organizationId/join', validate('param', organizationParams), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const userId = c.get('caller').userId;
+  const loader = c.get('loader');
+  const orgKey = organizationEntity.key({ orgId: organizationId });
+  const memberKey = memberEntity.key({ orgId: organizationId, userId });
+  const userKey = userEntity.key({ userId });
+  await loader.load([orgKey, memberKey, userKey]);
+  const orgRecord = loader.peek(orgKey);
+  if (!orgRecord) throw notFound(`No organization found with id ${organizationId}`);
+  const memberRecord = loader.peek(memberKey);
+  if (memberRecord) {
+    if (memberEntity.fromRecord(memberRecord).disabled) throw forbidden('Your membership of this organization is disabled');
+    return c.body(null, 204);
+  }
+  const userRecord = loader.peek(userKey);
+  if (!userRecord) throw notFound(`No user found with id ${userId}`);
+  const org = organizationEntity.fromRecord(orgRecord);
+  const user = userEntity.fromRecord(userRecord);
+  if (!mayJoinByEmailDomain(user, org)) throw badRequest("The user's email domain is not valid");
+  await joinOrganization(org, user);
+  loader.forget(memberKey);
+  return c.body(null, 204);
+});
+
+/**
+ * Organization content search. There is no searchable content yet: after the membership
+ * check the answer is the empty list. The content issue fills it with SearchSpaceResult items.
+ */
+app.get('/orgs/:organizationId/search', validate('param', organizationParams), validate('query', searchQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  await loadOrgAccess(c, organizationId);
+  return c.json(presentList([], undefined));
+});
+
+/** Any member reads the instructions; see presentAgentInstructions for the never-set default. */
+app.get('/orgs/:organizationId/agent-instructions', validate('param', organizationParams), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const loader = c.get('loader');
+  const instructionsKey = agentInstructionsEntity.key({ orgId: organizationId });
+  await loader.load([
+    organizationEntity.key({ orgId: organizationId }),
+    memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }),
+    instructionsKey,
+  ]);
+  const { org } = await loadOrgAccess(c, organizationId);
+  const record = loader.peek(instructionsKey);
+  return c.json(presentAgentInstructions(org, record ? agentInstructionsEntity.fromRecord(record) : undefined));
+});
+
+app.put('/orgs/:organizationId/agent-instructions', validate('param', organizationParams), validate('json', updateAgentInstructionsBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { instructions } = c.req.valid('json');
+  const { org, role } = await loadOrgAccess(c, organizationId);
+  authorize(role === 'admin', 'Updating the agent instructions requires the admin role');
+  const item: AgentInstructionsItem = {
+    orgId: organizationId,
+    // `data` is required in the official document shape: an omitted one is stored as {}.
+    instructions: { ...instructions!, data: instructions!.data ?? {} },
+    updatedAt: nowIso(),
+    updatedBy: c.get('caller').userId,
+  };
+  // A PUT replaces the whole document: the last write wins.
+  await db().send(new PutCommand({
+    TableName: config.tableName,
+    Item: agentInstructionsEntity.toRecord({ orgId: organizationId }, item),
+  }));
+  return c.json(presentAgentInstructions(org, item));
+});
+
+/**
+ * Organizations that allow an email domain, limited to those the caller may see: the
+ * organizations the caller is an (enabled) member of, plus, when the caller's verified
+ * email is in that domain, every organization allowing it (so users discover the
+ * organizations they may join). Non-members see no billing and all-false permissions.
+ * One Query of EMAILDOMAIN#<domain> (at most 1000 organizations) and one BatchGet.
+ */
+app.get('/email-domains/:emailDomain/orgs', validate('param', emailDomainParams), async (c) => {
+  const { emailDomain } = c.req.valid('param');
+  const userId = c.get('caller').userId;
+  const partition = emailDomainEntity.key({ domain: emailDomain, orgId: '' }).pk;
+  const result = await queryPage({ partition, limit: MAX_PAGE_SIZE });
+  const orgIds = result.records.map((r) => emailDomainEntity.fromRecord(r).orgId);
+  const loader = c.get('loader');
+  const userKey = userEntity.key({ userId });
+  await loader.load([
+    userKey,
+    ...orgIds.map((orgId) => organizationEntity.key({ orgId })),
+    ...orgIds.map((orgId) => memberEntity.key({ orgId, userId })),
+  ]);
+  const userRecord = loader.peek(userKey);
+  const user = userRecord ? userEntity.fromRecord(userRecord) : undefined;
+  const callerInDomain = !!user && user.emailVerified && emailDomainOf(user.email) === emailDomain;
+  const organizations = orgIds.flatMap((orgId) => {
+    const orgRecord = loader.peek(organizationEntity.key({ orgId }));
+    if (!orgRecord) return [];
+    const org = organizationEntity.fromRecord(orgRecord);
+    if (!org.emailDomains.includes(emailDomain)) return [];
+    const memberRecord = loader.peek(memberEntity.key({ orgId, userId }));
+    const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
+    if (member && !member.disabled) return [presentOrganization(org, { role: member.role })];
+    return callerInDomain ? [presentOrganization(org, { role: undefined })] : [];
+  });
+  return c.json({ organizations });
+});
+
+app.get('/user', async (c) => {
+  const userId = c.get('caller').userId;
+  const record = await c.get('loader').get(userEntity.key({ userId }));
+  if (!record) throw notFound(`No user found with id ${userId}`);
+  return c.json(presentUser(userEntity.fromRecord(record)));
+});
+
+/** Splits a PATCH body into fields to set and optional fields to remove (null). */
+function changesOf(body: UpdateOrganizationBody): { set: OrganizationChanges; remove: RemovableField[] } {
+  const { defaultContent, logo, ...rest } = body;
+  const set: OrganizationChanges = { ...rest };
+  const remove: RemovableField[] = [];
+  if (defaultContent === null) remove.push('defaultContent');
+  else if (defaultContent !== undefined) set.defaultContent = defaultContent;
+  if (logo === null) remove.push('logo');
+  else if (logo !== undefined) set.logo = logo;
+  return { set, remove };
+}
+
+/**
+ * "Invalid default content space or collection provided" (spec 7): a space or collection
+ * given as default content must exist in this organization (a space must not be deleted).
+ * Sites are not stored yet, so a site id is not checked.
+ */
+async function checkDefaultContent(
+  c: Parameters<typeof loadOrgAccess>[0],
+  org: OrganizationItem,
+  content: UpdateOrganizationBody['defaultContent'],
+): Promise<void> {
+  if (!content || content.type === 'site') return;
+  const loader = c.get('loader');
+  if (content.type === 'space') {
+    const record = await loader.get(spaceEntity.key({ spaceId: content.space }));
+    const space = record ? spaceEntity.fromRecord(record) : undefined;
+    if (!space || space.orgId !== org.id || space.deletedAt || isExpired(space)) {
+      throw badRequest(`defaultContent: invalid default content space ${content.space}: no such space in this organization`);
+    }
+    return;
+  }
+  const record = await loader.get(collectionEntity.key({ collectionId: content.collection }));
+  if (!record || collectionEntity.fromRecord(record).orgId !== org.id) {
+    throw badRequest(`defaultContent: invalid default content collection ${content.collection}: no such collection in this organization`);
+  }
+}
 
 answerRemainingWith501(app, 'organizations');

@@ -1,4 +1,4 @@
-import { startEmulators, useEmulatorEndpoints, type Emulators } from './emulators.ts';
+import type { Emulators } from './emulators.ts';
 import { provision } from './provision.ts';
 import { resetDbClient } from '../db/client.ts';
 import { resetAwsClients } from '../aws/clients.ts';
@@ -23,6 +23,7 @@ export async function prepareAwsTarget(): Promise<{ emulators?: Emulators; descr
   } else if (process.env.LOCAL_EMULATORS === 'off') {
     description = `AWS (region ${process.env.AWS_REGION ?? 'default'})`;
   } else {
+    const { startEmulators, useEmulatorEndpoints } = await import('./emulators.ts');
     emulators = await startEmulators({ dataDir: process.env.DATA_DIR || undefined });
     useEmulatorEndpoints(emulators);
     description = `embedded emulators (DynamoDB Local ${emulators.dynamodbEndpoint}, SQS/S3 ${emulators.awsEndpoint}${process.env.DATA_DIR ? `, data in ${process.env.DATA_DIR}` : ', in memory'})`;

@@ -1,16 +1,28 @@
+/**
+ * Teams and their memberships, in the organization's partition.
+ *
+ * Changed by the teams/members work (spec 4.13, 4.14): both items now carry `titleLower`, a
+ * lower-cased copy of the team title, so the `title` filters (teams list, a member's teams)
+ * are FilterExpressions on the Query. Team PATCH rewrites the copy on every membership.
+ * Keys and indexes are unchanged.
+ */
 import { defineEntity } from '../entity.ts';
+
+export type TeamMemberRole = 'owner' | 'member';
 
 export interface TeamItem {
   id: string;
   orgId: string;
   title: string;
+  /** Lower-cased title, for the case-insensitive `title` filter. */
+  titleLower: string;
   createdAt: string;
   updatedAt: string;
   /** Member count, kept by the transactions that add and remove team members. */
   members: number;
 }
 
-/** ORG#<org> / TEAM#<team>: an org's teams are one Query on its partition. */
+/** ORG#<org> / TEAM#<team>: an org's teams are one Query on its partition (sk begins_with TEAM#). */
 export const teamEntity = defineEntity<TeamItem, { orgId: string; teamId: string }>({
   type: 'team',
   key: ({ orgId, teamId }) => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
@@ -20,13 +32,28 @@ export interface TeamMemberItem {
   orgId: string;
   teamId: string;
   userId: string;
-  role: 'owner' | 'member';
+  role: TeamMemberRole;
   addedAt: string;
+  /** The team's lower-cased title (copy), for the `title` filter of a member's teams. */
+  titleLower: string;
 }
 
-/** ORG#<org> / TEAMMEMBER#<team>#<user>; a member's teams via gsi1 ORG#<org>#USER#<user>#TEAMS. */
+/**
+ * ORG#<org> / TEAMMEMBER#<team>#<user>: a team's members are one Query (sk begins_with
+ * TEAMMEMBER#<team>#); a member's teams via gsi1 ORG#<org>#USER#<user>#TEAMS (by team id).
+ */
 export const teamMemberEntity = defineEntity<TeamMemberItem, { orgId: string; teamId: string; userId: string }>({
   type: 'team-member',
   key: ({ orgId, teamId, userId }) => ({ pk: `ORG#${orgId}`, sk: `TEAMMEMBER#${teamId}#${userId}` }),
-  indexes: (m) => ({ gsi1: { pk: `ORG#${m.orgId}#USER#${m.userId}#TEAMS`, sk: `TEAM#${m.teamId}` } }),
+  indexes: (m) => ({ gsi1: { pk: memberTeamsPartition(m.orgId, m.userId), sk: `TEAM#${m.teamId}` } }),
 });
+
+/** gsi1 partition of a member's team memberships. */
+export function memberTeamsPartition(orgId: string, userId: string): string {
+  return `ORG#${orgId}#USER#${userId}#TEAMS`;
+}
+
+/** Sort key prefix of a team's memberships in the org partition. */
+export function teamMembersPrefix(teamId: string): string {
+  return `TEAMMEMBER#${teamId}#`;
+}

@@ -1,0 +1,121 @@
+import * as v from 'valibot';
+import { id, listQueryEntries, mergeRules, nullableRole, richDocument } from '../../shared/http/schemas.ts';
+
+export const organizationParams = v.object({ organizationId: id });
+export const inviteParams = v.object({ organizationId: id, inviteId: id });
+
+/** A DNS name with at least two labels and an alphabetic (or punycode) top-level label. */
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+/** A host name: one or more DNS labels (a bare label such as "acme" is accepted). */
+const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** An email domain, compared and stored lower-cased. */
+export const emailDomain = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(DOMAIN, 'must be a valid domain name (e.g. example.com)'),
+);
+
+export const emailDomainParams = v.object({ emailDomain });
+
+/**
+ * At most 40 domains: a PATCH that replaces every domain touches old + new index items
+ * and the organization in one transaction, which DynamoDB caps at 100 items.
+ */
+export const MAX_EMAIL_DOMAINS = 40;
+
+const emailDomains = v.pipe(
+  v.array(emailDomain, 'must be an array of domain names'),
+  v.maxLength(MAX_EMAIL_DOMAINS, `must hold at most ${MAX_EMAIL_DOMAINS} domains`),
+  // Set semantics: duplicates (after lower-casing) collapse, first occurrence keeps its place.
+  v.transform((domains) => [...new Set(domains)]),
+);
+
+const title = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.nonEmpty('must not be empty'),
+  v.maxLength(100, 'must be at most 100 characters'),
+);
+
+const hostname = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.toLowerCase(),
+  v.minLength(3, 'must be at least 3 characters'),
+  v.maxLength(253, 'must be at most 253 characters'),
+  v.regex(HOSTNAME, 'must be a host name (letters, digits, hyphens and dots)'),
+);
+
+/**
+ * Default content of the organization: a site (sites are not stored yet, so any site id is
+ * accepted), or a space or collection of the same organization (checked by the route:
+ * "invalid default content space or collection provided" is a 400). null clears it.
+ */
+const defaultContent = v.nullable(v.variant('type', [
+  v.strictObject({ type: v.literal('site'), site: id }),
+  v.strictObject({ type: v.literal('space'), space: id }),
+  v.strictObject({ type: v.literal('collection'), collection: id }),
+], 'must be {type: site, site}, {type: space, space} or {type: collection, collection}'));
+
+const logo = v.nullable(v.pipe(
+  v.string('must be a string'),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.url('must be a URL'),
+  v.check((s) => /^https?:\/\//i.test(s), 'must be an http or https URL'),
+));
+
+const flag = v.boolean('must be a boolean');
+
+export const updateOrganizationBody = v.pipe(
+  v.strictObject({
+    title: v.optional(title),
+    emailDomains: v.optional(emailDomains),
+    hostname: v.optional(hostname),
+    defaultRole: v.optional(nullableRole),
+    defaultContent: v.optional(defaultContent),
+    logo: v.optional(logo),
+    sso: v.optional(flag),
+    ai: v.optional(flag),
+    inviteLinks: v.optional(flag),
+    mergeRules: v.optional(mergeRules),
+  }),
+  v.check(
+    (b) => Object.keys(b).length > 0,
+    'must set at least one of title, emailDomains, hostname, defaultRole, defaultContent, logo, sso, ai, inviteLinks, mergeRules',
+  ),
+);
+export type UpdateOrganizationBody = v.InferOutput<typeof updateOrganizationBody>;
+
+export const listQuery = v.object(listQueryEntries);
+
+export const searchQuery = v.object({
+  ...listQueryEntries,
+  // Missing and empty both answer "query: is required".
+  query: v.pipe(
+    v.optional(v.string('must be a string'), ''),
+    v.nonEmpty('is required'),
+    v.maxLength(512, 'must be at most 512 characters'),
+  ),
+});
+
+/** Serialized size cap of stored instructions (a DynamoDB item holds at most 400 KB). */
+export const MAX_INSTRUCTIONS_BYTES = 256 * 1024;
+
+const instructions = v.pipe(
+  v.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'must be a rich document {object: "document", data, nodes}',
+  ),
+  richDocument,
+  v.check(
+    (doc) => Buffer.byteLength(JSON.stringify(doc)) <= MAX_INSTRUCTIONS_BYTES,
+    `must be at most ${MAX_INSTRUCTIONS_BYTES / 1024} KB once serialized`,
+  ),
+);
+
+export const updateAgentInstructionsBody = v.pipe(
+  v.strictObject({ instructions: v.optional(instructions) }),
+  v.forward(v.check((b) => b.instructions !== undefined, 'is required'), ['instructions']),
+);

@@ -1,0 +1,65 @@
+import { config } from '../config.ts';
+import { transact } from '../db/operations.ts';
+import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
+import { memberEntity } from '../db/entities/member.ts';
+import type { UserItem } from '../db/entities/user.ts';
+import type { Role } from '../http/schemas.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
+import { newMember } from './accounts.ts';
+
+/** Lower-cased domain of an email address ('' when it has none). */
+export function emailDomainOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? '' : email.slice(at + 1).trim().toLowerCase();
+}
+
+/** Whether the user may join by email domain: a verified address in one of the org's domains. */
+export function mayJoinByEmailDomain(user: UserItem, org: Pick<OrganizationItem, 'emailDomains'>): boolean {
+  return user.emailVerified && org.emailDomains.includes(emailDomainOf(user.email));
+}
+
+/**
+ * Role given to a member who joins by email domain: the organization's `defaultRole`,
+ * or `read` when that is null (a joiner must not end up a guest who sees nothing).
+ */
+export function joinRole(org: Pick<OrganizationItem, 'defaultRole'>): Role {
+  return org.defaultRole ?? 'read';
+}
+
+class AlreadyMember extends ApiError {
+  constructor() {
+    super(409, 'Already a member');
+  }
+}
+
+/**
+ * Adds `user` to `org` as `joinRole(org)` in one transaction that re-checks, at commit
+ * time, that the organization still allows the user's email domain. Returns false when
+ * the user became a member meanwhile (a concurrent join): joining is idempotent.
+ */
+export async function joinOrganization(org: OrganizationItem, user: UserItem): Promise<boolean> {
+  const member = newMember(org.id, user, joinRole(org));
+  try {
+    await transact([
+      {
+        ConditionCheck: {
+          TableName: config.tableName,
+          Key: organizationEntity.key({ orgId: org.id }),
+          ConditionExpression: 'attribute_exists(pk) AND contains(emailDomains, :domain)',
+          ExpressionAttributeValues: { ':domain': emailDomainOf(user.email) },
+        },
+      },
+      {
+        Put: {
+          TableName: config.tableName,
+          Item: memberEntity.toRecord({ orgId: org.id, userId: user.id }, member),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ], (index) => (index === 0 ? badRequest("The user's email domain is not valid") : new AlreadyMember()));
+  } catch (error) {
+    if (error instanceof AlreadyMember) return false;
+    throw error;
+  }
+  return true;
+}

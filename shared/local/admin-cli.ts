@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+import { addMember, createAccessToken, createOrganization, createUser, getUser, revokeAccessToken } from '../commands/accounts.ts';
+import { roles, type Role } from '../http/schemas.ts';
+import { readLocalStackInfo } from './local-stack-file.ts';
+import { hasConfiguredEndpoint } from './aws-target.ts';
+
+const usage = `Usage: npm run admin -- <command> [options]
+
+  user create --email <email> --name <display name> [--id <id>] [--unverified]
+  org create --title <title> --owner <userId> [--id <id>]
+  member add --org <orgId> --user <userId> --role <${roles.join('|')}|guest>
+  token create --user <userId> [--label <label>]     prints the token once (stored hashed)
+  token revoke --token <token>
+
+Target: the table named by TABLE_NAME (default docs-service) at the endpoint from
+AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_DYNAMODB, or AWS itself with LOCAL_EMULATORS=off.
+With neither set, it uses the stack of a running \`npm start\`.`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    email: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, unverified: { type: 'boolean' },
+    title: { type: 'string' }, owner: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
+    role: { type: 'string' }, label: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean' },
+  },
+});
+if (values.help || positionals.length < 2) fail(values.help ? '' : 'Missing command.');
+
+if (!hasConfiguredEndpoint() && process.env.LOCAL_EMULATORS !== 'off') {
+  const local = readLocalStackInfo();
+  if (!local) fail('No endpoint configured and no running `npm start` found (set AWS_ENDPOINT_URL_DYNAMODB, or LOCAL_EMULATORS=off for AWS).');
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = local.dynamodbEndpoint;
+  process.env.TABLE_NAME ??= local.tableName;
+  process.env.AWS_REGION ??= 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID ??= 'local';
+  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+}
+
+const need = (name: keyof typeof values): string => {
+  const value = values[name];
+  if (typeof value !== 'string' || value.length === 0) fail(`--${name} is required`);
+  return value;
+};
+
+async function requireUser(id: string) {
+  const user = await getUser(id);
+  if (!user) fail(`No user ${id}`);
+  return user;
+}
+
+const command = `${positionals[0]} ${positionals[1]}`;
+try {
+switch (command) {
+  case 'user create': {
+    const email = need('email');
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail('--email is not an email address');
+    const user = await createUser({ email, displayName: need('name'), emailVerified: !values.unverified, id: values.id });
+    console.log(JSON.stringify({ id: user.id, email: user.email, displayName: user.displayName }, null, 2));
+    break;
+  }
+  case 'org create': {
+    const org = await createOrganization({ title: need('title'), owner: await requireUser(need('owner')), id: values.id });
+    console.log(JSON.stringify({ id: org.id, title: org.title, hostname: org.hostname }, null, 2));
+    break;
+  }
+  case 'member add': {
+    const roleName = need('role');
+    if (roleName !== 'guest' && !(roles as readonly string[]).includes(roleName)) fail(`--role must be one of ${roles.join(', ')}, guest`);
+    const role = roleName === 'guest' ? null : (roleName as Role);
+    const member = await addMember(need('org'), await requireUser(need('user')), role);
+    console.log(JSON.stringify({ organization: member.orgId, user: member.userId, role: member.role }, null, 2));
+    break;
+  }
+  case 'token create': {
+    const user = await requireUser(need('user'));
+    const token = await createAccessToken(user.id, values.label ?? 'admin cli');
+    console.log(token);
+    break;
+  }
+  case 'token revoke': {
+    await revokeAccessToken(need('token'));
+    console.log('revoked');
+    break;
+  }
+  default:
+    fail(`Unknown command: ${command}`);
+}
+} catch (error) {
+  console.error(`${command} failed: ${(error as Error).message}`);
+  process.exit(1);
+}

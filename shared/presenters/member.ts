@@ -1,0 +1,30 @@
+import type { MemberItem } from '../db/entities/member.ts';
+import type { UserItem } from '../db/entities/user.ts';
+import { presentUser } from './user.ts';
+
+/**
+ * Member (spec 2.4, plus `sites` of the official interface). `id` is the user id.
+ * `spaces` is computed by the caller (shared/commands/members-spaces.ts): the number of
+ * the organization's spaces the member can read. `sites` is 0 (docs sites carry no
+ * per-member access yet). `lastSeenAt` is absent until the member's first ping.
+ */
+export function presentMember(member: MemberItem, user: UserItem | undefined, counts: { spaces: number }) {
+  return {
+    object: 'member' as const,
+    id: member.userId,
+    role: member.role,
+    user: presentUser(user ?? missingUser(member)),
+    disabled: member.disabled,
+    joinedAt: member.joinedAt,
+    ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt } : {}),
+    sso: member.sso,
+    spaces: counts.spaces,
+    teams: Math.max(0, member.teams ?? 0),
+    sites: 0,
+  };
+}
+
+/** A member whose user record is gone still lists, with an empty profile. */
+function missingUser(member: MemberItem): UserItem {
+  return { id: member.userId, displayName: '', email: '', emailVerified: false, createdAt: member.joinedAt, updatedAt: member.joinedAt };
+}
