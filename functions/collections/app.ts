@@ -8,6 +8,7 @@ import { atLeast } from '../../shared/policies/roles.ts';
 import { loadCollectionAccess, loadContentAccess } from '../../shared/policies/access.ts';
 import { collectionEntity, type CollectionItem } from '../../shared/db/entities/collection.ts';
 import { childrenPartition } from '../../shared/db/entities/children.ts';
+import { ENTITY_TYPE } from '../../shared/db/table.ts';
 import { db } from '../../shared/db/client.ts';
 import { queryPage } from '../../shared/db/operations.ts';
 import { config } from '../../shared/config.ts';
@@ -67,7 +68,7 @@ app.get('/collections/:collectionId/spaces', validate('param', collectionParams)
   const { collection, org } = await loadCollectionAccess(c, collectionId);
   const result = await queryPage({
     index: 'gsi2', partition: childrenPartition(collection.orgId, collection.id), limit, cursor: page,
-    filter: { expression: '#type = :space', names: { '#type': 'type' }, values: { ':space': 'space' } },
+    filter: { expression: '#type = :space', names: { '#type': ENTITY_TYPE }, values: { ':space': 'space' } },
   });
   const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
   const items = await presentReadable(c, org, spaces, (space, role) => presentSpace(space, { role, org }));
@@ -124,7 +125,7 @@ app.get('/orgs/:organizationId/collections', validate('param', organizationParam
     ? await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#COLLECTIONS`, limit, cursor: page })
     : await queryPage({
         index: 'gsi2', partition: childrenPartition(organizationId, undefined), limit, cursor: page,
-        filter: { expression: '#type = :collection', names: { '#type': 'type' }, values: { ':collection': 'collection' } },
+        filter: { expression: '#type = :collection', names: { '#type': ENTITY_TYPE }, values: { ':collection': 'collection' } },
       });
   const collections = result.records.map((r) => collectionEntity.fromRecord(r));
   const items = await presentReadable(c, org, collections, (collection, role) => presentCollection(collection, { role }));

@@ -1,7 +1,141 @@
+import type { Context } from 'hono';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { notFound } from '../../shared/http/errors.ts';
+import type { AppEnv } from '../../shared/http/env.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { atLeast } from '../../shared/policies/roles.ts';
+import { isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
+import { organizationEntity } from '../../shared/db/entities/organization.ts';
+import { memberEntity, type MemberItem } from '../../shared/db/entities/member.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
+import { memberTeamsPartition, teamEntity, teamMemberEntity } from '../../shared/db/entities/team.ts';
+import { queryPage } from '../../shared/db/operations.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { presentSpace } from '../../shared/presenters/space.ts';
+import { presentTeam } from '../../shared/presenters/team.ts';
+import { listMemberPage } from '../../shared/commands/members-list.ts';
+import { presentMembers, presentOneMember } from '../../shared/commands/members-present.ts';
+import { ancestorKeys, memberSpaceRole, orgSpacesPartition, queryOrgSpaces } from '../../shared/commands/members-spaces.ts';
+import { removeMember, setMemberAttributes, touchMember, updateMemberRole } from '../../shared/commands/members-write.ts';
+import { signVisitorClaims } from '../../shared/commands/members-claims.ts';
+import {
+  listMembersQuery, memberParams, memberSpacesQuery, memberTeamsQuery, organizationParams, updateMemberBody,
+} from './schemas.ts';
 
-/** The `members` endpoint group. */
+/**
+ * Organization members (spec 4.13). Everyone here must be an active member of the
+ * organization (404 otherwise, no existence leak); guests (role null) see only themselves.
+ */
 export const app = createGroupApp();
+
+type Ctx = Context<AppEnv>;
+
+/** The caller's org access and the member named by the path, read in one BatchGet. */
+async function loadTarget(c: Ctx, orgId: string, userId: string) {
+  const loader = c.get('loader');
+  const targetKey = memberEntity.key({ orgId, userId });
+  await loader.load([organizationEntity.key({ orgId }), memberEntity.key({ orgId, userId: c.get('caller').userId }), targetKey]);
+  const access = await loadOrgAccess(c, orgId);
+  const record = loader.peek(targetKey);
+  const self = userId === c.get('caller').userId;
+  return { ...access, self, target: record ? memberEntity.fromRecord(record) : undefined };
+}
+
+function found(target: MemberItem | undefined, userId: string): MemberItem {
+  if (!target) throw notFound(`No member found with id ${userId}`);
+  return target;
+}
+
+app.get('/orgs/:organizationId/members', validate('param', organizationParams), validate('query', listMembersQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const query = c.req.valid('query');
+  const { org, role } = await loadOrgAccess(c, organizationId);
+  authorize(role !== null, 'Guests may not list the members of an organization');
+  const [page, spaces] = await Promise.all([listMemberPage(organizationId, query), queryOrgSpaces(organizationId)]);
+  const items = await presentMembers(c, org, page.members, spaces);
+  return c.json(presentList(items, page.next));
+});
+
+app.get('/orgs/:organizationId/members/:userId', validate('param', memberParams), async (c) => {
+  const { organizationId, userId } = c.req.valid('param');
+  const { org, role, self, target } = await loadTarget(c, organizationId, userId);
+  authorize(role !== null || self, 'Guests may only read their own membership');
+  return c.json(await presentOneMember(c, org, found(target, userId)));
+});
+
+app.delete('/orgs/:organizationId/members/:userId', validate('param', memberParams), async (c) => {
+  const { organizationId, userId } = c.req.valid('param');
+  const { role, self, target } = await loadTarget(c, organizationId, userId);
+  authorize(role === 'admin' || self, 'Removing another member requires the admin role');
+  if (target) await removeMember(organizationId, userId, target);
+  return c.body(null, 204);
+});
+
+app.patch('/orgs/:organizationId/members/:userId', validate('param', memberParams), validate('json', updateMemberBody), async (c) => {
+  const { organizationId, userId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { org, role, target } = await loadTarget(c, organizationId, userId);
+  authorize(role === 'admin', 'Changing a member\'s role requires the admin role');
+  const updated = await updateMemberRole(organizationId, userId, body.role, found(target, userId));
+  return c.json(await presentOneMember(c, org, updated));
+});
+
+app.post('/orgs/:organizationId/ping', validate('param', organizationParams), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { member } = await loadOrgAccess(c, organizationId);
+  const seen = await touchMember(member);
+  return c.json({ serviceVisitorClaims: await signVisitorClaims(seen) });
+});
+
+app.post('/orgs/:organizationId/members/:userId/sso', validate('param', memberParams), async (c) => {
+  const { organizationId, userId } = c.req.valid('param');
+  const { org, role, target } = await loadTarget(c, organizationId, userId);
+  authorize(role === 'admin', 'Setting a member as SSO member requires the admin role');
+  found(target, userId);
+  const updated = await setMemberAttributes(organizationId, userId, { sso: true });
+  return c.json(await presentOneMember(c, org, updated));
+});
+
+app.get('/orgs/:organizationId/members/:userId/spaces', validate('param', memberParams), validate('query', memberSpacesQuery), async (c) => {
+  const { organizationId, userId } = c.req.valid('param');
+  const { page, limit, order } = c.req.valid('query');
+  const { org, role, self, target } = await loadTarget(c, organizationId, userId);
+  authorize(role === 'admin' || self, 'Listing another member\'s spaces requires the admin role');
+  const member = found(target, userId);
+  // gsi1 ORG#<org>#SPACES is sorted by createdAt. Spaces the member cannot read are
+  // dropped from the page after the Query (a page may hold fewer than `limit` items).
+  const result = await queryPage({ index: 'gsi1', partition: orgSpacesPartition(organizationId), forward: order === 'asc', limit, cursor: page });
+  const spaces = result.records.map((r) => spaceEntity.fromRecord(r)).filter((s) => !s.deletedAt && !isExpired(s));
+  const loader = c.get('loader');
+  await loader.load(ancestorKeys(spaces));
+  const items = [];
+  for (const space of spaces) {
+    const permission = memberSpaceRole(member, org, space, loader);
+    if (permission && atLeast(permission, 'read')) items.push({ permission, space: presentSpace(space, { role: permission, org }) });
+  }
+  return c.json(presentList(items, result.next));
+});
+
+app.get('/orgs/:organizationId/members/:userId/teams', validate('param', memberParams), validate('query', memberTeamsQuery), async (c) => {
+  const { organizationId, userId } = c.req.valid('param');
+  const { page, limit, title } = c.req.valid('query');
+  const { role, self, target } = await loadTarget(c, organizationId, userId);
+  authorize(role === 'admin' || self, 'Listing another member\'s teams requires the admin role');
+  found(target, userId);
+  const result = await queryPage({
+    index: 'gsi1', partition: memberTeamsPartition(organizationId, userId), limit, cursor: page,
+    ...(title ? { filter: { expression: 'contains(titleLower, :title)', values: { ':title': title.toLowerCase() } } } : {}),
+  });
+  const memberships = result.records.map((r) => teamMemberEntity.fromRecord(r));
+  const loader = c.get('loader');
+  await loader.load(memberships.map((m) => teamEntity.key({ orgId: organizationId, teamId: m.teamId })));
+  const items = memberships.flatMap((m) => {
+    const team = loader.peek(teamEntity.key({ orgId: organizationId, teamId: m.teamId }));
+    return team ? [{ team: presentTeam(teamEntity.fromRecord(team), { role }), member: { role: m.role } }] : [];
+  });
+  return c.json(presentList(items, result.next));
+});
 
 answerRemainingWith501(app, 'members');

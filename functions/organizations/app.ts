@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { AppEnv } from '../../shared/http/env.ts';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
 import { validate } from '../../shared/http/validate.ts';
@@ -219,7 +221,7 @@ function changesOf(body: UpdateOrganizationBody): { set: OrganizationChanges; re
  * Sites are not stored yet, so a site id is not checked.
  */
 async function checkDefaultContent(
-  c: Parameters<typeof loadOrgAccess>[0],
+  c: Context<AppEnv>,
   org: OrganizationItem,
   content: UpdateOrganizationBody['defaultContent'],
 ): Promise<void> {

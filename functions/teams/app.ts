@@ -1,7 +1,121 @@
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, notFound } from '../../shared/http/errors.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { loadOrgAccess } from '../../shared/policies/access.ts';
+import { organizationEntity } from '../../shared/db/entities/organization.ts';
+import { memberEntity } from '../../shared/db/entities/member.ts';
+import { memberTeamsPartition, teamEntity, teamMemberEntity, type TeamItem } from '../../shared/db/entities/team.ts';
+import { queryPage, type QueryOptions } from '../../shared/db/operations.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { presentTeam } from '../../shared/presenters/team.ts';
+import { createTeam, deleteTeam, renameTeam } from '../../shared/commands/teams-write.ts';
+import { createTeamBody, listTeamsQuery, organizationParams, teamParams, updateTeamBody } from './schemas.ts';
 
-/** The `teams` endpoint group. */
+/**
+ * Teams (spec 4.14), base /orgs/{organizationId}/teams. Reading needs a non-guest
+ * membership (teamPermissions.view); creating, renaming and deleting need the admin role.
+ */
 export const app = createGroupApp();
+
+app.get('/orgs/:organizationId/teams', validate('param', organizationParams), validate('query', listTeamsQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { page, limit, owner, title } = c.req.valid('query');
+  const loader = c.get('loader');
+  const ownerKey = owner ? memberEntity.key({ orgId: organizationId, userId: owner }) : undefined;
+  await loader.load([
+    organizationEntity.key({ orgId: organizationId }),
+    memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }),
+    ...(ownerKey ? [ownerKey] : []),
+  ]);
+  const { role } = await loadOrgAccess(c, organizationId);
+  authorize(role !== null, 'Guests may not list the teams of an organization');
+  const titleFilter = title
+    ? { expression: 'contains(titleLower, :title)', values: { ':title': title.toLowerCase() } }
+    : undefined;
+  let teams: TeamItem[];
+  let next: string | undefined;
+  const ownerRecord = ownerKey ? loader.peek(ownerKey) : undefined;
+  if (ownerKey && !ownerRecord) throw badRequest(`owner: no member ${owner} in this organization`);
+  const ownerMember = ownerRecord ? memberEntity.fromRecord(ownerRecord) : undefined;
+  if (ownerMember && ownerMember.disabled) {
+    teams = []; // a disabled member manages nothing
+  } else if (ownerMember && ownerMember.role !== 'admin') {
+    // Teams the member owns: their memberships (gsi1, by team id) with role owner.
+    const filter: QueryOptions['filter'] = {
+      expression: `#role = :owner${titleFilter ? ` AND ${titleFilter.expression}` : ''}`,
+      names: { '#role': 'role' },
+      values: { ':owner': 'owner', ...titleFilter?.values },
+    };
+    const result = await queryPage({ index: 'gsi1', partition: memberTeamsPartition(organizationId, ownerMember.userId), limit, cursor: page, filter });
+    const keys = result.records.map((r) => teamEntity.key({ orgId: organizationId, teamId: teamMemberEntity.fromRecord(r).teamId }));
+    await loader.load(keys);
+    teams = keys.flatMap((k) => {
+      const record = loader.peek(k);
+      return record ? [teamEntity.fromRecord(record)] : [];
+    });
+    next = result.next;
+  } else {
+    // No owner filter, or the owner is an org admin (admins manage every team).
+    const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: 'TEAM#', limit, cursor: page, filter: titleFilter });
+    teams = result.records.map((r) => teamEntity.fromRecord(r));
+    next = result.next;
+  }
+  return c.json(presentList(teams.map((team) => presentTeam(team, { role })), next));
+});
+
+app.put('/orgs/:organizationId/teams', validate('param', organizationParams), validate('json', createTeamBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { role } = await loadOrgAccess(c, organizationId);
+  authorize(role === 'admin', 'Creating a team requires the admin role');
+  const callerId = c.get('caller').userId;
+  const memberIds = [...new Set(body.members ?? [])];
+  const loader = c.get('loader');
+  const keys = memberIds.map((userId) => memberEntity.key({ orgId: organizationId, userId }));
+  await loader.load(keys);
+  const missing = memberIds.find((_, i) => !loader.peek(keys[i]!));
+  if (missing !== undefined) throw badRequest(`members: ${missing} is not a member of this organization`);
+  // The creator is a member of the team only when listed; listed, they own it.
+  const members = memberIds.map((userId) => ({ userId, role: userId === callerId ? 'owner' as const : 'member' as const }));
+  const team = await createTeam(organizationId, body.title, members);
+  return c.json(presentTeam(team, { role }), 201);
+});
+
+app.get('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), async (c) => {
+  const { organizationId, teamId } = c.req.valid('param');
+  const loader = c.get('loader');
+  const teamKey = teamEntity.key({ orgId: organizationId, teamId });
+  await loader.load([memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }), teamKey]);
+  const { role } = await loadOrgAccess(c, organizationId);
+  authorize(role !== null, 'Guests may not read the teams of an organization');
+  const record = loader.peek(teamKey);
+  if (!record) throw notFound(`No team found with id ${teamId}`);
+  return c.json(presentTeam(teamEntity.fromRecord(record), { role }));
+});
+
+app.delete('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), async (c) => {
+  const { organizationId, teamId } = c.req.valid('param');
+  const { role } = await loadOrgAccess(c, organizationId);
+  authorize(role === 'admin', 'Deleting a team requires the admin role');
+  const deleted = await deleteTeam(organizationId, teamId);
+  // 204: there was no such team; 205: the team was deleted (official interface).
+  return c.body(null, deleted ? 205 : 204);
+});
+
+app.patch('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), validate('json', updateTeamBody), async (c) => {
+  const { organizationId, teamId } = c.req.valid('param');
+  const { title } = c.req.valid('json');
+  const loader = c.get('loader');
+  const teamKey = teamEntity.key({ orgId: organizationId, teamId });
+  await loader.load([memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }), teamKey]);
+  const { role } = await loadOrgAccess(c, organizationId);
+  authorize(role === 'admin', 'Renaming a team requires the admin role');
+  const record = loader.peek(teamKey);
+  if (!record) throw notFound(`No team found with id ${teamId}`);
+  const team = await renameTeam(organizationId, teamId, title, teamEntity.fromRecord(record));
+  return c.json(presentTeam(team, { role }));
+});
 
 answerRemainingWith501(app, 'teams');

@@ -1,6 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { queryAll, type StoredRecord } from '../db/operations.ts';
 import { childrenPartition } from '../db/entities/children.ts';
+import { ENTITY_TYPE } from '../db/table.ts';
 import { badRequest } from '../http/errors.ts';
 import type { ContentPosition } from '../http/schemas.ts';
 
@@ -20,7 +21,7 @@ export interface TreeNode {
 export async function listChildren(orgId: string, parent: string | undefined): Promise<TreeNode[]> {
   const records = await queryAll({ index: 'gsi2', partition: childrenPartition(orgId, parent) });
   return records.map((record) => ({
-    type: record.type as TreeNode['type'],
+    type: record[ENTITY_TYPE] as TreeNode['type'],
     id: record.id as string,
     position: record.position as string,
     record,

@@ -1,5 +1,5 @@
 import { config } from '../config.ts';
-import { transact } from '../db/operations.ts';
+import { getRecord, transact } from '../db/operations.ts';
 import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
 import { memberEntity } from '../db/entities/member.ts';
 import type { UserItem } from '../db/entities/user.ts';
@@ -59,6 +59,10 @@ export async function joinOrganization(org: OrganizationItem, user: UserItem): P
     ], (index) => (index === 0 ? badRequest("The user's email domain is not valid") : new AlreadyMember()));
   } catch (error) {
     if (error instanceof AlreadyMember) return false;
+    // A concurrent transaction on the same items (TransactionConflict): when it was the
+    // same user joining, the membership exists now and this join is done too.
+    if (error instanceof ApiError && error.status === 409
+      && await getRecord(memberEntity.key({ orgId: org.id, userId: user.id }), true)) return false;
     throw error;
   }
   return true;

@@ -1,4 +1,4 @@
-import { PK, SK, storageAttributes, indexes, type Key, type IndexName } from './table.ts';
+import { ENTITY_TYPE, PK, SK, storageAttributes, indexes, type Key, type IndexName } from './table.ts';
 
 type IndexKeys = Partial<Record<IndexName, { pk: string; sk: string } | null>>;
 
@@ -15,7 +15,7 @@ export interface EntityDefinition<Item, KeyArgs> {
 }
 
 export interface Entity<Item, KeyArgs> extends EntityDefinition<Item, KeyArgs> {
-  /** Stored record: the item plus key, type and index attributes. */
+  /** Stored record: the item plus key, entity type and index attributes. */
   toRecord(args: KeyArgs, item: Item): Record<string, unknown>;
   /** Domain item from a stored record, storage attributes removed. */
   fromRecord(record: Record<string, unknown>): Item;
@@ -47,7 +47,7 @@ export function defineEntity<Item extends object, KeyArgs>(
     indexAttributes,
     toRecord(args, item) {
       const key = definition.key(args);
-      return { ...item, [PK]: key.pk, [SK]: key.sk, type: definition.type, ...indexAttributes(item).set };
+      return { ...item, [PK]: key.pk, [SK]: key.sk, [ENTITY_TYPE]: definition.type, ...indexAttributes(item).set };
     },
     fromRecord(record) {
       return stripStorage(record) as Item;

@@ -3,6 +3,8 @@
  * docs/data-model.md lists which entity uses which index for which access pattern.
  */
 export const PK = 'pk';
+/** The entity type name of a record ('space', 'member', ...). */
+export const ENTITY_TYPE = 'entityType';
 export const SK = 'sk';
 /** TTL attribute (epoch seconds). Only soft-deleted spaces carry it. */
 export const TTL_ATTRIBUTE = 'expiresAt';
@@ -23,7 +25,7 @@ export type IndexName = keyof typeof indexes;
  * attribute is part of the space item; presenters list their fields, so it never leaks.)
  */
 export const storageAttributes = [
-  PK, SK, 'type',
+  PK, SK, ENTITY_TYPE,
   ...Object.values(indexes).flatMap((i) => [i.pk, i.sk]),
 ] as const;
 

@@ -10,7 +10,7 @@ export async function handler(event: DynamoDBStreamEvent): Promise<{ batchItemFa
   for (const record of event.Records) {
     const old = record.dynamodb?.OldImage;
     const byTtl = record.userIdentity?.type === 'Service' && record.userIdentity?.principalId === 'dynamodb.amazonaws.com';
-    if (record.eventName !== 'REMOVE' || !byTtl || old?.type?.S !== 'space' || !old.id?.S) continue;
+    if (record.eventName !== 'REMOVE' || !byTtl || old?.entityType?.S !== 'space' || !old.id?.S) continue;
     try {
       await enqueue({ kind: 'purge-space', spaceId: old.id.S });
     } catch {

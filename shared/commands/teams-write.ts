@@ -1,0 +1,199 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.ts';
+import { nowIso } from '../clock.ts';
+import { randomId } from '../ids.ts';
+import { getRecord, queryAll, transact } from '../db/operations.ts';
+import { memberEntity } from '../db/entities/member.ts';
+import {
+  teamEntity, teamMemberEntity, teamMembersPrefix,
+  type TeamItem, type TeamMemberItem, type TeamMemberRole,
+} from '../db/entities/team.ts';
+import { ApiError } from '../http/errors.ts';
+import { chunked, Rejection, retryOnConflict } from './members-retry.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Pairs (membership item + member counter) per transaction, leaving room for the team item. */
+const PAIRS_PER_TRANSACTION = 49;
+
+const teamChanged = () => new ApiError(409, 'The team was changed by another request; retry');
+
+export async function readTeam(orgId: string, teamId: string): Promise<TeamItem | undefined> {
+  const record = await getRecord(teamEntity.key({ orgId, teamId }), true);
+  return record ? teamEntity.fromRecord(record) : undefined;
+}
+
+async function teamMemberships(orgId: string, teamId: string): Promise<TeamMemberItem[]> {
+  const records = await queryAll({ partition: `ORG#${orgId}`, prefix: teamMembersPrefix(teamId) });
+  return records.map((r) => teamMemberEntity.fromRecord(r));
+}
+
+/**
+ * Creates a team with its memberships. Up to 49 members: one transaction holding the
+ * team item, the membership items and `ADD teams 1` on each member (conditional on the
+ * member existing, so a member removed meanwhile fails the request with 400 and nothing
+ * is written). Larger teams: the first transaction creates the team with the first 49,
+ * each further one adds 49 and `ADD members` on the team.
+ * Transaction conflicts on a busy member item are retried (ADD keeps every increment).
+ */
+export async function createTeam(
+  orgId: string,
+  title: string,
+  members: { userId: string; role: TeamMemberRole }[],
+): Promise<TeamItem> {
+  const now = nowIso();
+  const team: TeamItem = {
+    id: randomId(), orgId, title, titleLower: title.toLowerCase(), createdAt: now, updatedAt: now, members: members.length,
+  };
+  const chunks = chunked(members, PAIRS_PER_TRANSACTION);
+  if (chunks.length === 0) chunks.push([]);
+  for (const [index, chunk] of chunks.entries()) {
+    const teamWrite: TransactItem = index === 0
+      ? {
+          Put: {
+            TableName: config.tableName,
+            Item: teamEntity.toRecord({ orgId, teamId: team.id }, { ...team, members: chunk.length }),
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        }
+      : {
+          Update: {
+            TableName: config.tableName,
+            Key: teamEntity.key({ orgId, teamId: team.id }),
+            UpdateExpression: 'ADD #members :n',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#members': 'members' },
+            ExpressionAttributeValues: { ':n': chunk.length },
+          },
+        };
+    const joins = chunk.flatMap((m) => joinTeam(team, m.userId, m.role, now));
+    await retryOnConflict(() => transact([teamWrite, ...joins], (failed) => {
+      if (failed === 0) return teamChanged();
+      const userId = chunk[Math.floor((failed - 1) / 2)]!.userId;
+      return new Rejection(400, `members: ${userId} is not a member of this organization`);
+    }));
+  }
+  return team;
+}
+
+function joinTeam(team: TeamItem, userId: string, role: TeamMemberRole, now: string): TransactItem[] {
+  const membership: TeamMemberItem = { orgId: team.orgId, teamId: team.id, userId, role, addedAt: now, titleLower: team.titleLower };
+  return [
+    {
+      Put: {
+        TableName: config.tableName,
+        Item: teamMemberEntity.toRecord({ orgId: team.orgId, teamId: team.id, userId }, membership),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: config.tableName,
+        Key: memberEntity.key({ orgId: team.orgId, userId }),
+        UpdateExpression: 'ADD #teams :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#teams': 'teams' },
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ];
+}
+
+/**
+ * Deletes a team, its memberships and one from each member's `teams`, in one transaction
+ * for teams of up to 49 members (chunks beyond, the team item last, on condition that its
+ * count matches what goes with it). Returns false when there was no such team.
+ */
+export async function deleteTeam(orgId: string, teamId: string): Promise<boolean> {
+  return retryOnConflict(async () => {
+    const team = await readTeam(orgId, teamId);
+    if (!team) return false;
+    const chunks = chunked(await teamMemberships(orgId, teamId), PAIRS_PER_TRANSACTION);
+    const last = chunks.pop() ?? [];
+    for (const chunk of chunks) {
+      await transact([
+        ...chunk.flatMap(leaveTeamWrites),
+        {
+          Update: {
+            TableName: config.tableName,
+            Key: teamEntity.key({ orgId, teamId }),
+            UpdateExpression: 'ADD #members :minus',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#members': 'members' },
+            ExpressionAttributeValues: { ':minus': -chunk.length },
+          },
+        },
+      ], teamChanged);
+    }
+    await transact([
+      ...last.flatMap(leaveTeamWrites),
+      {
+        Delete: {
+          TableName: config.tableName,
+          Key: teamEntity.key({ orgId, teamId }),
+          ConditionExpression: 'attribute_exists(pk) AND #members = :members',
+          ExpressionAttributeNames: { '#members': 'members' },
+          ExpressionAttributeValues: { ':members': last.length },
+        },
+      },
+    ], teamChanged);
+    return true;
+  });
+}
+
+function leaveTeamWrites(tm: TeamMemberItem): TransactItem[] {
+  return [
+    {
+      Delete: {
+        TableName: config.tableName,
+        Key: teamMemberEntity.key({ orgId: tm.orgId, teamId: tm.teamId, userId: tm.userId }),
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: config.tableName,
+        Key: memberEntity.key({ orgId: tm.orgId, userId: tm.userId }),
+        UpdateExpression: 'ADD #teams :minusOne',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#teams': 'teams' },
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      },
+    },
+  ];
+}
+
+/**
+ * Renames a team and rewrites the lower-cased title copy on its memberships (used by the
+ * member's-teams `title` filter): one transaction up to 99 members, then chunks of 100.
+ * The team update is conditional on `updatedAt`, so concurrent renames each apply whole.
+ */
+export async function renameTeam(orgId: string, teamId: string, title: string, cached?: TeamItem): Promise<TeamItem> {
+  return retryOnConflict(async (attempt) => {
+    const team = attempt === 0 && cached ? cached : await readTeam(orgId, teamId);
+    if (!team) throw new Rejection(404, `No team found with id ${teamId}`);
+    const renamed: TeamItem = { ...team, title, titleLower: title.toLowerCase(), updatedAt: nowIso() };
+    const copies: TransactItem[] = (await teamMemberships(orgId, teamId)).map((tm) => ({
+      Update: {
+        TableName: config.tableName,
+        Key: teamMemberEntity.key({ orgId, teamId, userId: tm.userId }),
+        UpdateExpression: 'SET titleLower = :t',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':t': renamed.titleLower },
+      },
+    }));
+    const teamWrite: TransactItem = {
+      Update: {
+        TableName: config.tableName,
+        Key: teamEntity.key({ orgId, teamId }),
+        UpdateExpression: 'SET title = :title, titleLower = :t, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :previous',
+        ExpressionAttributeValues: { ':title': title, ':t': renamed.titleLower, ':now': renamed.updatedAt, ':previous': team.updatedAt },
+      },
+    };
+    const [first, ...rest] = [[teamWrite, ...copies.slice(0, 99)], ...chunked(copies.slice(99), 100)];
+    await transact(first!, teamChanged);
+    for (const chunk of rest) await transact(chunk, teamChanged);
+    return renamed;
+  });
+}
