@@ -1,4 +1,5 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { queueNames } from '../shared/config.ts';
 import { DocsApi } from './constructs/api.ts';
@@ -17,7 +18,16 @@ export class DocsServiceStack extends Stack {
     const { table } = new DocsTable(this, 'Data');
     const { bucket } = new DocsStorage(this, 'Storage');
     const { queues, deadLetterQueues } = new DocsQueues(this, 'Queues');
-    const api = new DocsApi(this, 'Api', { table, bucket, queues });
+    // Signing key of the visitor-claims JWT (ping); generated once, never in the template.
+    const visitorClaims = new Secret(this, 'VisitorClaimsSecret', {
+      description: 'HS256 key of the visitor-claims JWT returned by POST /orgs/{organizationId}/ping',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    });
+    const api = new DocsApi(this, 'Api', {
+      table, bucket, queues,
+      // A dynamic reference, resolved by CloudFormation at deploy time.
+      environment: { VISITOR_CLAIMS_SECRET: visitorClaims.secretValue.unsafeUnwrap() },
+    });
     const workers = new DocsWorkers(this, 'Workers', {
       table, bucket, queues,
       environment: { PUBLIC_API_URL: api.httpApi.apiEndpoint },

@@ -34,7 +34,11 @@ export const config = {
   },
   /** Secret used to sign visitor-claims JWTs returned by the ping operation. */
   get visitorClaimsSecret(): string {
-    return process.env.VISITOR_CLAIMS_SECRET ?? 'local-development-visitor-claims-secret';
+    const secret = process.env.VISITOR_CLAIMS_SECRET;
+    if (secret) return secret;
+    // A known development key must never sign tokens in AWS (the stack sets the variable).
+    if (process.env.AWS_LAMBDA_FUNCTION_NAME) throw new Error('VISITOR_CLAIMS_SECRET is not set');
+    return 'local-development-visitor-claims-secret';
   },
   queueUrl(name: QueueName): string | undefined {
     return process.env[queueUrlVariable(name)];

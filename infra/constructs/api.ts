@@ -6,6 +6,9 @@ import { queueNames } from '../../shared/config.ts';
 import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 
+/** The group whose app answers unknown routes (every group app answers them the same way). */
+export const NOT_FOUND_GROUP: GroupName = 'organizations';
+
 /** The public HTTP API: one Lambda per endpoint group, one route per operation of the catalogue, all under /v1. */
 export class DocsApi extends Construct {
   readonly httpApi: HttpApi;
@@ -36,6 +39,9 @@ export class DocsApi extends Construct {
     for (const op of operations) {
       this.httpApi.addRoutes({ path: `/v1${op.path}`, methods: [HttpMethod[op.method]], integration: integrations[op.group]! });
     }
+    // Everything else reaches one group app, which answers the service's JSON 404
+    // (API Gateway's own would be {"message":"Not Found"}).
+    this.httpApi.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: integrations[NOT_FOUND_GROUP]! });
     this.functions = functions as Record<GroupName, ServiceFunction>;
   }
 }

@@ -3,6 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DocsServiceStack } from '../../infra/stack.ts';
+import { NOT_FOUND_GROUP } from '../../infra/constructs/api.ts';
 import { queueNames } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../shared/http/operations.ts';
@@ -29,7 +30,8 @@ describe('HTTP API', () => {
   });
 
   it('routes every operation, once, to its group function', () => {
-    expect(routes).toHaveLength(operations.length);
+    // One route per operation, plus the catch-all that answers unknown paths with JSON 404.
+    expect(routes).toHaveLength(operations.length + 1);
     for (const op of operations) {
       const routeKey = `${op.method} /v1${op.path}`;
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === routeKey);
@@ -41,6 +43,21 @@ describe('HTTP API', () => {
       expect(integration.Properties.IntegrationType).toBe('AWS_PROXY');
       expect(getAttId(integration.Properties.IntegrationUri), routeKey).toBe(functionByDescription.get(`docs-service group ${op.group}`));
     }
+  });
+
+  it('gives the group functions the visitor-claims key from Secrets Manager, not a literal', () => {
+    for (const group of groupNames) {
+      const fn = resources[functionByDescription.get(`docs-service group ${group}`)!]!;
+      const value = JSON.stringify(fn.Properties.Environment.Variables.VISITOR_CLAIMS_SECRET);
+      expect(value, group).toMatch(/resolve:secretsmanager/);
+    }
+  });
+
+  it('sends unknown paths to a group app, which answers JSON 404', () => {
+    const catchAll = routes.filter(([, r]) => r.Properties.RouteKey === 'ANY /{proxy+}');
+    expect(catchAll).toHaveLength(1);
+    const target = catchAll[0]![1].Properties.Target['Fn::Join'][1];
+    expect(getAttId(resources[target[1].Ref]!.Properties.IntegrationUri)).toBe(functionByDescription.get(`docs-service group ${NOT_FOUND_GROUP}`));
   });
 
   it('lets API Gateway invoke each group function', () => {
