@@ -111,6 +111,27 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
   });
 });
 
+describe('round trips', () => {
+  it('a repeated GET costs one round trip, and role changes and revocations still apply at once', async () => {
+    const org = await newOrg();
+    const col = await createCollection(org, { title: 'C' });
+    const space = await createSpace(org, { title: 'Hot', parent: col.id });
+    const member = await org.member('read');
+    const first = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
+    expect(Number(first.headers.get('x-db-round-trips'))).toBeLessThanOrEqual(2);
+    const warm = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
+    expect(warm.headers.get('x-db-round-trips')).toBe('1');
+    expect(warm.body.permissions.admin).toBe(false);
+    // A fresh read in the same round trip, not a cache: the new role shows immediately.
+    await api.request('PATCH', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token, body: { role: 'admin' } });
+    const promoted = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
+    expect(promoted.body.permissions.admin).toBe(true);
+    const { revokeAccessToken } = await import('../shared/commands/accounts.ts');
+    await revokeAccessToken(member.token);
+    expect((await api.request('GET', `/spaces/${space.id}`, { token: member.token })).status).toBe(401);
+  });
+});
+
 describe('PATCH /spaces/{spaceId}', () => {
   it('updates fields, stores them, and locks edits with editMode', async () => {
     const org = await newOrg();

@@ -3,13 +3,14 @@ import { sha256Hex } from '../ids.ts';
 import { tokenEntity } from '../db/entities/token.ts';
 import { RecordLoader } from './loader.ts';
 import { prefetchKeys } from './prefetch.ts';
+import { hintedKeys, rememberTokenUser } from './key-hints.ts';
 import { unauthorized } from './errors.ts';
 import type { AppEnv } from './env.ts';
 
 /**
  * Authenticate: `Authorization: Bearer <token>` must name a known, unrevoked token.
- * Tokens are stored as sha256 hashes. The resource named by the path is fetched in the
- * same round trip.
+ * Tokens are stored as sha256 hashes. The resource named by the path, and what checking
+ * access to it will need (key-hints.ts), are fetched in the same round trip.
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const match = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})\s*$/i.exec(c.req.header('authorization') ?? '');
@@ -17,9 +18,11 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const tokenHash = sha256Hex(match[1]!);
   const tokenKey = tokenEntity.key({ hash: tokenHash });
   const loader = new RecordLoader();
-  await loader.load([tokenKey, ...prefetchKeys(c.req.path)]);
+  const resourceKeys = prefetchKeys(c.req.path);
+  await loader.load([tokenKey, ...resourceKeys, ...hintedKeys(tokenHash, resourceKeys)]);
   const token = loader.peek(tokenKey);
   if (!token || token.revokedAt) throw unauthorized('The access token is unknown or has been revoked');
+  rememberTokenUser(tokenHash, token.userId as string);
   c.set('loader', loader);
   c.set('caller', { userId: token.userId as string, tokenHash });
   await next();

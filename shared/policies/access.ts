@@ -9,6 +9,7 @@ import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { collectionEntity, type CollectionItem } from '../db/entities/collection.ts';
 import { effectiveRole, type LevelHolder } from './effective-role.ts';
 import { atLeast } from './roles.ts';
+import { rememberPlacement } from '../http/key-hints.ts';
 
 type Ctx = Context<AppEnv>;
 
@@ -56,6 +57,7 @@ export async function loadSpaceAccess(c: Ctx, spaceId: string, options: { delete
   if (!record) throw missing();
   const space = spaceEntity.fromRecord(record);
   if (isExpired(space) || (space.deletedAt && options.deleted !== 'include')) throw missing();
+  rememberPlacement(record.pk as string, space.orgId, space.ancestors);
   const access = await loadContentAccess(c, space.orgId, space, space.ancestors);
   if (!atLeast(access.role, 'read')) throw missing();
   return { space, ...access };
@@ -67,6 +69,7 @@ export async function loadCollectionAccess(c: Ctx, collectionId: string) {
   const missing = () => notFound(`No collection found with id ${collectionId}`);
   if (!record) throw missing();
   const collection = collectionEntity.fromRecord(record);
+  rememberPlacement(record.pk as string, collection.orgId, collection.ancestors);
   const access = await loadContentAccess(c, collection.orgId, collection, collection.ancestors);
   if (!atLeast(access.role, 'read')) throw missing();
   return { collection, ...access };
