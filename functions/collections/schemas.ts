@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { contentPosition, defaultLevel, id, listQueryEntries, queryBoolean } from '../../shared/http/schemas.ts';
+import { defaultLevel, id, listQueryEntries, moveContentBody, queryBoolean } from '../../shared/http/schemas.ts';
 
 export const collectionParams = v.object({ collectionId: id });
 export const organizationParams = v.object({ organizationId: id });
@@ -21,13 +21,7 @@ export const updateCollectionBody = v.pipe(
   v.check((b) => Object.keys(b).length > 0, 'must set at least one of title, description, defaultLevel'),
 );
 
-export const moveCollectionBody = v.pipe(
-  v.strictObject({
-    parent: v.optional(v.nullable(id)),
-    position: v.optional(contentPosition),
-  }),
-  v.check((b) => b.parent !== undefined || b.position !== undefined, 'must set parent, position or both'),
-);
+export const moveCollectionBody = moveContentBody;
 
 export const transferCollectionBody = v.strictObject({ organization: id });
 

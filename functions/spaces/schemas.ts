@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { contentPosition, defaultLevel, id, listQueryEntries, mergeRules } from '../../shared/http/schemas.ts';
+import { defaultLevel, id, listQueryEntries, mergeRules, moveContentBody } from '../../shared/http/schemas.ts';
 
 export const spaceParams = v.object({ spaceId: id });
 export const organizationParams = v.object({ organizationId: id });
@@ -33,13 +33,7 @@ export const updateSpaceBody = v.pipe(
   v.check((b) => Object.keys(b).length > 0, 'must set at least one field'),
 );
 
-export const moveSpaceBody = v.pipe(
-  v.strictObject({
-    parent: v.optional(v.nullable(id)),
-    position: v.optional(contentPosition),
-  }),
-  v.check((b) => b.parent !== undefined || b.position !== undefined, 'must set parent, position or both'),
-);
+export const moveSpaceBody = moveContentBody;
 
 /** A space moves to another organization, into a collection, or both. */
 export const transferSpaceBody = v.pipe(

@@ -1,8 +1,8 @@
-import { UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from '../db/client.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
-import { getRecord, queryAll, queryPage, transact } from '../db/operations.ts';
+import { addToCounter, getRecord, queryAll, queryPage, transact, type TransactItem } from '../db/operations.ts';
 import { indexes } from '../db/table.ts';
 import { memberEntity, type MemberItem } from '../db/entities/member.ts';
 import { memberTeamsPartition, teamEntity, teamMemberEntity, type TeamMemberItem } from '../db/entities/team.ts';
@@ -11,7 +11,6 @@ import type { Role } from '../http/schemas.ts';
 import { chunked, Rejection, retryOnConflict } from './members-retry.ts';
 import { membersPartition } from './members-list.ts';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 export const LAST_ADMIN = 'The last admin of an organization cannot be removed or demoted; make another member admin first';
 
@@ -162,16 +161,7 @@ export async function removeMember(orgId: string, userId: string, cached?: Membe
     for (const chunk of chunks) {
       await transact([
         ...chunk.flatMap(leaveTeam),
-        {
-          Update: {
-            TableName: config.tableName,
-            Key: memberEntity.key({ orgId, userId }),
-            UpdateExpression: 'ADD #teams :minus',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#teams': 'teams' },
-            ExpressionAttributeValues: { ':minus': -chunk.length },
-          },
-        },
+        addToCounter(memberEntity.key({ orgId, userId }), 'teams', -chunk.length),
       ], changedConcurrently);
     }
     const was = roleIs(member.role);
@@ -202,15 +192,6 @@ function leaveTeam(tm: TeamMemberItem): TransactItem[] {
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
-    {
-      Update: {
-        TableName: config.tableName,
-        Key: teamEntity.key({ orgId: tm.orgId, teamId: tm.teamId }),
-        UpdateExpression: 'ADD #members :minusOne',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#members': 'members' },
-        ExpressionAttributeValues: { ':minusOne': -1 },
-      },
-    },
+    addToCounter(teamEntity.key({ orgId: tm.orgId, teamId: tm.teamId }), 'members', -1),
   ];
 }

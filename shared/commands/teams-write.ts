@@ -1,8 +1,7 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { getRecord, queryAll, transact } from '../db/operations.ts';
+import { addToCounter, getRecord, queryAll, transact, type TransactItem } from '../db/operations.ts';
 import { memberEntity } from '../db/entities/member.ts';
 import {
   teamEntity, teamMemberEntity, teamMembersPrefix,
@@ -11,7 +10,6 @@ import {
 import { ApiError } from '../http/errors.ts';
 import { chunked, Rejection, retryOnConflict } from './members-retry.ts';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Pairs (membership item + member counter) per transaction, leaving room for the team item. */
 const PAIRS_PER_TRANSACTION = 49;
@@ -56,16 +54,7 @@ export async function createTeam(
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         }
-      : {
-          Update: {
-            TableName: config.tableName,
-            Key: teamEntity.key({ orgId, teamId: team.id }),
-            UpdateExpression: 'ADD #members :n',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#members': 'members' },
-            ExpressionAttributeValues: { ':n': chunk.length },
-          },
-        };
+      : addToCounter(teamEntity.key({ orgId, teamId: team.id }), 'members', chunk.length);
     const joins = chunk.flatMap((m) => joinTeam(team, m.userId, m.role, now));
     await retryOnConflict(() => transact([teamWrite, ...joins], (failed) => {
       if (failed === 0) return teamChanged();
@@ -86,16 +75,7 @@ function joinTeam(team: TeamItem, userId: string, role: TeamMemberRole, now: str
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    {
-      Update: {
-        TableName: config.tableName,
-        Key: memberEntity.key({ orgId: team.orgId, userId }),
-        UpdateExpression: 'ADD #teams :one',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#teams': 'teams' },
-        ExpressionAttributeValues: { ':one': 1 },
-      },
-    },
+    addToCounter(memberEntity.key({ orgId: team.orgId, userId }), 'teams', 1),
   ];
 }
 
@@ -113,16 +93,7 @@ export async function deleteTeam(orgId: string, teamId: string): Promise<boolean
     for (const chunk of chunks) {
       await transact([
         ...chunk.flatMap(leaveTeamWrites),
-        {
-          Update: {
-            TableName: config.tableName,
-            Key: teamEntity.key({ orgId, teamId }),
-            UpdateExpression: 'ADD #members :minus',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#members': 'members' },
-            ExpressionAttributeValues: { ':minus': -chunk.length },
-          },
-        },
+        addToCounter(teamEntity.key({ orgId, teamId }), 'members', -chunk.length),
       ], teamChanged);
     }
     await transact([
@@ -150,16 +121,7 @@ function leaveTeamWrites(tm: TeamMemberItem): TransactItem[] {
         ConditionExpression: 'attribute_exists(pk)',
       },
     },
-    {
-      Update: {
-        TableName: config.tableName,
-        Key: memberEntity.key({ orgId: tm.orgId, userId: tm.userId }),
-        UpdateExpression: 'ADD #teams :minusOne',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#teams': 'teams' },
-        ExpressionAttributeValues: { ':minusOne': -1 },
-      },
-    },
+    addToCounter(memberEntity.key({ orgId: tm.orgId, userId: tm.userId }), 'teams', -1),
   ];
 }
 

@@ -133,7 +133,21 @@ function decodeCursor(cursor: string, attributes: string[], partitionAttr: strin
   return key as Record<string, unknown>;
 }
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Transaction item adding `delta` to a counter attribute of an existing record (atomic ADD). */
+export function addToCounter(key: Key, attribute: string, delta: number): TransactItem {
+  return {
+    Update: {
+      TableName: config.tableName,
+      Key: key,
+      UpdateExpression: 'ADD #counter :delta',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#counter': attribute },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
 
 /**
  * All-or-nothing write. A failed condition becomes the ApiError the caller names for

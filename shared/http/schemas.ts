@@ -95,3 +95,12 @@ export const contentPosition = v.union([
   v.strictObject({ after: contentPointer }),
 ], 'must be {before: <pointer>} or {after: <pointer>}');
 export type ContentPosition = v.InferOutput<typeof contentPosition>;
+
+/** Body of the space and collection move operations: a new parent (null: root) and/or position. */
+export const moveContentBody = v.pipe(
+  v.strictObject({
+    parent: v.optional(v.nullable(id)),
+    position: v.optional(contentPosition),
+  }),
+  v.check((b) => b.parent !== undefined || b.position !== undefined, 'must set parent, position or both'),
+);
