@@ -37,3 +37,25 @@ describe('authentication and errors', () => {
     expect(res.body.error.code).toBe(501);
   });
 });
+
+describe('error mapping', () => {
+  it('maps data-store throttling to 429 with Retry-After, and hides unexpected errors behind a 500', async () => {
+    const { Hono } = await import('hono');
+    const { errorResponse } = await import('../shared/http/errors.ts');
+    const app = new Hono();
+    app.get('/throttled', () => {
+      throw Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' });
+    });
+    app.get('/broken', () => {
+      throw new Error('secret internals at line 42');
+    });
+    app.onError((error, c) => errorResponse(c, error));
+    const throttled = await app.request('/throttled');
+    expect(throttled.status).toBe(429);
+    expect(throttled.headers.get('retry-after')).toBe('1');
+    expect(await throttled.json()).toEqual({ error: { code: 429, message: expect.stringMatching(/retry/) } });
+    const broken = await app.request('/broken');
+    expect(broken.status).toBe(500);
+    expect(await broken.json()).toEqual({ error: { code: 500, message: 'Internal server error' } });
+  });
+});

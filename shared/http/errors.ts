@@ -20,8 +20,15 @@ export function errorBody(status: number, message: string) {
   return { error: { code: status, message } };
 }
 
+/** AWS errors that mean "slow down": the caller should retry, so they answer 429. */
+const throttlingErrors = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
+
 export function errorResponse(c: Context, error: unknown) {
   if (error instanceof ApiError) return c.json(errorBody(error.status, error.message), error.status);
+  if (throttlingErrors.has((error as Error)?.name)) {
+    c.header('Retry-After', '1');
+    return c.json(errorBody(429, 'Too many requests: the data store is throttling, retry shortly'), 429);
+  }
   const status = (error as { status?: unknown }).status;
   // Hono's own HTTPException (e.g. body limit) carries a client status.
   if (typeof status === 'number' && status >= 400 && status < 500) {
