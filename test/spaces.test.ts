@@ -56,7 +56,7 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
         icon: expect.any(String),
       },
       organization: org.id,
-      revision: '',
+      revision: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
       defaultLevel: 'inherit',
       comments: 0,
       changeRequests: 0,
@@ -69,7 +69,10 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
     });
     expect(Object.keys(get.body)).not.toContain('pk');
     expect(Number(get.headers.get('x-db-round-trips'))).toBeLessThanOrEqual(2);
-    expect(await getRecord(spaceEntity.key({ spaceId: id }))).toMatchObject({ title: 'API docs', orgId: org.id });
+    const stored = await getRecord(spaceEntity.key({ spaceId: id }));
+    expect(stored).toMatchObject({ title: 'API docs', orgId: org.id, revision: get.body.revision });
+    // The first revision is stored with the space.
+    expect(await getRecord({ pk: `SPACE#${id}`, sk: `REVISION#${get.body.revision}` })).toMatchObject({ parents: [], type: 'initial' });
   });
 
   it('computes permissions per role and hides spaces from other organizations', async () => {

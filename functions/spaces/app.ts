@@ -1,4 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Context } from 'hono';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
@@ -10,7 +9,6 @@ import { atLeast } from '../../shared/policies/roles.ts';
 import { isExpired, loadCollectionAccess, loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
 import { collectionEntity } from '../../shared/db/entities/collection.ts';
-import { db } from '../../shared/db/client.ts';
 import { queryPage, transact } from '../../shared/db/operations.ts';
 import { config } from '../../shared/config.ts';
 import { nowIso } from '../../shared/clock.ts';
@@ -22,6 +20,8 @@ import { relocate } from '../../shared/commands/move-content.ts';
 import { softDeleteSpaceWrite } from '../../shared/commands/delete-space.ts';
 import { newSpace } from '../../shared/commands/create-space.ts';
 import { presentReadable } from '../../shared/commands/readable.ts';
+import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts';
+import { initialManifest } from '../../shared/content/initial.ts';
 import {
   createSpaceBody, getSpaceQuery, listQuery, moveSpaceBody, organizationParams, spaceParams,
   transferSpaceBody, updateSpaceBody,
@@ -106,14 +106,18 @@ app.post('/spaces/:spaceId/duplicate', validate('param', spaceParams), async (c)
     visibility: space.visibility,
     defaultLevel: space.defaultLevel,
     mergeRules: space.mergeRules,
-    // Revisions are immutable and content-addressed: the copy shares the original's.
-    ...(space.revision ? { revision: space.revision } : {}),
   };
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: spaceEntity.toRecord({ spaceId: copy.id }, copy),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  }));
+  // The copy starts from the original's content: a new revision record naming the same
+  // manifest blob, so no document or file is copied (blobs are content-addressed).
+  const original = space.revision ? await loadRevision(space.id, space.revision) : undefined;
+  const first = await prepareRevision({
+    spaceId: copy.id, manifest: original?.manifest ?? await initialManifest(true), parents: [], type: 'initial', createdBy: copy.createdBy,
+  });
+  copy.revision = first.revision.id;
+  await transact([
+    { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: copy.id }, copy), ConditionExpression: 'attribute_not_exists(pk)' } },
+    first.put,
+  ]);
   const access = await loadContentAccess(c, copy.orgId, copy, copy.ancestors);
   c.header('Location', apiLocation(`/spaces/${copy.id}`));
   return c.json(presentSpace(copy, { role: access.role, org }), 201);
@@ -185,11 +189,15 @@ app.post('/orgs/:organizationId/spaces', validate('param', organizationParams), 
     position: positionAmong(siblings, '', undefined),
     title: body.title, emoji: body.emoji, language: body.language, editMode: body.editMode,
   });
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: spaceEntity.toRecord({ spaceId: space.id }, space),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  }));
+  // The space and its first revision are written together: a space always has content.
+  const initial = await prepareRevision({
+    spaceId: space.id, manifest: await initialManifest(body.empty ?? false), parents: [], type: 'initial', createdBy: space.createdBy,
+  });
+  space.revision = initial.revision.id;
+  await transact([
+    { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: space.id }, space), ConditionExpression: 'attribute_not_exists(pk)' } },
+    initial.put,
+  ]);
   const access = await loadContentAccess(c, organizationId, space, ancestors);
   c.header('Location', apiLocation(`/spaces/${space.id}`));
   return c.json(presentSpace(space, { role: access.role, org: access.org }), 201);

@@ -1,0 +1,65 @@
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
+import { s3 } from '../aws/clients.ts';
+import { config } from '../config.ts';
+
+/**
+ * Content-addressed blobs in S3 (`blobs/<sha256>`): page documents, manifests, file bytes.
+ * A blob never changes, so it is shared by every revision and space that names it (a
+ * duplicated space copies no bytes) and cached in memory forever (LRU-bounded).
+ */
+const CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
+const cache = new Map<string, { value: unknown; size: number }>();
+let cachedBytes = 0;
+
+export const blobKey = (hash: string) => `blobs/${hash}`;
+
+export function hashBytes(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export async function putBytesBlob(bytes: Uint8Array, contentType = 'application/octet-stream'): Promise<string> {
+  const hash = hashBytes(bytes);
+  await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: bytes, ContentType: contentType }));
+  return hash;
+}
+
+export async function getBytesBlob(hash: string): Promise<Uint8Array> {
+  const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }));
+  return out.Body!.transformToByteArray();
+}
+
+/** Stores a JSON value; the hash is of its serialization, so equal values share a blob. */
+export async function putJsonBlob(value: unknown): Promise<string> {
+  const text = JSON.stringify(value);
+  const hash = hashBytes(text);
+  if (!cache.has(hash)) {
+    await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: text, ContentType: 'application/json' }));
+    remember(hash, value, text.length);
+  }
+  return hash;
+}
+
+export async function getJsonBlob<T>(hash: string): Promise<T> {
+  const hit = cache.get(hash);
+  if (hit) {
+    cache.delete(hash);
+    cache.set(hash, hit);
+    return structuredClone(hit.value) as T;
+  }
+  const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }));
+  const text = await out.Body!.transformToString();
+  const value = JSON.parse(text) as T;
+  remember(hash, value, text.length);
+  return structuredClone(value);
+}
+
+function remember(hash: string, value: unknown, size: number): void {
+  cache.set(hash, { value: structuredClone(value), size });
+  cachedBytes += size;
+  for (const [key, entry] of cache) {
+    if (cachedBytes <= CACHE_LIMIT_BYTES) break;
+    cache.delete(key);
+    cachedBytes -= entry.size;
+  }
+}
