@@ -1,0 +1,72 @@
+import * as v from 'valibot';
+import { id, listQueryEntries, richDocument } from '../../shared/http/schemas.ts';
+import { changeRequestStatuses } from '../../shared/db/entities/change-request.ts';
+
+export const spaceParams = v.object({ spaceId: id });
+export const changeRequestParams = v.object({ spaceId: id, changeRequestId: id });
+export const organizationParams = v.object({ organizationId: id });
+
+/** Spec 8: at most 100 characters (surrounding whitespace removed); may be empty. */
+const subject = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(100, 'must be at most 100 characters'));
+
+/** Serialized size cap of a stored description (a DynamoDB item holds at most 400 KB). */
+export const MAX_DESCRIPTION_BYTES = 256 * 1024;
+
+const description = v.pipe(
+  v.custom<Record<string, unknown>>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && 'nodes' in value,
+    'must be a rich document {object: "document", data, nodes}',
+  ),
+  richDocument,
+  v.check(
+    (doc) => Buffer.byteLength(JSON.stringify(doc)) <= MAX_DESCRIPTION_BYTES,
+    `must be at most ${MAX_DESCRIPTION_BYTES / 1024} KB once serialized`,
+  ),
+);
+
+/**
+ * Body of createChangeRequest: `subject` and `description` are checked; further free
+ * properties are accepted (spec 4.4) and ignored — except `template`, which this operation
+ * does not apply (POST /spaces/{spaceId}/content/template with `changeRequestId` does).
+ */
+export const createChangeRequestBody = v.looseObject({
+  subject: v.optional(subject),
+  description: v.optional(description),
+  template: v.optional(v.never('is not applied on creation: create the change request, then POST /spaces/{spaceId}/content/template with its changeRequestId')),
+});
+
+const settableStatus = v.picklist(
+  ['draft', 'open', 'archived'],
+  'must be draft, open or archived (a change request is merged with POST .../merge)',
+);
+
+export const updateChangeRequestBody = v.pipe(
+  v.strictObject({
+    subject: v.optional(subject),
+    status: v.optional(settableStatus),
+    description: v.optional(description),
+  }),
+  v.check((b) => Object.keys(b).length > 0, 'must set at least one of subject, status, description'),
+);
+
+const status = v.picklist(changeRequestStatuses, `must be one of ${changeRequestStatuses.join(', ')}`);
+
+/** One status, or several with a repeated `status` parameter; default `open` (spec 4.4). */
+const statusFilter = v.pipe(
+  v.optional(v.union([status, v.array(status)], `must be one of ${changeRequestStatuses.join(', ')}`), 'open'),
+  v.transform((s) => [...new Set(Array.isArray(s) ? s : [s])]),
+);
+
+const filterEntries = {
+  ...listQueryEntries,
+  status: statusFilter,
+  creator: v.optional(id),
+  contributor: v.optional(id),
+  requestedReviewer: v.optional(id),
+  conversationsIssuesCluster: v.optional(id),
+};
+
+export const listSpaceChangeRequestsQuery = v.object(filterEntries);
+
+/** The organization list also takes `space` (as the public interface does). */
+export const listOrganizationChangeRequestsQuery = v.object({ ...filterEntries, space: v.optional(id) });
