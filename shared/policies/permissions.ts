@@ -51,3 +51,23 @@ export function organizationPermissions(role: Role | null | undefined) {
 export function teamPermissions(role: Role | null | undefined) {
   return { admin: role === 'admin', view: role !== undefined && role !== null };
 }
+
+/**
+ * A comment or comment reply, for the caller: `edit` (its body) is the author's alone;
+ * `reply` (and react) needs the comment role; `delete` the author or a space admin.
+ * Every write also needs the comment role on the space.
+ */
+export function commentPermissions(role: Role | null, isAuthor: boolean) {
+  const canComment = atLeast(role, 'comment');
+  return {
+    view: atLeast(role, 'read'),
+    edit: isAuthor && canComment,
+    reply: canComment,
+    delete: (isAuthor && canComment) || atLeast(role, 'admin'),
+  };
+}
+
+/** Resolving or reopening a comment: its author or a space admin (as the public interface says for comment updates). */
+export function canResolveComment(role: Role | null, isAuthor: boolean): boolean {
+  return (isAuthor && atLeast(role, 'comment')) || atLeast(role, 'admin');
+}

@@ -1,0 +1,81 @@
+import type { CommentItem, CommentReplyItem, StoredReaction } from '../db/entities/comment.ts';
+import type { UserItem } from '../db/entities/user.ts';
+import type { Role } from '../http/schemas.ts';
+import { commentPermissions } from '../policies/permissions.ts';
+import { presentUser } from './user.ts';
+import { apiLocation } from './urls.ts';
+
+export interface CommentPresentationContext {
+  /** The caller's effective role on the space. */
+  role: Role | null;
+  callerId: string;
+  /** Users loaded for the request (shared/commands/comments-present.ts); a missing user presents with an empty profile. */
+  users: ReadonlyMap<string, UserItem>;
+}
+
+/** Every user a comment or reply names (author, resolver, reactors, repliers), for one BatchGet. */
+export function commentUserIds(item: CommentItem | CommentReplyItem): string[] {
+  const ids = [item.postedBy, ...item.reactions.flatMap((r) => r.users.map((u) => u.userId))];
+  if ('repliers' in item) ids.push(...item.repliers.map((r) => r.userId));
+  if ('resolvedBy' in item && item.resolvedBy) ids.push(item.resolvedBy);
+  return ids;
+}
+
+/** Comment (spec 2.10), every field; `resolvedAt`/`resolvedBy` only while resolved. */
+export function presentComment(comment: CommentItem, context: CommentPresentationContext) {
+  const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, comment.postedAt));
+  return {
+    object: 'comment' as const,
+    id: comment.id,
+    postedBy: user(comment.postedBy),
+    postedAt: comment.postedAt,
+    ...(comment.editedAt ? { editedAt: comment.editedAt } : {}),
+    reactions: presentReactions(comment.reactions, user),
+    replies: comment.replies,
+    repliers: comment.repliers.map((r) => ({ user: user(r.userId), count: r.count, updatedAt: r.updatedAt })),
+    body: { markdown: comment.markdown },
+    target: {
+      space: comment.spaceId,
+      revision: comment.target.revision,
+      ...(comment.target.page ? { page: { id: comment.target.page } } : {}),
+      ...(comment.target.node ? { node: { id: comment.target.node } } : {}),
+      ...(comment.target.tableCell ? { tableCell: { ...comment.target.tableCell } } : {}),
+    },
+    urls: { location: apiLocation(`/spaces/${comment.spaceId}/comments/${comment.id}`) },
+    permissions: commentPermissions(context.role, comment.postedBy === context.callerId),
+    status: comment.status,
+    ...(comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
+      ? { resolvedAt: comment.resolvedAt, resolvedBy: user(comment.resolvedBy) }
+      : {}),
+  };
+}
+
+/** CommentReply (spec 2.10), every field. */
+export function presentCommentReply(reply: CommentReplyItem, context: CommentPresentationContext) {
+  const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, reply.postedAt));
+  return {
+    object: 'comment-reply' as const,
+    id: reply.id,
+    postedBy: user(reply.postedBy),
+    postedAt: reply.postedAt,
+    ...(reply.editedAt ? { editedAt: reply.editedAt } : {}),
+    reactions: presentReactions(reply.reactions, user),
+    body: { markdown: reply.markdown },
+    urls: { location: apiLocation(`/spaces/${reply.spaceId}/comments/${reply.commentId}/replies/${reply.id}`) },
+    permissions: commentPermissions(context.role, reply.postedBy === context.callerId),
+  };
+}
+
+/** Emoji in the order they were first used, users in the order they reacted. */
+function presentReactions(reactions: StoredReaction[], user: (id: string) => ReturnType<typeof presentUser>) {
+  return reactions.map((r) => ({
+    emoji: r.emoji,
+    count: r.users.length,
+    users: r.users.map((u) => ({ user: user(u.userId), reactedAt: u.reactedAt })),
+  }));
+}
+
+/** A user whose record is gone still presents, with an empty profile. */
+function missingUser(userId: string, at: string): UserItem {
+  return { id: userId, displayName: '', email: '', emailVerified: false, createdAt: at, updatedAt: at };
+}
