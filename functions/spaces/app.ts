@@ -20,6 +20,7 @@ import { relocate } from '../../shared/commands/move-content.ts';
 import { softDeleteSpaceWrite } from '../../shared/commands/delete-space.ts';
 import { newSpace } from '../../shared/commands/create-space.ts';
 import { presentReadable } from '../../shared/commands/readable.ts';
+import { moveChangeRequestsToOrganization } from '../../shared/commands/change-requests-transfer.ts';
 import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts';
 import { initialManifest } from '../../shared/content/initial.ts';
 import {
@@ -161,6 +162,7 @@ app.post('/spaces/:spaceId/transfer', validate('param', spaceParams), validate('
   const ancestors = await targetAncestors(c, orgId, parentId, 'collection');
   const position = positionAmong(await listChildren(orgId, parentId), space.id, undefined);
   const moved = (await relocate({ type: 'space', item: space }, { orgId, parent: parentId, ancestors, position })).item as SpaceItem;
+  if (orgId !== space.orgId) await moveChangeRequestsToOrganization(space.id, orgId);
   const access = await loadContentAccess(c, moved.orgId, moved, moved.ancestors);
   return c.json(presentSpace(moved, { role: access.role, org: access.org }));
 });

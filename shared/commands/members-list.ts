@@ -1,6 +1,6 @@
+import { pageOfArray } from '../http/array-page.ts';
 import { queryAll, queryPage, type QueryOptions } from '../db/operations.ts';
 import { memberEntity, type MemberItem } from '../db/entities/member.ts';
-import { badRequest } from '../http/errors.ts';
 import type { Role } from '../http/schemas.ts';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt' | 'name';
@@ -42,9 +42,8 @@ export async function listMemberPage(orgId: string, query: MemberListQuery): Pro
     const all = records.map((r) => memberEntity.fromRecord(r));
     all.sort((a, b) => compare(a.searchText, b.searchText) || compare(a.userId, b.userId));
     if (!forward) all.reverse();
-    const offset = query.page ? decodeNameCursor(query.page, orgId) : 0;
-    const end = offset + query.limit;
-    return { members: all.slice(offset, end), ...(end < all.length ? { next: encodeNameCursor(end, orgId) } : {}) };
+    const page = pageOfArray(all, { limit: query.limit, cursor: query.page, scope: `members-by-name:${orgId}` });
+    return { members: page.items, ...(page.next ? { next: page.next } : {}) };
   }
   const seen = query.sort === 'lastSeenAt';
   const page = await queryPage({
@@ -82,22 +81,4 @@ function memberFilter(query: MemberListQuery): QueryOptions['filter'] {
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function encodeNameCursor(offset: number, orgId: string): string {
-  return Buffer.from(JSON.stringify({ sort: 'name', org: orgId, offset })).toString('base64url');
-}
-
-function decodeNameCursor(cursor: string, orgId: string): number {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badRequest('page: is not a valid page cursor');
-  }
-  const c = value as { sort?: unknown; org?: unknown; offset?: unknown } | null;
-  if (!c || c.sort !== 'name' || c.org !== orgId || !Number.isSafeInteger(c.offset) || (c.offset as number) < 0) {
-    throw badRequest('page: is not a valid page cursor');
-  }
-  return c.offset as number;
 }

@@ -306,6 +306,60 @@ export const operations: readonly Operation[] = [
     summary: 'List the links found in a page of a space.',
     inSpec: true,
   },
+  {
+    method: 'GET',
+    path: '/spaces/{spaceId}/content/path/{pagePath+}',
+    group: 'content',
+    section: '4.3',
+    operationId: 'getPageByPath',
+    summary: 'Get a page of the primary content by its path.',
+    inSpec: false,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}',
+    group: 'content',
+    section: '4.3',
+    operationId: 'getRevisionById',
+    summary: 'Get a revision of the space by its id.',
+    inSpec: false,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}/pages',
+    group: 'content',
+    section: '4.3',
+    operationId: 'listPagesInRevisionById',
+    summary: 'List the pages of a revision.',
+    inSpec: false,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}/files',
+    group: 'content',
+    section: '4.3',
+    operationId: 'listFilesInRevisionById',
+    summary: 'List the files of a revision.',
+    inSpec: false,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}/files/{fileId}',
+    group: 'content',
+    section: '4.3',
+    operationId: 'getFileInRevisionById',
+    summary: 'Get a file of a revision.',
+    inSpec: false,
+  },
+  {
+    method: 'GET',
+    path: '/spaces/{spaceId}/revisions/{revisionId}/page/{pageId}',
+    group: 'content',
+    section: '4.3',
+    operationId: 'getPageInRevisionById',
+    summary: 'Get a page of a revision.',
+    inSpec: false,
+  },
   // 4.4 Change requests
   {
     method: 'GET',
@@ -442,6 +496,15 @@ export const operations: readonly Operation[] = [
     operationId: 'listPageLinksInChangeRequest',
     summary: 'List the links found in a page of a change request.',
     inSpec: true,
+  },
+  {
+    method: 'POST',
+    path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+    group: 'content',
+    section: '4.4',
+    operationId: 'updateChangeRequestContent',
+    summary: 'Apply a batch of content changes to a change request.',
+    inSpec: false,
   },
   // 4.5 Comments
   {
@@ -1362,5 +1425,6 @@ export const operations: readonly Operation[] = [
 
 /** '/spaces/{spaceId}' -> '/spaces/:spaceId' (Hono syntax). */
 export function toHonoPath(path: string): string {
-  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+  // {name+} is API Gateway's greedy parameter (the rest of the path, slashes included).
+  return path.replace(/\{([A-Za-z0-9_]+)\+\}/g, ':$1{.+}').replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }

@@ -1,0 +1,55 @@
+import * as v from 'valibot';
+import { id } from '../http/schemas.ts';
+
+/**
+ * The body of POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the public
+ * interface's updateChangeRequestContent): 1 to 50 changes applied atomically.
+ */
+const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i, 'must be letters and digits separated by - _ or .'), v.maxLength(100, 'must be at most 100 characters'));
+
+/** Page metadata that insert_page and update_page may set (RevisionPageUpdate). */
+const pageMetadata = {
+  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(250, 'must be at most 250 characters'))),
+  slug: v.optional(slug),
+  emoji: v.optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
+  icon: v.optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
+  description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters'))),
+  hidden: v.optional(v.boolean('must be a boolean')),
+  noIndex: v.optional(v.boolean('must be a boolean')),
+  noRobotsIndex: v.optional(v.boolean('must be a boolean')),
+};
+
+/** A page document: markdown (the exchange format), a rich document, or nothing. */
+const documentInput = v.union([
+  v.strictObject({ markdown: v.pipe(v.string('must be a string'), v.maxLength(1_000_000, 'must be at most 1 MB')) }),
+  v.strictObject({ document: v.looseObject({ object: v.literal('document'), nodes: v.array(v.unknown()) }) }),
+  v.strictObject({}),
+], 'must be {markdown}, {document} or {}');
+
+const position = v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(0, 'must be 0 or more'));
+const ref = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _'));
+
+const fileInput = v.pipe(
+  v.strictObject({
+    ref: v.optional(ref),
+    name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+    contentType: v.optional(v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type'))),
+    base64: v.optional(v.pipe(v.string('must be a string'), v.base64('must be base64'), v.maxLength(1_400_000, 'must decode to at most 1 MB'))),
+    url: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.maxLength(2048, 'must be at most 2048 characters'))),
+  }),
+  v.check((f) => (f.base64 === undefined) !== (f.url === undefined), 'must set exactly one of base64 and url'),
+  v.check((f) => f.base64 === undefined || f.contentType !== undefined, 'contentType is required with base64'),
+);
+
+export const contentChange = v.variant('operation', [
+  v.strictObject({ operation: v.literal('insert_page'), into: v.optional(id), at: v.optional(position), ref: v.optional(ref), document: documentInput, ...pageMetadata }),
+  v.strictObject({ operation: v.literal('update_page'), page: id, into: v.optional(v.nullable(id)), at: v.optional(position), document: v.optional(documentInput), ...pageMetadata }),
+  v.strictObject({ operation: v.literal('delete_page'), page: id }),
+  v.strictObject({ operation: v.literal('revert_page'), page: id, revision: v.optional(id) }),
+  v.strictObject({ operation: v.literal('insert_files'), files: v.pipe(v.array(fileInput), v.minLength(1, 'must hold 1 to 20 files'), v.maxLength(20, 'must hold 1 to 20 files')) }),
+], 'must be an insert_page, update_page, delete_page, revert_page or insert_files change');
+export type ContentChange = v.InferOutput<typeof contentChange>;
+
+export const contentChangesBody = v.strictObject({
+  changes: v.pipe(v.array(contentChange, 'must be an array of changes'), v.minLength(1, 'must hold 1 to 50 changes'), v.maxLength(50, 'must hold 1 to 50 changes')),
+});

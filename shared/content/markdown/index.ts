@@ -1,0 +1,11 @@
+/**
+ * Markdown <-> GitBook JSON document, the exchange format of page content:
+ * CommonMark + GFM + YAML frontmatter + GitBook block tags, with exact round trips
+ * for canonical markdown (what documentToMarkdown prints).
+ */
+export type { ContentRef, DocumentNode, ElementNode, Frontmatter, JSONDocument, Leaf, Mark, TextNode } from './types.ts';
+export { markdownToDocument } from './parse.ts';
+export { documentToMarkdown } from './print.ts';
+export { documentLinks, type DocumentLink } from './links.ts';
+export { documentSections, type Section } from './sections.ts';
+export { assignKeys } from './keys.ts';

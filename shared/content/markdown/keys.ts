@@ -1,0 +1,67 @@
+/**
+ * Deterministic block keys. A key is a hash of the block's content signature (type,
+ * data and everything inside it) plus how many identical blocks came before it.
+ * The same markdown always gets the same keys, and, unlike keys from positions,
+ * inserting a block leaves every other block's key alone, so a block-level
+ * three-way merge matches unchanged blocks across base, ours and theirs.
+ * An edited block gets a new key (a replace, which the merge sees as such).
+ */
+import { createHash } from 'node:crypto';
+import { isText, type DocumentNode, type ElementNode, type JSONDocument } from './types.ts';
+
+function hash(value: string): string {
+  return createHash('sha256').update(value).digest('base64url').slice(0, 12);
+}
+
+/** JSON with sorted object keys, so equal data always hashes equally. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function signatures(nodes: DocumentNode[], into: Map<ElementNode, string>): string[] {
+  return nodes.map((node) => {
+    if (isText(node)) return stable(node.leaves.map((l) => [l.text, l.marks.map((m) => [m.type, m.data ?? null])]));
+    const inner = signatures(node.nodes, into).join(',');
+    const signature = hash(`${node.object}|${node.type}|${stable(node.data ?? {})}|${node.isVoid ? 1 : 0}|${inner}`);
+    into.set(node, signature);
+    return signature;
+  });
+}
+
+/**
+ * Fills in every missing block/inline key (all of them with `overwrite`), in place.
+ * Existing keys are kept and never handed out twice.
+ */
+export function assignKeys<T extends JSONDocument>(document: T, options: { overwrite?: boolean } = {}): T {
+  const sigs = new Map<ElementNode, string>();
+  signatures(document.nodes, sigs);
+  const used = new Set<string>();
+  const seen = new Map<string, number>();
+  const pending: ElementNode[] = [];
+
+  const walk = (nodes: DocumentNode[]) => {
+    for (const node of nodes) {
+      if (isText(node)) continue;
+      if (node.key && !options.overwrite) used.add(node.key);
+      else pending.push(node);
+      walk(node.nodes);
+    }
+  };
+  walk(document.nodes);
+
+  for (const node of pending) {
+    const signature = sigs.get(node)!;
+    let occurrence = seen.get(signature) ?? 0;
+    let key = hash(`${signature}#${occurrence}`);
+    while (used.has(key)) key = hash(`${signature}#${++occurrence}`);
+    seen.set(signature, occurrence + 1);
+    used.add(key);
+    node.key = key;
+  }
+  return document;
+}

@@ -1,0 +1,186 @@
+/**
+ * Tag lines as real markdown syntax (a micromark flow construct plus mdast and
+ * to-markdown extensions). Being part of the parser means tags are never seen
+ * inside fenced code, they interrupt paragraphs and lists like a heading would,
+ * and they work inside list items and block quotes, where GitBook exports them
+ * indented. Pairing open/close lines into containers happens afterwards (nest.ts).
+ */
+import type { BlockContent, DefinitionContent, Literal, Parent, Root } from 'mdast';
+import type { Extension as FromMarkdownExtension } from 'mdast-util-from-markdown';
+import type { Handle, Join, Options as ToMarkdownExtension, State as ToMarkdownState, Info } from 'mdast-util-to-markdown';
+import { markdownLineEnding, markdownSpace } from 'micromark-util-character';
+import type { Code, Construct, Extension as MicromarkExtension, State, TokenizeContext, Effects } from 'micromark-util-types';
+import type { Processor } from 'unified';
+import { formatTag } from './tags.ts';
+
+/** One raw tag line, as parsed. */
+export interface GitbookTag extends Literal {
+  type: 'gitbookTag';
+}
+
+/** A paired tag with its content (`selfClosing` for `{% include %}` or an embed without end). */
+export interface GitbookBlock extends Parent {
+  type: 'gitbookBlock';
+  name: string;
+  attrs: Record<string, string>;
+  args: string[];
+  selfClosing?: boolean;
+  children: (BlockContent | DefinitionContent)[];
+}
+
+declare module 'mdast' {
+  interface BlockContentMap {
+    gitbookTag: GitbookTag;
+    gitbookBlock: GitbookBlock;
+  }
+  interface RootContentMap {
+    gitbookTag: GitbookTag;
+    gitbookBlock: GitbookBlock;
+  }
+}
+
+declare module 'micromark-util-types' {
+  interface TokenTypeMap {
+    gitbookTag: 'gitbookTag';
+  }
+}
+
+const LEFT_BRACE = 123;
+const RIGHT_BRACE = 125;
+const PERCENT = 37;
+const DASH = 45;
+
+function isNameChar(code: Code, first: boolean): boolean {
+  if (code === null) return false;
+  const letter = code >= 97 && code <= 122;
+  return first ? letter : letter || (code >= 48 && code <= 57) || code === 45 || code === 95;
+}
+
+/** Matches a whole line `{% name ... %}` (trailing spaces allowed). */
+function tokenizeTag(this: TokenizeContext, effects: Effects, ok: State, nok: State): State {
+  let name = '';
+  return start;
+
+  function start(code: Code): State | undefined {
+    if (code !== LEFT_BRACE) return nok(code);
+    effects.enter('gitbookTag');
+    effects.consume(code);
+    return percent;
+  }
+  function percent(code: Code): State | undefined {
+    if (code !== PERCENT) return nok(code);
+    effects.consume(code);
+    return trim;
+  }
+  // Liquid's whitespace control: `{%- name -%}`.
+  function trim(code: Code): State | undefined {
+    if (code !== DASH) return beforeName(code);
+    effects.consume(code);
+    return beforeName;
+  }
+  function beforeName(code: Code): State | undefined {
+    if (markdownSpace(code)) {
+      effects.consume(code);
+      return beforeName;
+    }
+    return inName(code);
+  }
+  function inName(code: Code): State | undefined {
+    if (isNameChar(code, name === '')) {
+      name += String.fromCharCode(code!);
+      effects.consume(code);
+      return inName;
+    }
+    if (name === '' || !(markdownSpace(code) || code === PERCENT)) return nok(code);
+    return inside(code);
+  }
+  function inside(code: Code): State | undefined {
+    if (code === null || markdownLineEnding(code)) return nok(code);
+    effects.consume(code);
+    return code === PERCENT ? closing : inside;
+  }
+  function closing(code: Code): State | undefined {
+    if (code !== RIGHT_BRACE) return inside(code);
+    effects.consume(code);
+    return after;
+  }
+  function after(code: Code): State | undefined {
+    if (markdownSpace(code)) {
+      effects.consume(code);
+      return after;
+    }
+    if (code === null || markdownLineEnding(code)) {
+      effects.exit('gitbookTag');
+      return ok(code);
+    }
+    // `%}` inside a value: keep looking for the real end of the tag.
+    return inside(code);
+  }
+}
+
+const tagConstruct: Construct = { name: 'gitbookTag', tokenize: tokenizeTag };
+
+const syntax: MicromarkExtension = { flow: { [LEFT_BRACE]: tagConstruct } };
+
+const fromMarkdown: FromMarkdownExtension = {
+  enter: {
+    gitbookTag(token) {
+      this.enter({ type: 'gitbookTag', value: '' }, token);
+    },
+  },
+  exit: {
+    gitbookTag(token) {
+      const node = this.stack[this.stack.length - 1] as GitbookTag;
+      node.value = this.sliceSerialize(token).trim();
+      this.exit(token);
+    },
+  },
+};
+
+const handleBlock = ((node: GitbookBlock, _parent: unknown, state: ToMarkdownState, info: Info): string => {
+  const open = formatTag(node.name, node.attrs, node.args);
+  if (node.selfClosing) return open;
+  const close = formatTag(`end${node.name}`);
+  const body = state.containerFlow(node as unknown as Root, info);
+  if (!body) return `${open}\n${close}`;
+  // Like GitBook, no blank line even after HTML, which would run on over the end
+  // tag in plain CommonMark; nest.ts gives such swallowed tag lines back.
+  return `${open}\n${body}\n${close}`;
+}) as unknown as Handle;
+
+const tagName = (node: { type: string; value?: string }) =>
+  node.type === 'gitbookTag' ? /^\{%-?\s*([a-z][\w-]*)/.exec(node.value ?? '')?.[1] : undefined;
+const isEnd = (node: { type: string; value?: string }) => tagName(node)?.startsWith('end') ?? false;
+
+/**
+ * Tabs and steps sit directly under each other, as GitBook writes them. Raw tag
+ * lines hug their content: no blank line after an opening one, before an end one,
+ * or between an end and the next sibling of the same name.
+ */
+const joinTags: Join = (left, right, parent) => {
+  const p = parent as unknown as { type: string; name?: string };
+  if (p.type === 'gitbookBlock' && (p.name === 'tabs' || p.name === 'stepper')) return 0;
+  const l = left as unknown as { type: string; value?: string };
+  const r = right as unknown as { type: string; value?: string };
+  if (l.type === 'html') return isEnd(r) ? 0 : undefined;
+  if (l.type === 'gitbookTag' && !isEnd(l)) return 0;
+  if (isEnd(r)) return 0;
+  // `{% endcolumn %}` then `{% column %}`: siblings inside one container.
+  if (isEnd(l) && tagName(l) === `end${tagName(r)}`) return 0;
+  return undefined;
+};
+
+const toMarkdown: ToMarkdownExtension = {
+  handlers: { gitbookBlock: handleBlock, gitbookTag: ((node: GitbookTag) => node.value) as unknown as Handle },
+  join: [joinTags],
+  // Text that would read back as a tag line gets its brace escaped.
+  unsafe: [{ character: '{', atBreak: true, after: '%' }],
+};
+
+/** Remark plugin registering the tag syntax for parsing and stringifying. */
+export function remarkGitbookTags(this: Processor): void {
+  const data = this.data();
+  (data.micromarkExtensions ??= []).push(syntax);
+  (data.fromMarkdownExtensions ??= []).push(fromMarkdown);
+  (data.toMarkdownExtensions ??= []).push(toMarkdown);
+}

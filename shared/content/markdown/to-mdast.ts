@@ -1,0 +1,171 @@
+/**
+ * Document blocks -> mdast, ready for the canonical printer. Tag blocks become
+ * gitbookBlock containers (printed by syntax.ts); unknown block types from API
+ * documents degrade to their children so their text is not dropped.
+ */
+import type { BlockContent, DefinitionContent, List, ListItem, RootContent, TableRow } from 'mdast';
+import { dataToAttrs } from './attrs.ts';
+import { printFigures } from './figures.ts';
+import { imageToMdast, inlinesToMdast } from './inline.ts';
+import { targetOf } from './refs.ts';
+import type { GitbookBlock } from './syntax.ts';
+import { isElement, isText, type DocumentNode, type ElementNode } from './types.ts';
+
+type Flow = BlockContent | DefinitionContent;
+
+function tag(name: string, attrs: Record<string, string>, children: Flow[], extra: Partial<GitbookBlock> = {}): GitbookBlock {
+  return { type: 'gitbookBlock', name, attrs, args: [], children, ...extra };
+}
+
+function elements(nodes: DocumentNode[]): ElementNode[] {
+  return nodes.filter(isElement);
+}
+
+function captionParagraph(data: Record<string, unknown>): Flow[] {
+  return typeof data.caption === 'string' && data.caption
+    ? [{ type: 'paragraph', children: [{ type: 'text', value: data.caption }] }]
+    : [];
+}
+
+export function blocksToMdast(nodes: DocumentNode[]): Flow[] {
+  return elements(nodes).flatMap(blockToMdast);
+}
+
+function blockToMdast(node: ElementNode): Flow[] {
+  const data = node.data ?? {};
+  const children = () => blocksToMdast(node.nodes);
+  switch (node.type) {
+    case 'paragraph': {
+      // An empty paragraph (possible in API documents) has no markdown form.
+      const phrasing = inlinesToMdast(node.nodes);
+      return phrasing.length > 0 ? [{ type: 'paragraph', children: phrasing }] : [];
+    }
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3':
+      return [heading(node)];
+    case 'divider':
+      return [{ type: 'thematicBreak' }];
+    case 'blockquote':
+      return [{ type: 'blockquote', children: children() }];
+    case 'list-unordered':
+    case 'list-ordered':
+    case 'list-tasks':
+      return [list(node)];
+    case 'code':
+      return [code(node)];
+    case 'table':
+      return [table(node)];
+    case 'images':
+      return images(elements(node.nodes));
+    case 'image':
+      return images([node]);
+    case 'hint':
+      return [tag('hint', { style: String(data.style ?? 'info'), ...dataToAttrs(data, ['style']) }, children())];
+    case 'tabs':
+      return [tag('tabs', {}, elements(node.nodes).map((item) => tag('tab', itemAttrs(item), blocksToMdast(item.nodes))))];
+    case 'stepper':
+      return [tag('stepper', {}, elements(node.nodes).map((step) => tag('step', dataToAttrs(step.data), blocksToMdast(step.nodes))))];
+    case 'content-ref': {
+      const url = targetOf(data.ref);
+      const link: Flow = { type: 'paragraph', children: [{ type: 'link', url, title: null, children: [{ type: 'text', value: url }] }] };
+      return [tag('content-ref', { url, ...dataToAttrs(data, ['ref']) }, [link])];
+    }
+    case 'embed': {
+      const caption = captionParagraph(data);
+      return [tag('embed', { url: String(data.url ?? ''), ...dataToAttrs(data, ['url', 'caption']) }, caption, { selfClosing: caption.length === 0 })];
+    }
+    case 'file':
+      return [tag('file', { src: targetOf(data.ref), ...dataToAttrs(data, ['caption']) }, captionParagraph(data))];
+    case 'reusable-content': {
+      const ref = data.ref as { reusableContent?: string } | undefined;
+      return [tag('include', {}, [], { args: [String(data.path ?? ref?.reusableContent ?? '')], selfClosing: true })];
+    }
+    case 'html':
+      return [{ type: 'html', value: String(data.html ?? '') }];
+    case 'markdown': {
+      const value = String(data.markdown ?? '');
+      return [/^\{%.*%\}$/.test(value) ? { type: 'gitbookTag', value } : { type: 'html', value }];
+    }
+    default:
+      return children();
+  }
+}
+
+function itemAttrs(item: ElementNode): Record<string, string> {
+  return { title: String(item.data?.title ?? ''), ...dataToAttrs(item.data, ['title']) };
+}
+
+function heading(node: ElementNode): Flow {
+  const depth = Number(node.type.slice(-1)) as 1 | 2 | 3;
+  const children = inlinesToMdast(node.nodes);
+  const id = node.data?.id;
+  if (typeof id === 'string' && id) {
+    children.push({ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${id}" id="${id}"></a>` });
+  }
+  return { type: 'heading', depth, children };
+}
+
+function list(node: ElementNode): List {
+  const tasks = node.type === 'list-tasks';
+  const start = node.data?.start;
+  const items = elements(node.nodes).map(
+    (item): ListItem => ({
+      type: 'listItem',
+      spread: false,
+      checked: tasks ? item.data?.checked === true : null,
+      children: blocksToMdast(item.nodes) as ListItem['children'],
+    }),
+  );
+  return {
+    type: 'list',
+    ordered: node.type === 'list-ordered',
+    start: typeof start === 'number' ? start : 1,
+    spread: false,
+    children: items,
+  };
+}
+
+function codeText(line: DocumentNode): string {
+  if (isText(line)) return line.leaves.map((l) => l.text).join('');
+  return line.nodes.map(codeText).join('');
+}
+
+/** A plain fence, wrapped in `{% code %}` when it carries a title or other options. */
+function code(node: ElementNode): Flow {
+  const data = node.data ?? {};
+  const value = node.nodes.map(codeText).join('\n');
+  const fence: Flow = { type: 'code', lang: typeof data.syntax === 'string' && data.syntax ? data.syntax : null, meta: null, value };
+  const attrs = dataToAttrs(data, ['syntax']);
+  return Object.keys(attrs).length > 0 ? tag('code', attrs, [fence]) : fence;
+}
+
+function table(node: ElementNode): Flow {
+  const align = Array.isArray(node.data?.align) ? (node.data.align as (string | null)[]) : [];
+  const rows = elements(node.nodes).map(
+    (row): TableRow => ({
+      type: 'tableRow',
+      children: elements(row.nodes).map((cell) => ({ type: 'tableCell', children: inlinesToMdast(cell.nodes) })),
+    }),
+  );
+  return {
+    type: 'table',
+    align: align.map((a) => (a === 'left' || a === 'right' || a === 'center' ? a : null)),
+    children: rows,
+  };
+}
+
+/** Plain `![alt](src)` lines unless an image has a caption: then GitBook's figure HTML. */
+function images(nodes: ElementNode[]): Flow[] {
+  const data = nodes.map((n) => n.data ?? {});
+  if (data.some((d) => typeof d.caption === 'string' && d.caption)) {
+    const figures = data.map((d) => ({
+      src: targetOf(d.ref),
+      alt: typeof d.alt === 'string' ? d.alt : '',
+      caption: typeof d.caption === 'string' ? d.caption : '',
+    }));
+    return [{ type: 'html', value: printFigures(figures) }];
+  }
+  const children = data.flatMap((d, i) => (i === 0 ? [imageToMdast(d)] : [{ type: 'text' as const, value: '\n' }, imageToMdast(d)]));
+  return [{ type: 'paragraph', children }];
+}

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deflateSync } from 'node:zlib';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { getRecord } from '../shared/db/operations.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+async function spaceWithChangeRequest(org: TestOrg, body: Record<string, unknown> = {}) {
+  const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs', ...body } });
+  expect(space.status).toBe(201);
+  const cr = await api.request('POST', `/spaces/${space.body.id}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } });
+  expect(cr.status).toBe(201);
+  return { space: space.body, cr: cr.body };
+}
+
+function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[], token = org.admin.token) {
+  return api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token, body: { changes } });
+}
+
+/** A valid 3x2 PNG, built by hand (signature, IHDR, IDAT, IEND). */
+function tinyPng(): string {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(3, 0);
+  ihdr.writeUInt32BE(2, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const raw = Buffer.alloc(2 * (1 + 3 * 3));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0)),
+  ]).toString('base64');
+}
+
+describe('space content reads', () => {
+  it('a new space has one empty page; GET content, pages, page and path answer every field', async () => {
+    const org = await newOrg();
+    const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'S' } })).body;
+    const content = await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token });
+    expect(content.status).toBe(200);
+    expect(content.body).toMatchObject({
+      object: 'revision', id: space.revision, parents: [], files: [], reusableContents: [], variables: {},
+      createdAt: expect.any(String), type: 'edits', urls: { app: expect.any(String), published: expect.any(String) },
+    });
+    expect(content.body.pages).toHaveLength(1);
+    const page = content.body.pages[0];
+    expect(page).toEqual({
+      object: 'page', id: expect.any(String), title: 'Untitled', emoji: '', icon: '', createdAt: expect.any(String), updatedAt: expect.any(String),
+      type: 'document', urls: { app: expect.any(String) }, slug: 'untitled', path: 'untitled', description: '', pages: [],
+      layout: expect.objectContaining({ width: 'default', title: true }), variables: {}, hidden: false, noIndex: false, noRobotsIndex: false,
+    });
+    const pages = await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token });
+    expect(pages.body).toEqual({ pages: content.body.pages });
+    const one = await api.request('GET', `/spaces/${space.id}/content/page/${page.id}`, { token: org.admin.token });
+    expect(one.body.document).toMatchObject({ object: 'document', nodes: [] });
+    const byPath = await api.request('GET', `/spaces/${space.id}/content/path/untitled`, { token: org.admin.token });
+    expect(byPath.body.id).toBe(page.id);
+    expect((await api.request('GET', `/spaces/${space.id}/content/page/nope`, { token: org.admin.token })).status).toBe(404);
+    expect((await api.request('GET', `/spaces/${space.id}/content/path/nope`, { token: org.admin.token })).status).toBe(404);
+    const other = await newOrg();
+    expect((await api.request('GET', `/spaces/${space.id}/content`, { token: other.admin.token })).status).toBe(404);
+    expect((await api.request('GET', `/spaces/${space.id}/content`)).status).toBe(401);
+    const empty = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { empty: true } });
+    expect((await api.request('GET', `/spaces/${empty.body.id}/content/pages`, { token: org.admin.token })).body).toEqual({ pages: [] });
+  });
+});
+
+describe('POST change request content', () => {
+  it('inserts nested pages from markdown with frontmatter, resolves in-batch refs, and reads them back as markdown', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const res = await edit(org, space.id, cr.id, [
+      { operation: 'insert_page', ref: 'guide', document: { markdown: '---\ndescription: How to start\n---\n\n# Getting started\n\nSee [the API](./api.md).\n' } },
+      { operation: 'insert_page', ref: 'api', title: 'API', document: { markdown: 'The API page.\n' } },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.changeRequest).toMatchObject({ object: 'change-request', id: cr.id });
+    expect(res.body.changes).toHaveLength(2);
+    const crContent = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token });
+    expect(crContent.status).toBe(200);
+    expect(crContent.body.parents).toEqual([cr.revision]);
+    const titles = crContent.body.pages.map((p: { title: string }) => p.title);
+    expect(titles).toEqual(['Untitled', 'Getting started', 'API']);
+    const guide = crContent.body.pages[1];
+    expect(guide).toMatchObject({ slug: 'getting-started', path: 'getting-started', description: 'How to start' });
+    const apiPage = crContent.body.pages[2];
+    const doc = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${guide.id}`, { token: org.admin.token });
+    expect(JSON.stringify(doc.body.document)).toContain(`"page":"${apiPage.id}"`);
+    const md = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${apiPage.id}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(md.status).toBe(200);
+    expect(md.body.markdown).toContain('The API page.');
+    // Primary content is untouched until the change request is merged.
+    const primary = await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token });
+    expect(primary.body.pages).toHaveLength(1);
+    // By number too (spec 4 note b).
+    const byNumber = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.number}/content/pages`, { token: org.admin.token });
+    expect(byNumber.body.pages).toHaveLength(3);
+    // Revisions by id.
+    const revision = await api.request('GET', `/spaces/${space.id}/revisions/${crContent.body.id}/pages`, { token: org.admin.token });
+    expect(revision.body.pages).toHaveLength(3);
+  });
+
+  it('updates, moves, deletes and reverts pages', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const root = (await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token })).body.pages[0];
+    const inserted = await edit(org, space.id, cr.id, [
+      { operation: 'insert_page', ref: 'a', title: 'A', document: { markdown: 'a\n' } },
+      { operation: 'insert_page', ref: 'b', title: 'B', document: { markdown: 'b\n' } },
+    ]);
+    const [, a, b] = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+    expect(inserted.status).toBe(200);
+    const res = await edit(org, space.id, cr.id, [
+      { operation: 'update_page', page: a.id, title: 'Alpha', description: 'first', document: { markdown: 'changed\n' } },
+      { operation: 'update_page', page: b.id, into: a.id },
+      { operation: 'revert_page', page: root.id },
+      { operation: 'delete_page', page: root.id },
+    ]);
+    expect(res.status).toBe(200);
+    const pages = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toMatchObject({ id: a.id, title: 'Alpha', slug: 'a', description: 'first' });
+    expect(pages[0].pages.map((p: { id: string; path: string }) => [p.id, p.path])).toEqual([[b.id, 'a/b']]);
+    const revert = await edit(org, space.id, cr.id, [{ operation: 'revert_page', page: root.id }]);
+    expect(revert.status).toBe(200);
+    const after = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+    expect(after.map((p: { id: string }) => p.id)).toEqual([a.id, root.id]);
+  });
+
+  it('is atomic: a failing change leaves the change request as it was', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const before = await getRecord({ pk: `SPACE#${space.id}`, sk: `CR#${cr.id}` });
+    const res = await edit(org, space.id, cr.id, [
+      { operation: 'insert_page', title: 'Fine', document: { markdown: 'ok\n' } },
+      { operation: 'delete_page', page: 'missing' },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^changes\.1\.page: /);
+    expect(await getRecord({ pk: `SPACE#${space.id}`, sk: `CR#${cr.id}` })).toEqual(before);
+    const dup = await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Untitled', document: {} }]);
+    expect(dup.status).toBe(409);
+    expect(dup.body.error.message).toMatch(/slug/);
+    const bad = await edit(org, space.id, cr.id, [{ operation: 'rename_page', page: 'x' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^changes\.0/);
+    const none = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes: [] } });
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toMatch(/^changes: /);
+  });
+
+  it('needs the edit role and an unlocked space', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const reader = await org.member('read');
+    expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', document: {} }], reader.token)).status).toBe(403);
+    await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { editMode: 'locked' } });
+    const locked = await edit(org, space.id, cr.id, [{ operation: 'insert_page', document: {} }]);
+    expect(locked.status).toBe(403);
+    expect(locked.body.error.message).toMatch(/locked/);
+    const other = await newOrg();
+    expect((await edit(other, space.id, cr.id, [{ operation: 'insert_page', document: {} }])).status).toBe(404);
+  });
+
+  it('concurrent batches on one change request both land', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const results = await Promise.all(['One', 'Two', 'Three'].map((title) =>
+      edit(org, space.id, cr.id, [{ operation: 'insert_page', title, document: { markdown: `${title}\n` } }])));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    const pages = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+    expect(pages.map((p: { title: string }) => p.title).sort()).toEqual(['One', 'Three', 'Two', 'Untitled']);
+  });
+
+  it('uploads files to S3 with a working downloadURL, size, type and image dimensions', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const png = tinyPng();
+    const res = await edit(org, space.id, cr.id, [
+      { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: png }] },
+      { operation: 'insert_page', title: 'With image', document: { markdown: '[Logo](./logo)\n' } },
+    ]);
+    expect(res.status).toBe(200);
+    const [file] = res.body.insertedFiles;
+    expect(file).toMatchObject({ object: 'file', name: 'logo.png', contentType: 'image/png', size: Buffer.from(png, 'base64').length, dimensions: { width: 3, height: 2 } });
+    const download = await fetch(file.downloadURL);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).toString('base64')).toBe(png);
+    const listed = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/files`, { token: org.admin.token });
+    expect(listed.body.items.map((f: { id: string }) => f.id)).toEqual([file.id]);
+    const one = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/files/${file.id}`, { token: org.admin.token });
+    expect(one.body).toMatchObject({ id: file.id, size: file.size });
+    const tooBig = await edit(org, space.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(1024 * 1024 + 10).toString('base64') }] }]);
+    expect(tooBig.status).toBe(400);
+    const noSource = await edit(org, space.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.bin' }] }]);
+    expect(noSource.status).toBe(400);
+  });
+});
+
+describe('page query flags', () => {
+  it('evaluated=true replaces variables; metadata=false omits git metadata', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Vars', document: { markdown: 'Version {{ space.vars.version }} here.\n' } }]);
+    const page = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages[1];
+    const raw = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${page.id}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(raw.body.markdown).toContain('{{ space.vars.version }}');
+    const bad = await api.request('GET', `/spaces/${space.id}/content/page/${page.id}`, { token: org.admin.token, query: { evaluated: 'maybe' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^evaluated: /);
+  });
+});
