@@ -1,5 +1,6 @@
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { mountMerge } from './merge.ts';
 import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
@@ -79,4 +80,5 @@ app.get(
   },
 );
 
+mountMerge(app);
 answerRemainingWith501(app, 'change-requests');

@@ -3,9 +3,13 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
 /** An error with a status the caller is meant to see. Body: {"error":{"code","message"}}. */
 export class ApiError extends Error {
-  constructor(readonly status: ContentfulStatusCode, message: string) {
+  /** Extra fields of the error object, e.g. the conflicts of a merge. */
+  details?: Record<string, unknown>;
+
+  constructor(readonly status: ContentfulStatusCode, message: string, details?: Record<string, unknown>) {
     super(message);
     this.name = 'ApiError';
+    if (details) this.details = details;
   }
 }
 
@@ -16,15 +20,15 @@ export const notFound = (message: string) => new ApiError(404, message);
 export const conflict = (message: string) => new ApiError(409, message);
 export const notImplemented = (message = 'This operation is not implemented yet') => new ApiError(501, message);
 
-export function errorBody(status: number, message: string) {
-  return { error: { code: status, message } };
+export function errorBody(status: number, message: string, details?: Record<string, unknown>) {
+  return { error: { code: status, message, ...details } };
 }
 
 /** AWS errors that mean "slow down": the caller should retry, so they answer 429. */
 const throttlingErrors = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
 
 export function errorResponse(c: Context, error: unknown) {
-  if (error instanceof ApiError) return c.json(errorBody(error.status, error.message), error.status);
+  if (error instanceof ApiError) return c.json(errorBody(error.status, error.message, error.details), error.status);
   if (throttlingErrors.has((error as Error)?.name)) {
     c.header('Retry-After', '1');
     return c.json(errorBody(429, 'Too many requests: the data store is throttling, retry shortly'), 429);

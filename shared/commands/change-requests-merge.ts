@@ -1,0 +1,118 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { ApiError, conflict, notFound } from '../http/errors.ts';
+import { authorize } from '../policies/authorize.ts';
+import { atLeast } from '../policies/roles.ts';
+import { config } from '../config.ts';
+import { nowIso } from '../clock.ts';
+import { transact } from '../db/operations.ts';
+import { RecordLoader } from '../http/loader.ts';
+import { spaceEntity } from '../db/entities/space.ts';
+import { changeRequestEntity, statusCounter, type ChangeRequestItem } from '../db/entities/change-request.ts';
+import { loadRevision, prepareRevision, type LoadedRevision } from '../content/revisions.ts';
+import { changeRequestBase } from '../content/change-request-content.ts';
+import { mergeManifests, type PageConflict } from '../content/merge/manifests.ts';
+import { loadChangeRequest } from './change-requests-load.ts';
+import { changeRequestRevisionWrite } from './change-requests-update.ts';
+import { Rejection, retryOnConflict } from './members-retry.ts';
+
+type Ctx = Context<AppEnv>;
+
+async function revisionOf(spaceId: string, revisionId: string): Promise<LoadedRevision> {
+  const loaded = await loadRevision(spaceId, revisionId);
+  if (!loaded) throw notFound(`No revision ${revisionId} in space ${spaceId}`);
+  return loaded;
+}
+
+function conflictError(action: string, conflicts: PageConflict[]): ApiError {
+  return new Rejection(409, `The change request cannot be ${action}: ${conflicts.length} conflict(s) between its content and the primary content`, { conflicts });
+}
+
+/** Loads what merge and update work on, and checks who may run them. */
+async function prepare(c: Ctx, spaceId: string, idOrNumber: string, attempt: number) {
+  // A retry starts from fresh reads of everything.
+  if (attempt > 0) c.set('loader', new RecordLoader());
+  const access = await loadChangeRequest(c, spaceId, idOrNumber);
+  const { changeRequest: cr, space, role } = access;
+  authorize(atLeast(role, 'edit'), 'Merging or updating a change request requires the edit role on the space');
+  authorize(space.editMode !== 'locked', 'The space is locked: its content cannot change');
+  if (cr.status === 'merged' || cr.status === 'archived') throw new Rejection(409, `The change request is ${cr.status}`);
+  const [base, primary, proposed] = await Promise.all([
+    revisionOf(spaceId, changeRequestBase(cr)), revisionOf(spaceId, space.revision!), revisionOf(spaceId, cr.revision),
+  ]);
+  return { ...access, cr, base, primary, proposed };
+}
+
+/**
+ * Merge (spec 4.4): a three-way merge of the change request's content into the primary
+ * content, from their common ancestor. The new primary revision names both as parents; the
+ * space's revision, its counters and the change request's status change in one transaction,
+ * conditional on both revisions being the ones merged (a concurrent edit or merge makes it
+ * run again from fresh reads). Conflicts answer 409 with the pages and blocks involved.
+ */
+export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: string) {
+  const userId = c.get('caller').userId;
+  return retryOnConflict(async (attempt) => {
+    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt);
+    // Nothing moved on the primary side: the change request's content is the result.
+    const merged = base.revision.id === primary.revision.id
+      ? { manifest: proposed.manifest, conflicts: [] }
+      : await mergeManifests(base.manifest, primary.manifest, proposed.manifest);
+    if (merged.conflicts.length > 0) throw conflictError('merged', merged.conflicts);
+    const now = nowIso();
+    const next = await prepareRevision({
+      spaceId, manifest: merged.manifest, parents: [primary.revision.id, proposed.revision.id], type: 'merge', createdBy: userId,
+    });
+    const counter = statusCounter(cr.status);
+    await transact([
+      next.put,
+      {
+        Update: {
+          TableName: config.tableName,
+          Key: spaceEntity.key({ spaceId }),
+          UpdateExpression: `SET #revision = :next, updatedAt = :now${counter ? ' ADD #counter :minus' : ''}`,
+          ConditionExpression: '#revision = :primary AND attribute_not_exists(deletedAt)',
+          ExpressionAttributeNames: { '#revision': 'revision', ...(counter ? { '#counter': counter } : {}) },
+          ExpressionAttributeValues: { ':next': next.revision.id, ':primary': primary.revision.id, ':now': now, ...(counter ? { ':minus': -1 } : {}) },
+        },
+      },
+      {
+        Update: {
+          TableName: config.tableName,
+          Key: changeRequestEntity.key({ spaceId, changeRequestId: cr.id }),
+          UpdateExpression: 'SET #status = :merged, revisionMerged = :next, mergedBy = :user, mergedAt = :now, updatedAt = :now',
+          ConditionExpression: '#revision = :proposed AND #status = :status',
+          ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision' },
+          ExpressionAttributeValues: {
+            ':merged': 'merged', ':next': next.revision.id, ':user': userId, ':now': now,
+            ':proposed': proposed.revision.id, ':status': cr.status,
+          },
+        },
+      },
+    ], () => conflict('The space or the change request changed during the merge; retry'));
+    const updated: ChangeRequestItem = { ...cr, status: 'merged', revisionMerged: next.revision.id, mergedBy: userId, mergedAt: now, updatedAt: now };
+    return { revision: next.revision, changeRequest: updated, space: { ...space, revision: next.revision.id } };
+  });
+}
+
+/**
+ * Update (spec 4.4): a three-way merge of the primary content into the change request, so
+ * it is no longer outdated: a new change request revision with both parents, and
+ * `revisionMergedAncestor` = the primary revision taken in.
+ */
+export async function updateChangeRequestFromPrimary(c: Ctx, spaceId: string, idOrNumber: string) {
+  const userId = c.get('caller').userId;
+  return retryOnConflict(async (attempt) => {
+    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt);
+    if (base.revision.id === primary.revision.id) return { revision: proposed.revision, changeRequest: cr, space };
+    const merged = await mergeManifests(base.manifest, proposed.manifest, primary.manifest);
+    if (merged.conflicts.length > 0) throw conflictError('updated', merged.conflicts);
+    const now = nowIso();
+    const next = await prepareRevision({
+      spaceId, manifest: merged.manifest, parents: [proposed.revision.id, primary.revision.id], type: 'update', createdBy: userId,
+    });
+    const { write, updated } = changeRequestRevisionWrite(cr, { revision: next.revision.id, now, revisionMergedAncestor: primary.revision.id });
+    await transact([next.put, write], () => conflict('The change request changed during the update; retry'));
+    return { revision: next.revision, changeRequest: updated, space };
+  });
+}

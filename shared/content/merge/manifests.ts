@@ -1,0 +1,174 @@
+import { diff3Merge } from 'node-diff3';
+import type { Manifest, ManifestPage, StoredDocument } from '../types.ts';
+import { getJsonBlob, putJsonBlob } from '../blobs.ts';
+import { mergeDocuments } from './documents.ts';
+
+/** A page both sides changed in ways that cannot be combined. */
+export interface PageConflict {
+  page: string;
+  title: string;
+  reason: string;
+  fields?: string[];
+  blocks?: { ours: string[]; theirs: string[]; base: string[] };
+}
+
+export interface ManifestMerge {
+  manifest: Manifest;
+  conflicts: PageConflict[];
+}
+
+type PageFields = Omit<ManifestPage, 'pages'>;
+interface FlatPage {
+  fields: PageFields;
+  parent: string | null;
+}
+
+/** Every page by id, with its parent, and each parent's ordered children. */
+function flatten(manifest: Manifest) {
+  const pages = new Map<string, FlatPage>();
+  const children = new Map<string | null, string[]>();
+  const visit = (list: ManifestPage[], parent: string | null) => {
+    children.set(parent, list.map((p) => p.id));
+    for (const page of list) {
+      const { pages: sub, ...fields } = page;
+      pages.set(page.id, { fields, parent });
+      visit(sub, page.id);
+    }
+  };
+  visit(manifest.pages, null);
+  return { pages, children };
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Fields compared three-way; timestamps follow the content they describe. */
+const ignored = new Set(['createdAt', 'updatedAt']);
+
+/**
+ * Three-way merge of page trees. `ours` and `theirs` both descend from `base`. Pages added,
+ * removed, moved and edited on either side are combined page by page, then block by block
+ * inside documents edited on both sides; what cannot be combined is returned as conflicts,
+ * never dropped. Ties in ordering keep `ours` first.
+ */
+export async function mergeManifests(base: Manifest, ours: Manifest, theirs: Manifest): Promise<ManifestMerge> {
+  const [B, O, T] = [flatten(base), flatten(ours), flatten(theirs)];
+  const conflicts: PageConflict[] = [];
+  const result = new Map<string, FlatPage>();
+  const ids = new Set([...O.pages.keys(), ...T.pages.keys(), ...B.pages.keys()]);
+
+  for (const id of ids) {
+    const b = B.pages.get(id);
+    const o = O.pages.get(id);
+    const t = T.pages.get(id);
+    if (!b) {
+      if (o && t && !same(o, t)) conflicts.push({ page: id, title: o.fields.title, reason: 'added on both sides with different content' });
+      else if (o ?? t) result.set(id, (o ?? t)!);
+      continue;
+    }
+    if (!o && !t) continue;
+    if (!o || !t) {
+      const kept = (o ?? t)!;
+      if (unchanged(kept, b)) continue; // deleted on one side, untouched on the other
+      conflicts.push({ page: id, title: kept.fields.title, reason: o ? 'edited in one version and deleted in the other' : 'deleted in one version and edited in the other' });
+      continue;
+    }
+    const merged = await mergePage(b, o, t);
+    if ('conflict' in merged) conflicts.push({ page: id, title: o.fields.title, ...merged.conflict });
+    else result.set(id, merged.page);
+  }
+
+  // A page kept under a parent that the other side deleted has nowhere to go.
+  for (const [id, page] of result) {
+    if (page.parent && !result.has(page.parent) && !conflicts.some((c) => c.page === page.parent)) {
+      conflicts.push({ page: id, title: page.fields.title, reason: 'its parent page was deleted in the other version' });
+      result.delete(id);
+    }
+  }
+
+  const manifest: Manifest = {
+    pages: buildTree(null, result, B.children, O.children, T.children),
+    files: mergeById(base.files, ours.files, theirs.files),
+    reusableContents: mergeById(base.reusableContents, ours.reusableContents, theirs.reusableContents),
+    variables: mergeVariables(base.variables, ours.variables, theirs.variables, conflicts),
+  };
+  return { manifest, conflicts };
+}
+
+function unchanged(page: FlatPage, base: FlatPage): boolean {
+  return page.parent === base.parent && Object.keys({ ...page.fields, ...base.fields })
+    .every((k) => ignored.has(k) || same(page.fields[k as keyof PageFields], base.fields[k as keyof PageFields]));
+}
+
+async function mergePage(b: FlatPage, o: FlatPage, t: FlatPage): Promise<{ page: FlatPage } | { conflict: Omit<PageConflict, 'page' | 'title'> }> {
+  const fields = { ...o.fields } as Record<string, unknown>;
+  const clashing: string[] = [];
+  const keys = new Set([...Object.keys(b.fields), ...Object.keys(o.fields), ...Object.keys(t.fields)]);
+  for (const key of keys) {
+    if (ignored.has(key) || key === 'document') continue;
+    const [bv, ov, tv] = [b.fields, o.fields, t.fields].map((f) => (f as Record<string, unknown>)[key]);
+    if (same(ov, bv)) {
+      if (tv === undefined) delete fields[key];
+      else fields[key] = tv;
+    } else if (!same(tv, bv) && !same(ov, tv)) clashing.push(key);
+  }
+  let parent = o.parent;
+  if (o.parent === b.parent) parent = t.parent;
+  else if (t.parent !== b.parent && t.parent !== o.parent) clashing.push('parent');
+  if (clashing.length > 0) return { conflict: { reason: 'the same properties changed differently on both sides', fields: clashing } };
+
+  const [bd, od, td] = [b.fields.document, o.fields.document, t.fields.document];
+  if (od === bd) fields.document = td;
+  else if (td !== bd && td !== od) {
+    const load = (hash: string | undefined) => (hash ? getJsonBlob<StoredDocument>(hash) : Promise.resolve({ object: 'document', data: {}, nodes: [] } as StoredDocument));
+    const merged = mergeDocuments(await load(bd), await load(od), await load(td));
+    if (!merged.ok) return { conflict: { reason: 'the same blocks of the document changed differently on both sides', blocks: merged.blocks } };
+    fields.document = await putJsonBlob(merged.document);
+  }
+  const changed = !same(fields, o.fields) || parent !== o.parent;
+  const updatedAt = [o.fields.updatedAt, t.fields.updatedAt].sort().at(-1)!;
+  return { page: { fields: { ...(fields as PageFields), updatedAt: changed ? updatedAt : o.fields.updatedAt }, parent } };
+}
+
+/** Children of `parent` in merged order: a three-way merge of each side's ordering. */
+function buildTree(
+  parent: string | null,
+  pages: Map<string, FlatPage>,
+  base: Map<string | null, string[]>,
+  ours: Map<string | null, string[]>,
+  theirs: Map<string | null, string[]>,
+): ManifestPage[] {
+  const order: string[] = [];
+  for (const region of diff3Merge(ours.get(parent) ?? [], base.get(parent) ?? [], theirs.get(parent) ?? [])) {
+    if ('ok' in region && region.ok) order.push(...region.ok);
+    else if ('conflict' in region && region.conflict) order.push(...region.conflict.a, ...region.conflict.b);
+  }
+  // Pages moved here from another parent arrive after the ones ordered above.
+  for (const [id, page] of pages) if (page.parent === parent) order.push(id);
+  const seen = new Set<string>();
+  return order
+    .filter((id) => pages.get(id)?.parent === parent && !seen.has(id) && seen.add(id))
+    .map((id) => ({ ...pages.get(id)!.fields, pages: buildTree(id, pages, base, ours, theirs) }) as ManifestPage);
+}
+
+/** Items identified by id and immutable (files, reusable contents): added or removed on either side. */
+function mergeById<T extends { id: string }>(base: T[], ours: T[], theirs: T[]): T[] {
+  const baseIds = new Set(base.map((i) => i.id));
+  const theirIds = new Set(theirs.map((i) => i.id));
+  const oursIds = new Set(ours.map((i) => i.id));
+  const kept = ours.filter((i) => !baseIds.has(i.id) || theirIds.has(i.id));
+  const added = theirs.filter((i) => !baseIds.has(i.id) && !oursIds.has(i.id));
+  return [...kept.map((i) => theirs.find((x) => x.id === i.id && !same(x, base.find((y) => y.id === i.id))) ?? i), ...added];
+}
+
+function mergeVariables(base: Record<string, string>, ours: Record<string, string>, theirs: Record<string, string>, conflicts: PageConflict[]) {
+  const out: Record<string, string> = {};
+  for (const key of new Set([...Object.keys(base), ...Object.keys(ours), ...Object.keys(theirs)])) {
+    const [b, o, t] = [base[key], ours[key], theirs[key]];
+    const value = o === b ? t : t === b || t === o ? o : undefined;
+    if (o !== b && t !== b && o !== t) {
+      conflicts.push({ page: '', title: `variable ${key}`, reason: 'the variable changed differently on both sides' });
+      continue;
+    }
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { getRecord } from '../shared/db/operations.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+interface Fixture {
+  org: TestOrg;
+  spaceId: string;
+  pageId: string;
+}
+
+/** A space whose first page holds three paragraphs (merged through a first change request). */
+async function fixture(): Promise<Fixture> {
+  const org = await newOrg();
+  const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } })).body;
+  const pageId = (await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token })).body.pages[0].id;
+  const cr = await newChangeRequest(org, space.id);
+  await edit(org, space.id, cr.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'One.\n\nTwo.\n\nThree.\n' } }]);
+  expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
+  return { org, spaceId: space.id, pageId };
+}
+
+async function newChangeRequest(org: TestOrg, spaceId: string) {
+  const res = await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Change' } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[]) {
+  const res = await api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token: org.admin.token, body: { changes } });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+async function primaryMarkdown(f: Fixture, pageId = f.pageId): Promise<string> {
+  const res = await api.request('GET', `/spaces/${f.spaceId}/content/page/${pageId}`, { token: f.org.admin.token, query: { format: 'markdown' } });
+  return res.body.markdown;
+}
+
+async function primaryTitles(f: Fixture): Promise<string[]> {
+  return (await api.request('GET', `/spaces/${f.spaceId}/content/pages`, { token: f.org.admin.token })).body.pages.map((p: { title: string }) => p.title);
+}
+
+describe('POST .../merge', () => {
+  it('merges a change request into primary content: new revision with both parents, status merged, counters', async () => {
+    const f = await fixture();
+    const before = (await api.request('GET', `/spaces/${f.spaceId}`, { token: f.org.admin.token })).body;
+    const cr = await newChangeRequest(f.org, f.spaceId);
+    await edit(f.org, f.spaceId, cr.id, [{ operation: 'insert_page', title: 'Added', document: { markdown: 'New page.\n' } }]);
+    const crRevision = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${cr.id}`, { token: f.org.admin.token })).body.revision;
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ revision: expect.any(String), result: 'merge' });
+    const space = (await api.request('GET', `/spaces/${f.spaceId}`, { token: f.org.admin.token })).body;
+    expect(space.revision).toBe(res.body.revision);
+    expect(space.changeRequestsDraft).toBe(before.changeRequestsDraft);
+    const content = (await api.request('GET', `/spaces/${f.spaceId}/content`, { token: f.org.admin.token })).body;
+    expect(content.parents).toEqual([before.revision, crRevision]);
+    expect(content.pages.map((p: { title: string }) => p.title)).toEqual(['Untitled', 'Added']);
+    const merged = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${cr.id}`, { token: f.org.admin.token })).body;
+    expect(merged).toMatchObject({ status: 'merged', revisionMerged: res.body.revision, outdated: false });
+    const again = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: f.org.admin.token });
+    expect(again.status).toBe(409);
+  });
+
+  it('combines page-level and block-level edits made on both sides', async () => {
+    const f = await fixture();
+    const first = await newChangeRequest(f.org, f.spaceId);
+    const second = await newChangeRequest(f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One, edited first.\n\nTwo.\n\nThree.\n' } }]);
+    await edit(f.org, f.spaceId, second.id, [
+      { operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo.\n\nThree, edited second.\n' } },
+      { operation: 'insert_page', title: 'From second', document: { markdown: 'Second page.\n' } },
+    ]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const outdated = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${second.id}`, { token: f.org.admin.token })).body;
+    expect(outdated.outdated).toBe(true);
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(200);
+    expect(await primaryMarkdown(f)).toContain('One, edited first.\n\nTwo.\n\nThree, edited second.');
+    expect(await primaryTitles(f)).toEqual(['Untitled', 'From second']);
+  });
+
+  it('reports true conflicts with the pages and blocks, and writes nothing', async () => {
+    const f = await fixture();
+    const first = await newChangeRequest(f.org, f.spaceId);
+    const second = await newChangeRequest(f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by first.\n\nThree.\n' } }]);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by second.\n\nThree.\n' } }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const spaceBefore = await getRecord({ pk: `SPACE#${f.spaceId}`, sk: 'SPACE' });
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatchObject({ code: 409, message: expect.stringMatching(/conflict/) });
+    expect(res.body.error.conflicts).toEqual([expect.objectContaining({
+      page: f.pageId, title: 'Untitled', blocks: { ours: [expect.any(String)], theirs: [expect.any(String)], base: [expect.any(String)] },
+    })]);
+    expect(await getRecord({ pk: `SPACE#${f.spaceId}`, sk: 'SPACE' })).toEqual(spaceBefore);
+    expect((await api.request('GET', `/spaces/${f.spaceId}/change-requests/${second.id}`, { token: f.org.admin.token })).body.status).toBe('draft');
+    expect(await primaryMarkdown(f)).toContain('Two by first.');
+  });
+
+  it('a page deleted on one side and edited on the other is a conflict', async () => {
+    const f = await fixture();
+    const first = await newChangeRequest(f.org, f.spaceId);
+    const second = await newChangeRequest(f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'delete_page', page: f.pageId }]);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, title: 'Renamed' }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error.conflicts[0]).toMatchObject({ page: f.pageId, reason: expect.stringMatching(/deleted/) });
+  });
+
+  it('concurrent merges of independent change requests lose no page', async () => {
+    const f = await fixture();
+    const crs = [];
+    for (const title of ['A', 'B', 'C']) {
+      const cr = await newChangeRequest(f.org, f.spaceId);
+      await edit(f.org, f.spaceId, cr.id, [{ operation: 'insert_page', title, document: { markdown: `${title}\n` } }]);
+      crs.push(cr);
+    }
+    const results = await Promise.all(crs.map((cr) => api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: f.org.admin.token })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await primaryTitles(f)).sort()).toEqual(['A', 'B', 'C', 'Untitled']);
+  });
+
+  it('needs the edit role; 404 across organizations; 401 without a token', async () => {
+    const f = await fixture();
+    const cr = await newChangeRequest(f.org, f.spaceId);
+    const reader = await f.org.member('read');
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: reader.token })).status).toBe(403);
+    const other = await newOrg();
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: other.admin.token })).status).toBe(404);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`)).status).toBe(401);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/nope/merge`, { token: f.org.admin.token })).status).toBe(404);
+  });
+});
+
+describe('POST .../update', () => {
+  it('pulls primary content into an outdated change request', async () => {
+    const f = await fixture();
+    const first = await newChangeRequest(f.org, f.spaceId);
+    const second = await newChangeRequest(f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'insert_page', title: 'Merged first', document: { markdown: 'x\n' } }]);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo.\n\nThree and more.\n' } }]);
+    await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token });
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/update`, { token: f.org.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ revision: expect.any(String), result: 'update' });
+    const cr = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${second.id}`, { token: f.org.admin.token })).body;
+    const space = (await api.request('GET', `/spaces/${f.spaceId}`, { token: f.org.admin.token })).body;
+    expect(cr).toMatchObject({ revision: res.body.revision, revisionMergedAncestor: space.revision, outdated: false });
+    const pages = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${second.id}/content/pages`, { token: f.org.admin.token })).body.pages;
+    expect(pages.map((p: { title: string }) => p.title)).toEqual(['Untitled', 'Merged first']);
+    // Up to date: update changes nothing.
+    const again = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/update`, { token: f.org.admin.token });
+    expect(again.body.revision).toBe(res.body.revision);
+    // And it now merges cleanly.
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    expect(await primaryMarkdown(f)).toContain('Three and more.');
+  });
+});
