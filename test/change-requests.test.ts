@@ -518,15 +518,3 @@ describe('changeRequestRevisionWrite (for content edits)', () => {
     expect(listed.body.items.map((i: { id: string }) => i.id)).toEqual([cr.id]);
   });
 });
-
-describe('operations not implemented yet', () => {
-  it('merge, update and pdf still answer 501', async () => {
-    const org = await newOrg();
-    const space = await createSpace(org);
-    const cr = await createCR(space.id, org.admin.token);
-    for (const [method, suffix] of [['POST', 'merge'], ['POST', 'update'], ['GET', 'pdf']] as const) {
-      const res = await api.request(method, `/spaces/${space.id}/change-requests/${cr.id}/${suffix}`, { token: org.admin.token });
-      expect(res.status).toBe(501);
-    }
-  });
-});

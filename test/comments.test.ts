@@ -35,13 +35,14 @@ async function firstPageId(space: Space): Promise<string> {
  * edit would), so comments can be anchored on it. Returns the page id and the new revision.
  */
 async function addBlock(space: Space, key: string): Promise<{ pageId: string; revision: string }> {
-  const loaded = (await loadRevision(space.id, space.revision))!;
-  const page = loaded.manifest.pages[0]!;
+  // Manifests from the blob cache are frozen: edit a copy, as the service does.
+  const manifest = structuredClone((await loadRevision(space.id, space.revision))!.manifest);
+  const page = manifest.pages[0]!;
   page.document = await putJsonBlob({
     object: 'document', data: { schemaVersion: 1 },
     nodes: [{ object: 'block', type: 'paragraph', key, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Hello', marks: [] }] }] }],
   });
-  const next = await prepareRevision({ spaceId: space.id, manifest: loaded.manifest, parents: [space.revision], type: 'edits', createdBy: 'test' });
+  const next = await prepareRevision({ spaceId: space.id, manifest, parents: [space.revision], type: 'edits', createdBy: 'test' });
   await transact([next.put, {
     Update: {
       TableName: config.tableName, Key: spaceEntity.key({ spaceId: space.id }),

@@ -35,27 +35,41 @@ export async function putJsonBlob(value: unknown): Promise<string> {
   const hash = hashBytes(text);
   if (!cache.has(hash)) {
     await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: text, ContentType: 'application/json' }));
-    remember(hash, value, text.length);
+    // The cached copy is parsed from the text, so later changes to `value` cannot reach it.
+    remember(hash, JSON.parse(text), text.length);
   }
   return hash;
 }
 
+/**
+ * A JSON blob, shared with every other reader of the same hash: callers must treat it as
+ * read-only (code that edits content clones it first, as applyChanges does).
+ */
 export async function getJsonBlob<T>(hash: string): Promise<T> {
   const hit = cache.get(hash);
   if (hit) {
     cache.delete(hash);
     cache.set(hash, hit);
-    return structuredClone(hit.value) as T;
+    return hit.value as T;
   }
   const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }));
   const text = await out.Body!.transformToString();
   const value = JSON.parse(text) as T;
   remember(hash, value, text.length);
-  return structuredClone(value);
+  return value;
+}
+
+/** Frozen, so a caller that forgets to clone before editing fails loudly instead of corrupting the cache. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 function remember(hash: string, value: unknown, size: number): void {
-  cache.set(hash, { value: structuredClone(value), size });
+  cache.set(hash, { value: deepFreeze(value), size });
   cachedBytes += size;
   for (const [key, entry] of cache) {
     if (cachedBytes <= CACHE_LIMIT_BYTES) break;
