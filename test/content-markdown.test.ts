@@ -3,6 +3,7 @@
 // links and search sections. Plain unit tests.
 import { describe, expect, it } from 'vitest';
 import {
+  MarkdownNestingError,
   assignKeys,
   documentLinks,
   documentSections,
@@ -859,5 +860,19 @@ describe('documentSections', () => {
   it('omits the leading section when there is no text before the first heading', () => {
     const { document } = markdownToDocument('# Only\n\nBody\n');
     expect(documentSections(document)).toEqual([{ id: 'only', title: 'Only', headings: ['Only'], body: 'Body' }]);
+  });
+});
+
+describe('limits', () => {
+  it('absurd nesting fails with MarkdownNestingError instead of overflowing the stack', () => {
+    expect(() => markdownToDocument('> '.repeat(5000) + 'x\n')).toThrow(MarkdownNestingError);
+    let deep: DocumentNode = { object: 'block', type: 'paragraph', key: '', nodes: [] };
+    for (let i = 0; i < 5000; i++) deep = { object: 'block', type: 'blockquote', key: '', nodes: [deep] };
+    expect(() => documentToMarkdown({ object: 'document', data: {}, nodes: [deep] })).toThrow(MarkdownNestingError);
+  });
+
+  it('thousands of unclosed tags do not nest without bound and print stably', () => {
+    const once = roundTrip('{% hint style="info" %}\n'.repeat(2000) + 'x\n');
+    expect(roundTrip(once)).toBe(once);
   });
 });

@@ -1,5 +1,6 @@
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { mountPdf } from './pdf.ts';
 import { mountMerge } from './merge.ts';
 import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
@@ -81,4 +82,5 @@ app.get(
 );
 
 mountMerge(app);
+mountPdf(app);
 answerRemainingWith501(app, 'change-requests');

@@ -1,5 +1,6 @@
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { mountTemplate } from './template.ts';
 import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
@@ -8,6 +9,8 @@ import { findPageByPath } from '../../shared/content/tree.ts';
 import { presentPageWithDocument } from '../../shared/presenters/page-document.ts';
 import { mountRevisionReads } from './reads.ts';
 import { mountChangeRequestWrites } from './writes.ts';
+import { mountSearch } from './search.ts';
+import { mountLinks } from './links.ts';
 import { changeRequestParams, pagePathParams, pageQuery, revisionParams, spaceParams } from './schemas.ts';
 
 /**
@@ -30,5 +33,7 @@ app.get('/spaces/:spaceId/content/path/:pagePath{.+}', validate('param', pagePat
 });
 
 mountChangeRequestWrites(app);
-
+mountSearch(app);
+mountLinks(app);
+mountTemplate(app);
 answerRemainingWith501(app, 'content');

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
@@ -25,6 +26,8 @@ import { emailDomainOf, joinOrganization, mayJoinByEmailDomain } from '../../sha
 import { presentOrganization } from '../../shared/presenters/organization.ts';
 import { presentAgentInstructions } from '../../shared/presenters/agent-instructions.ts';
 import { presentList } from '../../shared/presenters/list.ts';
+import { pageOfArray } from '../../shared/http/array-page.ts';
+import { searchOrganization } from '../../shared/content/search/organization-search.ts';
 import { presentUser } from '../../shared/presenters/user.ts';
 import {
   emailDomainParams, inviteParams, listQuery, organizationParams, searchQuery,
@@ -116,13 +119,18 @@ app.post('/orgs/:organizationId/join', validate('param', organizationParams), as
 });
 
 /**
- * Organization content search. There is no searchable content yet: after the membership
- * check the answer is the empty list. The content issue fills it with SearchSpaceResult items.
+ * Organization content search (searchOrganizationContent): the primary content of the
+ * organization's spaces the caller can read, through each revision's stored index
+ * (shared/content/search/organization-search.ts). Items are spaces with hits, best first.
  */
 app.get('/orgs/:organizationId/search', validate('param', organizationParams), validate('query', searchQuery), async (c) => {
   const { organizationId } = c.req.valid('param');
-  await loadOrgAccess(c, organizationId);
-  return c.json(presentList([], undefined));
+  const { query, page, limit } = c.req.valid('query');
+  const { org } = await loadOrgAccess(c, organizationId);
+  const results = await searchOrganization(c, org, query);
+  const scope = `orgsearch:${createHash('sha256').update(`${organizationId}\n${query}`).digest('base64url').slice(0, 22)}`;
+  const one = pageOfArray(results, { limit, cursor: page, scope });
+  return c.json(presentList(one.items, one.next));
 });
 
 /** Any member reads the instructions; see presentAgentInstructions for the never-set default. */

@@ -23,6 +23,10 @@ import { presentReadable } from '../../shared/commands/readable.ts';
 import { moveChangeRequestsToOrganization } from '../../shared/commands/change-requests-transfer.ts';
 import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts';
 import { initialManifest } from '../../shared/content/initial.ts';
+import { loadSpaceContent } from '../../shared/content/source.ts';
+import {
+  brokenInChangeRequests, linksQuery, linksResponse, revisionInSpace, revisionLinks,
+} from '../../shared/content/links/responses.ts';
 import {
   createSpaceBody, getSpaceQuery, listQuery, moveSpaceBody, organizationParams, spaceParams,
   transferSpaceBody, updateSpaceBody,
@@ -165,6 +169,19 @@ app.post('/spaces/:spaceId/transfer', validate('param', spaceParams), validate('
   if (orgId !== space.orgId) await moveChangeRequestsToOrganization(space.id, orgId);
   const access = await loadContentAccess(c, moved.orgId, moved, moved.ancestors);
   return c.json(presentSpace(moved, { role: access.role, org: access.org }));
+});
+
+/**
+ * GET /spaces/{spaceId}/links (listSpaceLinks): every link of the space's primary content,
+ * checked against that revision (shared/content/links), with `stats`.
+ */
+app.get('/spaces/:spaceId/links', validate('param', spaceParams), validate('query', linksQuery), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const content = await loadSpaceContent(c, spaceId);
+  const revision = revisionInSpace(content);
+  const links = await revisionLinks(revision);
+  const fromChangeRequests = await brokenInChangeRequests(c, revision, links);
+  return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}`));
 });
 
 app.get('/orgs/:organizationId/spaces', validate('param', organizationParams), validate('query', listQuery), async (c) => {

@@ -21,11 +21,15 @@ export function resolveDocumentRefs<T>(document: T, refs: { pages: Map<string, s
     if (!node || typeof node !== 'object') return node;
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
-      const ref = value as { kind?: unknown; url?: unknown; page?: unknown; file?: unknown } | null;
+      const ref = value as { kind?: unknown; url?: unknown; page?: unknown; file?: unknown; anchor?: unknown } | null;
       // The markdown parser leaves relative targets as written (url, page path or file path).
       const written = ref && typeof ref === 'object' ? [ref.url, ref.page, ref.file].find((t) => typeof t === 'string') : undefined;
       if ((key === 'ref' || key === 'src') && typeof written === 'string') {
-        out[key] = target(written) ?? value;
+        const resolved = target(written);
+        // A link to a section of another page keeps its anchor (`./api.md#auth`).
+        out[key] = resolved?.kind === 'page' && ref!.kind === 'anchor' && typeof ref!.anchor === 'string'
+          ? { kind: 'anchor', anchor: ref!.anchor, page: resolved.page }
+          : resolved ?? value;
       } else {
         out[key] = visit(value);
       }

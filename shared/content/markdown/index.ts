@@ -9,3 +9,4 @@ export { documentToMarkdown } from './print.ts';
 export { documentLinks, type DocumentLink } from './links.ts';
 export { documentSections, type Section } from './sections.ts';
 export { assignKeys } from './keys.ts';
+export { MAX_DEPTH, MarkdownNestingError } from './depth.ts';

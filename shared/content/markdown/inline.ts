@@ -2,7 +2,7 @@
  * Phrasing content <-> GitBook text (leaves with flat marks) and inlines.
  * Markdown nests emphasis; the document flattens it into marks per leaf. Going
  * back, each run of leaves is re-nested by opening the mark that spans longest
- * first, so `**a *b***` survives the trip unchanged.
+ * first, so `**a _b_**` survives the trip unchanged.
  */
 import type { Definition, PhrasingContent } from 'mdast';
 import { fileRefFromSource, refFromTarget, targetOf } from './refs.ts';

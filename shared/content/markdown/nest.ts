@@ -14,6 +14,8 @@ import { isTagName, parseTagLine } from './tags.ts';
 const VOID = new Set(['include']);
 /** Tags whose end tag is optional (`{% embed url=... %}` alone is complete). */
 const OPTIONAL_END = new Set(['embed', 'file', 'content-ref']);
+/** How deep tag blocks may nest in each other. */
+const MAX_TAG_DEPTH = 32;
 /** Siblings that implicitly close an open sibling of the same name. */
 const SIBLING = new Set(['tab', 'step']);
 
@@ -55,7 +57,7 @@ function textParagraph(value: string): Paragraph {
   return { type: 'paragraph', children: [{ type: 'text', value }] };
 }
 
-function nestChildren(input: RootContent[]): RootContent[] {
+function nestChildren(input: RootContent[], depth: number): RootContent[] {
   const children = splitHtml(input);
   const out: RootContent[] = [];
   const stack: GitbookBlock[] = [];
@@ -67,7 +69,7 @@ function nestChildren(input: RootContent[]): RootContent[] {
 
   children.forEach((node, index) => {
     if (node.type !== 'gitbookTag') {
-      nestTags(node);
+      nestTags(node, depth + stack.length);
       push(node);
       return;
     }
@@ -87,6 +89,8 @@ function nestChildren(input: RootContent[]): RootContent[] {
       return push(block);
     }
     if (SIBLING.has(tag.name) && stack[stack.length - 1]?.name === tag.name) stack.pop();
+    // Unclosed tags pile up; past a sane depth they are text, not ever deeper blocks.
+    if (depth + stack.length >= MAX_TAG_DEPTH) return push(textParagraph(node.value));
     push(block);
     stack.push(block);
   });
@@ -94,11 +98,11 @@ function nestChildren(input: RootContent[]): RootContent[] {
 }
 
 /** In place, recursively: every flow container's children get their tags paired. */
-export function nestTags(node: RootContent | Parent): void {
+export function nestTags(node: RootContent | Parent, depth = 0): void {
   if (!('children' in node)) return;
   if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem' || node.type === 'footnoteDefinition') {
-    node.children = nestChildren(node.children as RootContent[]) as typeof node.children;
+    node.children = nestChildren(node.children as RootContent[], depth) as typeof node.children;
   } else if (node.type === 'list') {
-    node.children.forEach(nestTags);
+    node.children.forEach((item) => nestTags(item, depth));
   }
 }

@@ -1,5 +1,6 @@
-/** markdown -> { document, frontmatter }. */
+/** markdown -> { document, frontmatter }. Throws MarkdownNestingError on absurd nesting. */
 import type { Definition, Nodes, Root } from 'mdast';
+import { assertDepth } from './depth.ts';
 import { blocksFromMdast } from './from-mdast.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { assignKeys } from './keys.ts';
@@ -17,6 +18,7 @@ export function markdownToDocument(markdown: string): { document: JSONDocument; 
     if (parsed) frontmatter = parsed;
     else tree = bodyProcessor.parse(markdown);
   }
+  assertDepth(tree);
   nestTags(tree);
 
   // First definition of a label wins, as in CommonMark.

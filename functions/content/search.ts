@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { createHash } from 'node:crypto';
+import type { GroupApp } from '../../shared/http/group-app.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { listQueryEntries } from '../../shared/http/schemas.ts';
+import { pageOfArray } from '../../shared/http/array-page.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { loadSpaceContent } from '../../shared/content/source.ts';
+import { presentRankedPages, rankRevision } from '../../shared/content/search/space-search.ts';
+import { spaceParams } from './schemas.ts';
+
+/** `query` (required, at most 512 characters; missing and empty both answer "query: is required"), `page`, `limit`. */
+export const searchQuery = v.object({
+  ...listQueryEntries,
+  query: v.pipe(
+    v.optional(v.string('must be a string'), ''),
+    v.nonEmpty('is required'),
+    v.maxLength(512, 'must be at most 512 characters'),
+  ),
+});
+
+/** Cursor scope of a search: what was searched (the revision's manifest) and how. */
+export function searchScope(kind: string, ...parts: string[]): string {
+  return `${kind}:${createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 22)}`;
+}
+
+/**
+ * GET /spaces/{spaceId}/search (searchSpaceContent): ranked full-text search of the space's
+ * primary content through the revision's stored index (shared/content/search).
+ */
+export function mountSearch(app: GroupApp): void {
+  app.get('/spaces/:spaceId/search', validate('param', spaceParams), validate('query', searchQuery), async (c) => {
+    const { spaceId } = c.req.valid('param');
+    const { query, page, limit } = c.req.valid('query');
+    const content = await loadSpaceContent(c, spaceId);
+    const manifestHash = content.revision.manifest;
+    const ranked = await rankRevision({ manifestHash, manifest: content.manifest }, query);
+    // Only the pages of the requested page of results are presented (excerpts cost).
+    const one = pageOfArray(ranked, { limit, cursor: page, scope: searchScope('search', manifestHash, query) });
+    return c.json(presentList(presentRankedPages(spaceId, one.items), one.next));
+  });
+}

@@ -1,0 +1,120 @@
+import type { Context } from 'hono';
+import * as v from 'valibot';
+import type { AppEnv } from '../../shared/http/env.ts';
+import type { GroupApp } from '../../shared/http/group-app.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { ApiError, badRequest } from '../../shared/http/errors.ts';
+import { id } from '../../shared/http/schemas.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { atLeast } from '../../shared/policies/roles.ts';
+import { nowIso } from '../../shared/clock.ts';
+import { config } from '../../shared/config.ts';
+import { transact, type TransactItem } from '../../shared/db/operations.ts';
+import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
+import { applyChanges } from '../../shared/content/changes.ts';
+import { prepareRevision } from '../../shared/content/revisions.ts';
+import { loadSpaceContent } from '../../shared/content/source.ts';
+import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
+import { contentTemplates, templateChanges, templateIds, type ContentTemplate, type TemplateContentRef } from '../../shared/content/templates.ts';
+import { spaceParams } from './schemas.ts';
+
+const contentRef = v.variant('kind', [
+  v.strictObject({
+    kind: v.literal('url'),
+    url: v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^[^<>\s]+$/, 'must not hold spaces or angle brackets'), v.maxLength(2048, 'must be at most 2048 characters')),
+  }),
+  v.strictObject({ kind: v.literal('page'), page: id, space: v.optional(id) }),
+  v.strictObject({ kind: v.literal('file'), file: id, space: v.optional(id) }),
+], 'must be a url, page or file content reference');
+
+/** Body of applyTemplateToSpace: the public interface's ApplySpaceTemplate plus `changeRequestId`. */
+export const applyTemplateBody = v.strictObject({
+  id: v.picklist(templateIds, `must be one of ${templateIds.join(', ')}`),
+  params: v.optional(v.strictObject({
+    contentRefs: v.optional(v.record(v.pipe(v.string(), v.maxLength(64, 'must be at most 64 characters')), contentRef, 'must be a map of content references')),
+  })),
+  changeRequestId: v.optional(id),
+});
+
+/** A concurrent write moved the revision the template was applied to: apply it again. */
+class Moved extends ApiError {
+  constructor() {
+    super(409, 'The content was changed by another request at the same time; retry');
+  }
+}
+
+const ATTEMPTS = 5;
+
+/**
+ * POST /spaces/{spaceId}/content/template (applyTemplateToSpace): a built-in template
+ * (shared/content/templates.ts) becomes one new revision, of the change request named by
+ * `changeRequestId` or else of the space's primary content. Needs `edit` and an unlocked
+ * space. 201 without a body.
+ */
+export function mountTemplate(app: GroupApp): void {
+  app.post('/spaces/:spaceId/content/template', validate('param', spaceParams), validate('json', applyTemplateBody), async (c) => {
+    const { spaceId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const template = contentTemplates[body.id]!;
+    const refs = (body.params?.contentRefs ?? {}) as Record<string, TemplateContentRef>;
+    if (body.changeRequestId !== undefined) await applyToChangeRequest(c, spaceId, body.changeRequestId, template, refs);
+    else await applyToPrimaryContent(c, spaceId, template, refs);
+    return c.body(null, 201);
+  });
+}
+
+function authorizeEdit(role: Parameters<typeof atLeast>[0], space: SpaceItem): void {
+  authorize(atLeast(role, 'edit'), 'Applying a template requires the edit role on the space');
+  authorize(space.editMode !== 'locked', 'The space is locked: its content cannot be edited');
+}
+
+const noRevert = async (): Promise<never> => {
+  throw badRequest('templates do not revert pages');
+};
+
+/** Like a content POST on the change request: a new revision whose parent is its current one. */
+async function applyToChangeRequest(c: Context<AppEnv>, spaceId: string, changeRequestId: string, template: ContentTemplate, refs: Record<string, TemplateContentRef>) {
+  await editChangeRequestContent(c, spaceId, changeRequestId, async (content, now) => {
+    const applied = await applyChanges(content.manifest, templateChanges(template, content.manifest, refs, spaceId), { now, revertSource: noRevert });
+    return { manifest: applied.manifest, result: undefined };
+  });
+}
+
+/**
+ * On the space's primary content: a new revision whose parent is the current one, and the
+ * space's `revision` moved to it in the same transaction, conditional on the revision read
+ * (a concurrent merge or template is never overwritten: this one runs again on top of it)
+ * and on the space still being live and unlocked. `updatedAt` moves too, so a concurrent
+ * whole-record space update fails rather than writing the old revision back.
+ */
+async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, template: ContentTemplate, refs: Record<string, TemplateContentRef>) {
+  const userId = c.get('caller').userId;
+  const spaceKey = spaceEntity.key({ spaceId });
+  for (let attempt = 0; ; attempt++) {
+    const content = await loadSpaceContent(c, spaceId);
+    const { space, role } = content;
+    authorizeEdit(role, space);
+    const now = nowIso();
+    const applied = await applyChanges(content.manifest, templateChanges(template, content.manifest, refs, spaceId), { now, revertSource: noRevert });
+    const next = await prepareRevision({ spaceId, manifest: applied.manifest, parents: [content.revision.id], type: 'edits', createdBy: userId });
+    const move: TransactItem = {
+      Update: {
+        TableName: config.tableName,
+        Key: spaceKey,
+        UpdateExpression: 'SET #revision = :next, #updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND #revision = :read AND #editMode <> :locked',
+        ExpressionAttributeNames: { '#revision': 'revision', '#updatedAt': 'updatedAt', '#editMode': 'editMode' },
+        ExpressionAttributeValues: { ':next': next.revision.id, ':now': now, ':read': content.revision.id, ':locked': 'locked' },
+      },
+    };
+    try {
+      await transact([next.put, move], () => new Moved());
+      return;
+    } catch (error) {
+      if (!(error instanceof Moved) || attempt >= ATTEMPTS - 1) throw error;
+    } finally {
+      // The space record changed (or must be read again): later reads must not see the old one.
+      c.get('loader').forget(spaceKey);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { ApiError, conflict } from '../http/errors.ts';
+import { authorize } from '../policies/authorize.ts';
+import { atLeast } from '../policies/roles.ts';
+import { nowIso } from '../clock.ts';
+import { transact } from '../db/operations.ts';
+import { RecordLoader } from '../http/loader.ts';
+import type { ChangeRequestItem } from '../db/entities/change-request.ts';
+import { changeRequestRevisionWrite } from '../commands/change-requests-update.ts';
+import { loadChangeRequestContent } from './change-request-content.ts';
+import { prepareRevision } from './revisions.ts';
+import type { Manifest } from './types.ts';
+
+/** A concurrent edit of the same change request moved its revision: the edit runs again on top of it. */
+class ConcurrentEdit extends ApiError {
+  constructor() {
+    super(409, 'The change request was edited by another request at the same time; retry');
+  }
+}
+
+const ATTEMPTS = 5;
+
+export type ChangeRequestContent = Awaited<ReturnType<typeof loadChangeRequestContent>>;
+
+/**
+ * One edit of a change request's content (a batch of changes, a template): checks that the
+ * caller may edit (`edit` role, unlocked space, change request not merged or archived),
+ * lets `edit` compute the new manifest from the current one, and stores it as one new
+ * revision. Only the change request's revision, updatedAt and contributors change,
+ * conditional on the revision read; a concurrent edit makes this one run again on top of it.
+ */
+export async function editChangeRequestContent<R>(
+  c: Context<AppEnv>,
+  spaceId: string,
+  changeRequestId: string,
+  edit: (content: ChangeRequestContent, now: string) => Promise<{ manifest: Manifest; result: R }>,
+): Promise<{ result: R; changeRequest: ChangeRequestItem; content: ChangeRequestContent }> {
+  const userId = c.get('caller').userId;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) c.set('loader', new RecordLoader());
+    const content = await loadChangeRequestContent(c, spaceId, changeRequestId);
+    const { changeRequest: cr, space, role } = content;
+    authorize(atLeast(role, 'edit'), 'Editing content requires the edit role on the space');
+    authorize(space.editMode !== 'locked', 'The space is locked: its content cannot be edited');
+    if (cr.status === 'merged' || cr.status === 'archived') throw conflict(`The change request is ${cr.status}; its content cannot change`);
+    const now = nowIso();
+    const { manifest, result } = await edit(content, now);
+    const next = await prepareRevision({ spaceId, manifest, parents: [cr.revision], type: 'edits', createdBy: userId });
+    const { write, updated } = changeRequestRevisionWrite(cr, { revision: next.revision.id, now, contributor: userId });
+    try {
+      await transact([next.put, write], () => new ConcurrentEdit());
+      return { result, changeRequest: updated, content };
+    } catch (error) {
+      if (!(error instanceof ConcurrentEdit) || attempt >= ATTEMPTS - 1) throw error;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Nesting guard. Parsing, conversion and printing recurse once per level, so
+ * absurd nesting (thousands of `>` or list levels, from a bug or an attack) would
+ * overflow the stack. Real pages stay far below the limit; past it we fail clearly.
+ */
+
+export const MAX_DEPTH = 256;
+
+export class MarkdownNestingError extends Error {
+  constructor() {
+    super(`content nests deeper than ${MAX_DEPTH} levels`);
+    this.name = 'MarkdownNestingError';
+  }
+}
+
+type Tree = { children?: unknown[]; nodes?: unknown[] };
+
+/** Iterative, so the check itself cannot overflow. Works on mdast (children) and documents (nodes). */
+export function assertDepth(root: Tree): void {
+  const stack: [Tree, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_DEPTH) throw new MarkdownNestingError();
+    for (const child of node.children ?? node.nodes ?? []) {
+      if (child && typeof child === 'object') stack.push([child as Tree, depth + 1]);
+    }
+  }
+}

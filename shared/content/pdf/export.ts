@@ -1,0 +1,101 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../../db/client.ts';
+import { config } from '../../config.ts';
+import { getRecord } from '../../db/operations.ts';
+import { pdfExportEntity } from '../../db/entities/pdf-export.ts';
+import type { RevisionItem } from '../../db/entities/revision.ts';
+import { nowIso } from '../../clock.ts';
+import { getJsonBlob, hashBytes, putBytesBlob } from '../blobs.ts';
+import { evaluateDocument } from '../evaluate.ts';
+import { emptyDocument } from '../initial.ts';
+import { findPage, walkPages, type LocatedPage } from '../tree.ts';
+import type { Manifest, StoredDocument } from '../types.ts';
+import { renderPdf } from './index.ts';
+
+/** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
+export const PDF_RENDERER_VERSION = 1;
+
+/** The whole content, one page with its subpages (`page`), or one page alone (`page` + `only`). */
+export type PdfSelection = { kind: 'all' } | { kind: 'tree' | 'page'; pageId: string };
+
+export interface PdfExportInput {
+  spaceId: string;
+  revision: RevisionItem;
+  manifest: Manifest;
+  selection: PdfSelection;
+  /** Document title and running header: not part of the revision, so part of the cache key. */
+  title: string;
+  header: string;
+}
+
+export interface PdfExport {
+  blob: string;
+  size: number;
+  /** True when an earlier request rendered it. */
+  cached: boolean;
+}
+
+const LOAD_CONCURRENCY = 16;
+
+/**
+ * The PDF of a revision's pages, rendered once: a revision is immutable, so a record
+ * `SPACE#<space> / PDF#<revision>#<selection>` remembers the blob made for it and later
+ * requests only presign it. The bytes are stored content-addressed (`blobs/<sha256>`):
+ * equal content (another change request on the same revision) shares one object.
+ * The caller has checked that the selected page exists.
+ */
+export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
+  const { spaceId, revision, manifest, selection } = input;
+  const labels = hashBytes(JSON.stringify([input.title, input.header])).slice(0, 16);
+  const selected = selection.kind === 'all' ? 'all' : `${selection.kind}:${selection.pageId}`;
+  const ids = { spaceId, revisionId: revision.id, selection: `${selected}#v${PDF_RENDERER_VERSION}-${labels}` };
+  const key = pdfExportEntity.key(ids);
+  const existing = await getRecord(key);
+  if (existing) {
+    const item = pdfExportEntity.fromRecord(existing);
+    return { blob: item.blob, size: item.size, cached: true };
+  }
+
+  const located = selectPages(manifest, selection);
+  const documents = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
+    const document = page.document ? await getJsonBlob<StoredDocument>(page.document) : emptyDocument();
+    return evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} });
+  });
+  const titles = new Map([...walkPages(manifest.pages)].map(({ page }) => [page.id, page.title]));
+  const files = new Map(manifest.files.map((f) => [f.id, f.name]));
+  const bytes = await renderPdf({
+    title: input.title,
+    header: input.header,
+    date: new Date(revision.createdAt),
+    pages: located.map(({ page, ancestors }, i) => ({ page, ancestors, document: documents[i]! })),
+    context: { pageTitle: (id) => titles.get(id), fileName: (id) => files.get(id) },
+  });
+  const blob = await putBytesBlob(bytes, 'application/pdf');
+  await db().send(new PutCommand({
+    TableName: config.tableName,
+    Item: pdfExportEntity.toRecord(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso() }),
+  }));
+  return { blob, size: bytes.length, cached: false };
+}
+
+/** The pages a selection covers, in reading order (depth first). */
+export function selectPages(manifest: Manifest, selection: PdfSelection): LocatedPage[] {
+  if (selection.kind === 'all') return [...walkPages(manifest.pages)];
+  const root = findPage(manifest, selection.pageId);
+  if (!root) return [];
+  if (selection.kind === 'page') return [root];
+  return [root, ...walkPages(root.page.pages, [...root.ancestors, root.page])];
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

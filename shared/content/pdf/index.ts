@@ -1,0 +1,53 @@
+import type { ManifestPage, StoredDocument } from '../types.ts';
+import { BODY_SIZE, renderBlocks, type RenderContext } from './blocks.ts';
+import { GREY, LINK, PdfWriter } from './writer.ts';
+
+export type { RenderContext } from './blocks.ts';
+
+export interface PdfPageInput {
+  page: ManifestPage;
+  /** Root first: printed as a breadcrumb above the title. */
+  ancestors: ManifestPage[];
+  document: StoredDocument;
+}
+
+export interface PdfInput {
+  /** The PDF's document title (metadata). */
+  title: string;
+  /** Small text at the top of every PDF page. */
+  header?: string;
+  /** Creation date written in the PDF: fixed by the content, so equal content gives equal bytes. */
+  date: Date;
+  pages: PdfPageInput[];
+  context: RenderContext;
+}
+
+/**
+ * Renders content pages into one PDF: each page starts a new PDF page with its breadcrumb,
+ * title and description, then its document (headings, paragraphs with bold/italic/code
+ * marks as fonts, lists, code in a monospace font, hints as boxes, tables as rows, images
+ * as their alt text). Deterministic: the same input gives the same bytes.
+ */
+export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
+  const w = await PdfWriter.create({ title: input.title, date: input.date, ...(input.header ? { header: input.header } : {}) });
+  for (const [index, { page, ancestors, document }] of input.pages.entries()) {
+    if (index > 0) w.newPage();
+    else w.ensure(0);
+    if (ancestors.length > 0) {
+      w.paragraph([{ text: ancestors.map((a) => a.title).join(' / '), style: { family: 'sans', size: 8.5, color: GREY } }], { after: 4 });
+    }
+    w.paragraph([{ text: page.title || 'Untitled', style: { family: 'sans', size: 22, bold: true } }], { after: 6 });
+    if (page.description) {
+      w.paragraph([{ text: page.description, style: { family: 'sans', size: 11.5, italic: true, color: GREY } }], { after: 8 });
+    }
+    if (page.type === 'link' && page.href) {
+      w.paragraph([
+        { text: 'Link: ', style: { family: 'sans', size: BODY_SIZE, bold: true } },
+        { text: page.href, style: { family: 'sans', size: BODY_SIZE, color: LINK, underline: true, ...(/^https?:/i.test(page.href) ? { link: page.href } : {}) } },
+      ], { after: 6 });
+    }
+    w.gap(6);
+    renderBlocks(w, document.nodes as Parameters<typeof renderBlocks>[1], input.context);
+  }
+  return w.save();
+}

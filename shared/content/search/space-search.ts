@@ -1,0 +1,120 @@
+import { appLocation } from '../../presenters/urls.ts';
+import { walkPages, type LocatedPage } from '../tree.ts';
+import type { Manifest } from '../types.ts';
+import { excerpt } from './excerpt.ts';
+import { searchIndex, searchIndexes, type IndexHit } from './revision-index.ts';
+
+/** Sections listed per page result (the best ones). */
+export const MAX_SECTIONS_PER_PAGE = 5;
+
+export interface SearchSectionResult {
+  id: string;
+  title: string;
+  path: string;
+  score: number;
+  resultType: 'section';
+  body: string;
+  urls: { app: string };
+}
+
+/** A page result (spec 2.8 search result item, with the public interface's score and rank). */
+export interface SearchPageResult {
+  id: string;
+  title: string;
+  description: string;
+  path: string;
+  score: number;
+  rank: number;
+  resultType: 'page' | 'section';
+  sections: SearchSectionResult[];
+  ancestors: { title: string }[];
+  urls: { app: string };
+}
+
+const round = (score: number) => Math.round(score * 1000) / 1000;
+
+/**
+ * Every page of a manifest by id, with its place in the tree and its tree order. Manifests
+ * come from the blob cache, shared and read-only, so this is computed once per manifest.
+ */
+const pageTables = new WeakMap<Manifest, Map<string, LocatedPage & { order: number }>>();
+function pagesOf(manifest: Manifest): Map<string, LocatedPage & { order: number }> {
+  let table = pageTables.get(manifest);
+  if (!table) {
+    table = new Map();
+    let order = 0;
+    for (const l of walkPages(manifest.pages)) table.set(l.page.id, { ...l, order: order++ });
+    pageTables.set(manifest, table);
+  }
+  return table;
+}
+
+/** A page with its matching index entries, ranked; presented only when it is on the page of results asked for. */
+export interface RankedPage {
+  where: LocatedPage & { order: number };
+  hits: IndexHit[];
+  score: number;
+  rank: number;
+}
+
+/**
+ * Searches one revision of a space: loads (or builds) the revision's index, then groups the
+ * matching entries by page. Pages are ranked by their best entry (ties: by the sum of their
+ * entries' scores, then tree order); `rank` is the 1-based position in that order.
+ */
+export async function rankRevision(revision: { manifestHash: string; manifest: Manifest }, query: string): Promise<RankedPage[]> {
+  const index = await searchIndexes.get(revision.manifestHash, revision.manifest);
+  const hits = searchIndex(index, query);
+  if (hits.length === 0) return [];
+
+  const byPage = new Map<string, IndexHit[]>();
+  for (const hit of hits) {
+    const list = byPage.get(hit.page);
+    if (list) list.push(hit);
+    else byPage.set(hit.page, [hit]);
+  }
+  const located = pagesOf(revision.manifest);
+  return [...byPage.entries()]
+    .filter(([pageId]) => located.has(pageId))
+    .map(([pageId, pageHits]) => ({
+      where: located.get(pageId)!,
+      hits: pageHits,
+      score: pageHits[0]!.score,
+      total: pageHits.reduce((sum, h) => sum + h.score, 0),
+    }))
+    .sort((a, b) => b.score - a.score || b.total - a.total || a.where.order - b.where.order)
+    .map(({ where, hits: pageHits, score }, i) => ({ where, hits: pageHits, score, rank: i + 1 }));
+}
+
+/** Search result items (spec 2.8) of ranked pages: sections with excerpts, ancestors, urls. */
+export function presentRankedPages(spaceId: string, ranked: RankedPage[]): SearchPageResult[] {
+  return ranked.map(({ where, hits: pageHits, score, rank }) => {
+    const { page, ancestors, path } = where;
+    const pageUrl = appLocation(`/s/${spaceId}/${path}`);
+    const sections = pageHits
+      .filter((h) => h.anchor !== undefined)
+      .slice(0, MAX_SECTIONS_PER_PAGE)
+      .map((h): SearchSectionResult => ({
+        id: h.anchor!,
+        // The heading path ("Install > Linux"); text before the first heading is the page's own.
+        title: h.headings && h.headings.length > 0 ? h.headings.join(' > ') : page.title,
+        path: h.anchor ? `${path}#${h.anchor}` : path,
+        score: round(h.score),
+        resultType: 'section',
+        body: excerpt(h.body ?? '', h.terms),
+        urls: { app: h.anchor ? `${pageUrl}#${h.anchor}` : pageUrl },
+      }));
+    return {
+      id: page.id,
+      title: page.title,
+      description: page.description ?? '',
+      path,
+      score: round(score),
+      rank,
+      resultType: pageHits[0]!.anchor === undefined ? 'page' : 'section',
+      sections,
+      ancestors: ancestors.map((a) => ({ title: a.title })),
+      urls: { app: pageUrl },
+    };
+  });
+}

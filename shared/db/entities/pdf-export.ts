@@ -1,0 +1,22 @@
+import { defineEntity } from '../entity.ts';
+
+export interface PdfExportItem {
+  spaceId: string;
+  revisionId: string;
+  /** What was rendered: `all`, `tree:<page>` (a page and its subpages) or `page:<page>`, with the renderer version and label hash. */
+  selection: string;
+  /** sha256 of the PDF bytes (the content-addressed blob). */
+  blob: string;
+  size: number;
+  createdAt: string;
+}
+
+/**
+ * SPACE#<space> / PDF#<revision>#<selection>: the PDF already rendered for an immutable
+ * revision, so a second request presigns the stored blob instead of rendering again.
+ * Lives in the space's partition (the purge removes it).
+ */
+export const pdfExportEntity = defineEntity<PdfExportItem, { spaceId: string; revisionId: string; selection: string }>({
+  type: 'pdf-export',
+  key: ({ spaceId, revisionId, selection }) => ({ pk: `SPACE#${spaceId}`, sk: `PDF#${revisionId}#${selection}` }),
+});

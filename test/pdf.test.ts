@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { queryPage } from '../shared/db/operations.ts';
+import { db } from '../shared/db/client.ts';
+import { config } from '../shared/config.ts';
+import { putBytesBlob } from '../shared/content/blobs.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+const GUIDE = `# Guide
+
+An introduction with **bold words**, *slanted words* and \`inlineCode\`.
+
+## Installation steps
+
+1. Download the archive
+2. Unpack it somewhere
+
+- first bullet
+- second bullet
+
+\`\`\`bash
+npm install pdf-example-package
+\`\`\`
+
+{% hint style="warning" %}
+Careful: hints render as boxed paragraphs.
+{% endhint %}
+
+| Option | Meaning |
+| --- | --- |
+| verbose | Prints more |
+
+![Architecture diagram](https://example.com/diagram.png)
+`;
+
+const SETUP = '# Setup\n\nSetup details live in a subpage.\n';
+const REFERENCE = '# Reference\n\nThe reference page lists every option.\n';
+
+/** A space with a change request holding Guide (with a Setup subpage) and Reference. */
+async function changeRequestWithPages(org: TestOrg) {
+  const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook', empty: true } })).body;
+  const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject: 'Write the docs' } })).body;
+  const edit = (changes: unknown[]) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes } });
+  expect((await edit([
+    { operation: 'insert_page', document: { markdown: GUIDE } },
+    { operation: 'insert_page', document: { markdown: REFERENCE } },
+  ])).status).toBe(200);
+  const pages = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+  const [guide, reference] = pages;
+  expect((await edit([{ operation: 'insert_page', into: guide.id, document: { markdown: SETUP } }])).status).toBe(200);
+  const setup = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages[0].pages[0];
+  return { space, cr, guide, reference, setup, edit };
+}
+
+function pdfPath(spaceId: string, crId: string) {
+  return `/spaces/${spaceId}/change-requests/${crId}/pdf`;
+}
+
+/** Downloads the presigned URL: the bytes and the blob hash the URL names. */
+async function download(url: string) {
+  const res = await fetch(url);
+  expect(res.status).toBe(200);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const hash = /\/blobs\/([0-9a-f]{64})\?/.exec(url)?.[1];
+  return { bytes, hash, contentType: res.headers.get('content-type') };
+}
+
+/** The text of every page, extracted with PDF.js (a real PDF parser). */
+async function pdfText(bytes: Uint8Array) {
+  const doc = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
+  }
+  const info = (await doc.getMetadata()).info as { Title?: string };
+  await doc.destroy();
+  return { pages, text: pages.join('\n'), title: info.Title };
+}
+
+describe('GET change request pdf', () => {
+  it('renders the content into a real PDF, stored content-addressed and presigned', async () => {
+    const org = await newOrg();
+    const { space, cr } = await changeRequestWithPages(org);
+    const res = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body)).toEqual(['url']);
+    const { bytes, hash, contentType } = await download(res.body.url);
+    expect(contentType).toBe('application/pdf');
+    expect(Buffer.from(bytes.slice(0, 5)).toString('latin1')).toBe('%PDF-');
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(hash);
+
+    const { pages, text, title } = await pdfText(bytes);
+    expect(title).toBe('Handbook - Change request #1: Write the docs');
+    // One PDF page per content page here (each is short): Guide, Setup, Reference in reading order.
+    expect(pages).toHaveLength(3);
+    expect(pages[0]).toContain('Handbook · Change request #1: Write the docs');
+    for (const expected of [
+      'Guide', 'An introduction with', 'bold words', 'slanted words', 'inlineCode', 'Installation steps',
+      'Download the archive', 'Unpack it somewhere', 'first bullet', 'second bullet', 'npm install pdf-example-package',
+      'Careful: hints render as boxed paragraphs.', 'Option', 'Meaning', 'verbose', 'Prints more', '[Image: Architecture diagram]',
+    ]) expect(pages[0], expected).toContain(expected);
+    expect(pages[1]).toContain('Setup details live in a subpage.');
+    expect(pages[1]).toContain('Guide'); // breadcrumb of the subpage
+    expect(pages[2]).toContain('The reference page lists every option.');
+    expect(text.indexOf('Setup details')).toBeLessThan(text.indexOf('The reference page'));
+  });
+
+  it('renders one page with only=true, a page and its subpages with page alone', async () => {
+    const org = await newOrg();
+    const { space, cr, guide, reference } = await changeRequestWithPages(org);
+    const all = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token })).body.url);
+
+    const only = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { only: true, page: reference.id } });
+    expect(only.status).toBe(200);
+    const one = await download(only.body.url);
+    expect(one.hash).not.toBe(all.hash);
+    expect(one.bytes.length).toBeLessThan(all.bytes.length);
+    const oneText = await pdfText(one.bytes);
+    expect(oneText.pages).toHaveLength(1);
+    expect(oneText.title).toBe('Reference');
+    expect(oneText.text).toContain('The reference page lists every option.');
+    expect(oneText.text).not.toContain('Installation steps');
+
+    const subtree = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { page: guide.id } })).body.url);
+    const subtreeText = await pdfText(subtree.bytes);
+    expect(subtreeText.text).toContain('Installation steps');
+    expect(subtreeText.text).toContain('Setup details live in a subpage.');
+    expect(subtreeText.text).not.toContain('The reference page');
+    const guideOnly = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { only: 'true', page: guide.id } })).body.url);
+    expect((await pdfText(guideOnly.bytes)).text).not.toContain('Setup details');
+  });
+
+  it('renders once per revision: a second request presigns the cached blob, an edit renders again', async () => {
+    const org = await newOrg();
+    const { space, cr, reference, edit } = await changeRequestWithPages(org);
+    const first = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
+    const firstHash = (await download(first.body.url)).hash!;
+    const revision = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}`, { token: org.admin.token })).body.revision;
+    const { records } = await queryPage({ partition: `SPACE#${space.id}`, prefix: `PDF#${revision}#all#`, limit: 10 });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ entityType: 'pdf-export', revisionId: revision, blob: firstHash });
+
+    const second = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
+    expect((await download(second.body.url)).hash).toBe(firstHash);
+    // Prove the second answer comes from the record, not from rendering again: point the
+    // record at other bytes and the next answer follows it.
+    const marker = await putBytesBlob(new TextEncoder().encode('%PDF-1.7 marker'), 'application/pdf');
+    await db().send(new PutCommand({ TableName: config.tableName, Item: { ...records[0], blob: marker } }));
+    const third = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
+    expect((await download(third.body.url)).hash).toBe(marker);
+    await db().send(new PutCommand({ TableName: config.tableName, Item: records[0] }));
+
+    // Same content through the number, by a reader: the same blob (read access suffices).
+    const reader = await org.member('read');
+    const byNumber = await api.request('GET', pdfPath(space.id, String(cr.number)), { token: reader.token });
+    expect(byNumber.status).toBe(200);
+    expect((await download(byNumber.body.url)).hash).toBe(firstHash);
+
+    // A new revision is a new PDF.
+    expect((await edit([{ operation: 'update_page', page: reference.id, document: { markdown: '# Reference\n\nRewritten text.\n' } }])).status).toBe(200);
+    const edited = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token })).body.url);
+    expect(edited.hash).not.toBe(firstHash);
+    expect((await pdfText(edited.bytes)).text).toContain('Rewritten text.');
+  });
+
+  it('wraps long text and breaks pages', async () => {
+    const org = await newOrg();
+    const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Long', empty: true } })).body;
+    const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: {} })).body;
+    const paragraphs = Array.from({ length: 60 }, (_, i) => `Paragraph number ${i} ${'with several words that wrap '.repeat(8)}end${i}.`).join('\n\n');
+    const code = `\`\`\`\n${'x'.repeat(300)}\n\`\`\``;
+    const res = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      token: org.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Long page', document: { markdown: `${paragraphs}\n\n${code}\n` } }] },
+    });
+    expect(res.status).toBe(200);
+    const { bytes } = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token })).body.url);
+    const { pages, text } = await pdfText(bytes);
+    expect(pages.length).toBeGreaterThan(3);
+    expect(text).toContain('end0.');
+    expect(text).toContain('end59.');
+    // The 300-character code line is split across lines, none of its characters lost.
+    expect(text.replace(/[^x]/g, '').length).toBeGreaterThanOrEqual(300);
+  });
+
+  it('answers 400 for only without page, 404 for unknown pages, change requests and other organizations, 401 without a token', async () => {
+    const org = await newOrg();
+    const { space, cr } = await changeRequestWithPages(org);
+    const noPage = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { only: true } });
+    expect(noPage.status).toBe(400);
+    expect(noPage.body.error.message).toMatch(/^page: /);
+    const badOnly = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { only: 'yes' } });
+    expect(badOnly.status).toBe(400);
+    expect(badOnly.body.error.message).toMatch(/^only: /);
+    const unknownPage = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { only: true, page: 'nope' } });
+    expect(unknownPage.status).toBe(404);
+    expect((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { page: 'nope' } })).status).toBe(404);
+    expect((await api.request('GET', pdfPath(space.id, 'missing'), { token: org.admin.token })).status).toBe(404);
+    expect((await api.request('GET', pdfPath(space.id, cr.id))).status).toBe(401);
+    const other = await newOrg();
+    expect((await api.request('GET', pdfPath(space.id, cr.id), { token: other.admin.token })).status).toBe(404);
+  });
+});
