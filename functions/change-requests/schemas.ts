@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, richDocument } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, partialBody, richDocument } from '../../shared/http/schemas.ts';
 import { changeRequestStatuses } from '../../shared/db/entities/change-request.ts';
 
 export const spaceParams = v.object({ spaceId: id });
@@ -40,14 +40,11 @@ const settableStatus = v.picklist(
   'must be draft, open or archived (a change request is merged with POST .../merge)',
 );
 
-export const updateChangeRequestBody = v.pipe(
-  v.strictObject({
+export const updateChangeRequestBody = partialBody({
     subject: v.optional(subject),
     status: v.optional(settableStatus),
     description: v.optional(description),
-  }),
-  v.check((b) => Object.keys(b).length > 0, 'must set at least one of subject, status, description'),
-);
+  });
 
 const status = v.picklist(changeRequestStatuses, `must be one of ${changeRequestStatuses.join(', ')}`);
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defaultLevel, id, listQueryEntries, moveContentBody, queryBoolean } from '../../shared/http/schemas.ts';
+import { defaultLevel, id, listQueryEntries, moveContentBody, partialBody, queryBoolean } from '../../shared/http/schemas.ts';
 
 export const collectionParams = v.object({ collectionId: id });
 export const organizationParams = v.object({ organizationId: id });
@@ -12,14 +12,11 @@ export const createCollectionBody = v.strictObject({
   parent: v.optional(id),
 });
 
-export const updateCollectionBody = v.pipe(
-  v.strictObject({
+export const updateCollectionBody = partialBody({
     title: v.optional(title),
     description: v.optional(description),
     defaultLevel: v.optional(defaultLevel),
-  }),
-  v.check((b) => Object.keys(b).length > 0, 'must set at least one of title, description, defaultLevel'),
-);
+  });
 
 export const moveCollectionBody = moveContentBody;
 

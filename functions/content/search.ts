@@ -1,23 +1,13 @@
-import * as v from 'valibot';
 import { createHash } from 'node:crypto';
 import type { GroupApp } from '../../shared/http/group-app.ts';
 import { validate } from '../../shared/http/validate.ts';
-import { listQueryEntries } from '../../shared/http/schemas.ts';
+import { searchQuery } from '../../shared/http/schemas.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { presentRankedPages, rankRevision } from '../../shared/content/search/space-search.ts';
 import { spaceParams } from './schemas.ts';
 
-/** `query` (required, at most 512 characters; missing and empty both answer "query: is required"), `page`, `limit`. */
-export const searchQuery = v.object({
-  ...listQueryEntries,
-  query: v.pipe(
-    v.optional(v.string('must be a string'), ''),
-    v.nonEmpty('is required'),
-    v.maxLength(512, 'must be at most 512 characters'),
-  ),
-});
 
 /** Cursor scope of a search: what was searched (the revision's manifest) and how. */
 export function searchScope(kind: string, ...parts: string[]): string {

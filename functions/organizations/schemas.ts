@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, mergeRules, nullableRole, richDocument } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, mergeRules, nullableRole, partialBody, richDocument } from '../../shared/http/schemas.ts';
+export { searchQuery } from '../../shared/http/schemas.ts';
 
 export const organizationParams = v.object({ organizationId: id });
 export const inviteParams = v.object({ organizationId: id, inviteId: id });
@@ -68,8 +69,7 @@ const logo = v.nullable(v.pipe(
 
 const flag = v.boolean('must be a boolean');
 
-export const updateOrganizationBody = v.pipe(
-  v.strictObject({
+export const updateOrganizationBody = partialBody({
     title: v.optional(title),
     emailDomains: v.optional(emailDomains),
     hostname: v.optional(hostname),
@@ -80,25 +80,11 @@ export const updateOrganizationBody = v.pipe(
     ai: v.optional(flag),
     inviteLinks: v.optional(flag),
     mergeRules: v.optional(mergeRules),
-  }),
-  v.check(
-    (b) => Object.keys(b).length > 0,
-    'must set at least one of title, emailDomains, hostname, defaultRole, defaultContent, logo, sso, ai, inviteLinks, mergeRules',
-  ),
-);
+  });
 export type UpdateOrganizationBody = v.InferOutput<typeof updateOrganizationBody>;
 
 export const listQuery = v.object(listQueryEntries);
 
-export const searchQuery = v.object({
-  ...listQueryEntries,
-  // Missing and empty both answer "query: is required".
-  query: v.pipe(
-    v.optional(v.string('must be a string'), ''),
-    v.nonEmpty('is required'),
-    v.maxLength(512, 'must be at most 512 characters'),
-  ),
-});
 
 /** Serialized size cap of stored instructions (a DynamoDB item holds at most 400 KB). */
 export const MAX_INSTRUCTIONS_BYTES = 256 * 1024;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defaultLevel, id, listQueryEntries, mergeRules, moveContentBody } from '../../shared/http/schemas.ts';
+import { defaultLevel, id, listQueryEntries, mergeRules, moveContentBody, partialBody } from '../../shared/http/schemas.ts';
 
 export const spaceParams = v.object({ spaceId: id });
 export const organizationParams = v.object({ organizationId: id });
@@ -21,17 +21,14 @@ export const createSpaceBody = v.strictObject({
   empty: v.optional(v.boolean('must be a boolean')),
 });
 
-export const updateSpaceBody = v.pipe(
-  v.strictObject({
+export const updateSpaceBody = partialBody({
     editMode: v.optional(editMode),
     title: v.optional(title),
     defaultLevel: v.optional(defaultLevel),
     language: v.optional(language),
     mergeRules: v.optional(mergeRules),
     emoji: v.optional(emoji),
-  }),
-  v.check((b) => Object.keys(b).length > 0, 'must set at least one field'),
-);
+  });
 
 export const moveSpaceBody = moveContentBody;
 

@@ -34,6 +34,28 @@ export const listQueryEntries = {
 };
 export const listQuery = v.object(listQueryEntries);
 
+/**
+ * A body of optional fields (PATCH-like) that must set at least one of them, with the
+ * message naming the fields. Unknown fields are refused.
+ */
+export function partialBody<const T extends v.ObjectEntries>(entries: T) {
+  const schema = v.strictObject(entries);
+  return v.pipe(
+    schema,
+    v.check((body: v.InferOutput<typeof schema>) => Object.keys(body).length > 0, `must set at least one of ${Object.keys(entries).join(', ')}`),
+  );
+}
+
+/** `query` of the search operations: required, at most 512 characters (missing and empty both answer "query: is required"). */
+export const searchQuery = v.object({
+  ...listQueryEntries,
+  query: v.pipe(
+    v.optional(v.string('must be a string'), ''),
+    v.nonEmpty('is required'),
+    v.maxLength(512, 'must be at most 512 characters'),
+  ),
+});
+
 export const order = v.optional(v.picklist(['asc', 'desc'], 'must be asc or desc'), 'desc');
 
 /** Rich document (spec 2.1 item 6). */

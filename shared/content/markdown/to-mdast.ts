@@ -3,7 +3,7 @@
  * gitbookBlock containers (printed by syntax.ts); unknown block types from API
  * documents degrade to their children so their text is not dropped.
  */
-import type { BlockContent, DefinitionContent, List, ListItem, RootContent, TableRow } from 'mdast';
+import type { BlockContent, DefinitionContent, List, ListItem, TableRow } from 'mdast';
 import { dataToAttrs } from './attrs.ts';
 import { printFigures } from './figures.ts';
 import { imageToMdast, inlinesToMdast } from './inline.ts';
