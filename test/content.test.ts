@@ -218,6 +218,24 @@ describe('POST change request content', () => {
   });
 });
 
+describe('markdown round trip through the API', () => {
+  it('a page inserted from canonical markdown reads back as the same markdown', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const markdown = [
+      '---', 'description: All about setup', 'icon: rocket', '---', '', '# Setup', '',
+      'Install it **first**.', '', '{% hint style="warning" %}', 'Back up your data.', '{% endhint %}', '',
+      '{% tabs %}', '{% tab title="npm" %}', '```bash', 'npm install', '```', '{% endtab %}', '{% tab title="yarn" %}', '```bash', 'yarn add', '```', '{% endtab %}', '{% endtabs %}', '',
+    ].join('\n');
+    const res = await edit(org, space.id, cr.id, [{ operation: 'insert_page', document: { markdown } }]);
+    expect(res.status).toBe(200);
+    const page = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages[1];
+    expect(page).toMatchObject({ title: 'Setup', description: 'All about setup', icon: 'rocket' });
+    const back = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${page.id}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(back.body.markdown).toBe(markdown);
+  });
+});
+
 describe('page query flags', () => {
   it('evaluated=true replaces variables; metadata=false omits git metadata', async () => {
     const org = await newOrg();

@@ -41,6 +41,18 @@ export async function presentPageWithDocument(
   }
   const base = presentPage(page, parentPath, context, options);
   return options.format === 'markdown'
-    ? { ...base, markdown: documentToMarkdown(document as JSONDocument, pageFrontmatter(page)) }
+    ? { ...base, markdown: pageMarkdown(page, document) }
     : { ...base, document };
+}
+
+/**
+ * A page as markdown, the way Git Sync writes it: frontmatter for its metadata, `# Title`,
+ * then the document. Inserting this markdown as a page gives the same page back.
+ */
+export function pageMarkdown(page: ManifestPage, document: StoredDocument): string {
+  const title = {
+    object: 'block', type: 'heading-1', key: 'title', data: {},
+    nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: page.title, marks: [] }] }],
+  };
+  return documentToMarkdown({ ...document, nodes: [title, ...document.nodes] } as JSONDocument, pageFrontmatter(page));
 }
