@@ -1,9 +1,14 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, order } from '../../shared/http/schemas.ts';
 
-export const spaceParams = v.object({ spaceId: id });
-export const commentParams = v.object({ spaceId: id, commentId: id });
-export const replyParams = v.object({ spaceId: id, commentId: id, commentReplyId: id });
+/**
+ * Path parameters of both scopes: /spaces/{spaceId}/comments/... (no `changeRequestId`) and
+ * /spaces/{spaceId}/change-requests/{changeRequestId}/comments/... (an id or a number).
+ */
+const scopeEntries = { spaceId: id, changeRequestId: v.optional(id) };
+export const scopeParams = v.object(scopeEntries);
+export const commentParams = v.object({ ...scopeEntries, commentId: id });
+export const replyParams = v.object({ ...scopeEntries, commentId: id, commentReplyId: id });
 
 /** Largest comment or reply body: 100 KB of markdown (UTF-8 bytes). */
 export const MAX_MARKDOWN_BYTES = 100 * 1024;
@@ -105,3 +110,6 @@ export const listCommentsQuery = v.object({
 });
 
 export const getCommentQuery = v.object({ format });
+
+/** The reply list: `page`, `limit`, `format` (replies come oldest first, the order of the thread). */
+export const listRepliesQuery = v.object({ ...listQueryEntries, format });

@@ -1,5 +1,8 @@
 import { queryPage, type QueryOptions } from '../db/operations.ts';
-import { commentEntity, pageCommentsPartition, spaceCommentsPartition, type CommentItem } from '../db/entities/comment.ts';
+import {
+  commentEntity, commentRepliesPartition, commentReplyEntity, pageCommentsPartition, scopeCommentsPartition,
+  type CommentItem, type CommentReplyItem, type CommentScope,
+} from '../db/entities/comment.ts';
 
 export interface CommentListQuery {
   page?: string;
@@ -12,21 +15,34 @@ export interface CommentListQuery {
 }
 
 /**
- * One page of a space's comments, by postedAt (spec 4.5). One Query:
- * - gsi2 SPACE#<space>#COMMENTS (every comment of the space), or, with `targetPage`,
- *   the sparse gsi3 SPACE#<space>#PAGE#<page>#COMMENTS (only that page's comments);
+ * One page of a scope's comments (the space's own, or one change request's), by postedAt
+ * (spec 4.5). One Query:
+ * - gsi2 <scope>#COMMENTS (every comment of the scope), or, with `targetPage`, the sparse
+ *   gsi3 <scope>#PAGE#<page>#COMMENTS (only that page's comments), where <scope> is
+ *   SPACE#<space> or SPACE#<space>#CR#<changeRequest>: a space's list never holds the
+ *   comments of its change requests;
  * - `status` and `authors` are FilterExpressions (queryPage refills a page the filter thinned).
  */
-export async function listCommentPage(spaceId: string, query: CommentListQuery): Promise<{ comments: CommentItem[]; next?: string }> {
+export async function listCommentPage(scope: CommentScope, query: CommentListQuery): Promise<{ comments: CommentItem[]; next?: string }> {
   const page = await queryPage({
     index: query.targetPage ? 'gsi3' : 'gsi2',
-    partition: query.targetPage ? pageCommentsPartition(spaceId, query.targetPage) : spaceCommentsPartition(spaceId),
+    partition: query.targetPage ? pageCommentsPartition(scope, query.targetPage) : scopeCommentsPartition(scope),
     forward: query.order === 'asc',
     limit: query.limit,
     cursor: query.page,
     filter: commentFilter(query),
   });
   return { comments: page.records.map((r) => commentEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
+}
+
+/** One page of a comment's replies, oldest first (the order of the thread): one Query of gsi2. */
+export async function listReplyPage(
+  spaceId: string, commentId: string, query: { page?: string; limit: number },
+): Promise<{ replies: CommentReplyItem[]; next?: string }> {
+  const page = await queryPage({
+    index: 'gsi2', partition: commentRepliesPartition(spaceId, commentId), forward: true, limit: query.limit, cursor: query.page,
+  });
+  return { replies: page.records.map((r) => commentReplyEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
 }
 
 function commentFilter(query: CommentListQuery): QueryOptions['filter'] {

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env.ts';
 import type { Role } from '../http/schemas.ts';
-import type { CommentItem, CommentReplyItem } from '../db/entities/comment.ts';
+import type { CommentItem, CommentReplyItem, CommentScope } from '../db/entities/comment.ts';
 import { userEntity, type UserItem } from '../db/entities/user.ts';
 import { commentUserIds, presentComment, presentCommentReply, type CommentPresentationContext } from '../presenters/comment.ts';
 
@@ -31,6 +31,12 @@ export async function presentOneComment(c: Context<AppEnv>, role: Role | null, c
   return (await presentComments(c, role, [comment]))[0]!;
 }
 
-export async function presentOneReply(c: Context<AppEnv>, role: Role | null, reply: CommentReplyItem) {
-  return presentCommentReply(reply, await presentationContext(c, role, [reply]));
+/** Replies of one comment; `scope` is the comment's (it gives their URLs). */
+export async function presentReplies(c: Context<AppEnv>, role: Role | null, scope: CommentScope, replies: CommentReplyItem[]) {
+  const context = await presentationContext(c, role, replies);
+  return replies.map((reply) => presentCommentReply(reply, context, scope));
+}
+
+export async function presentOneReply(c: Context<AppEnv>, role: Role | null, scope: CommentScope, reply: CommentReplyItem) {
+  return (await presentReplies(c, role, scope, [reply]))[0]!;
 }

@@ -1,4 +1,4 @@
-import type { CommentItem, CommentReplyItem, StoredReaction } from '../db/entities/comment.ts';
+import { commentScopeOf, type CommentItem, type CommentReplyItem, type CommentScope, type StoredReaction } from '../db/entities/comment.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import type { Role } from '../http/schemas.ts';
 import { commentPermissions } from '../policies/permissions.ts';
@@ -21,7 +21,16 @@ export function commentUserIds(item: CommentItem | CommentReplyItem): string[] {
   return ids;
 }
 
-/** Comment (spec 2.10), every field; `resolvedAt`/`resolvedBy` only while resolved. */
+/** API path of a scope's comments: /spaces/<space>/comments or /spaces/<space>/change-requests/<id>/comments. */
+export function commentsPath(scope: CommentScope): string {
+  const changeRequest = scope.changeRequestId === undefined ? '' : `/change-requests/${scope.changeRequestId}`;
+  return `/spaces/${scope.spaceId}${changeRequest}/comments`;
+}
+
+/**
+ * Comment (spec 2.10), every field; `resolvedAt`/`resolvedBy` only while resolved;
+ * `target.changeRequest` for a comment posted in a change request.
+ */
 export function presentComment(comment: CommentItem, context: CommentPresentationContext) {
   const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, comment.postedAt));
   return {
@@ -37,11 +46,12 @@ export function presentComment(comment: CommentItem, context: CommentPresentatio
     target: {
       space: comment.spaceId,
       revision: comment.target.revision,
+      ...(comment.target.changeRequest ? { changeRequest: comment.target.changeRequest } : {}),
       ...(comment.target.page ? { page: { id: comment.target.page } } : {}),
       ...(comment.target.node ? { node: { id: comment.target.node } } : {}),
       ...(comment.target.tableCell ? { tableCell: { ...comment.target.tableCell } } : {}),
     },
-    urls: { location: apiLocation(`/spaces/${comment.spaceId}/comments/${comment.id}`) },
+    urls: { location: apiLocation(`${commentsPath(commentScopeOf(comment))}/${comment.id}`) },
     permissions: commentPermissions(context.role, comment.postedBy === context.callerId),
     status: comment.status,
     ...(comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
@@ -50,8 +60,8 @@ export function presentComment(comment: CommentItem, context: CommentPresentatio
   };
 }
 
-/** CommentReply (spec 2.10), every field. */
-export function presentCommentReply(reply: CommentReplyItem, context: CommentPresentationContext) {
+/** CommentReply (spec 2.10), every field; `scope` is its comment's. */
+export function presentCommentReply(reply: CommentReplyItem, context: CommentPresentationContext, scope: CommentScope) {
   const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, reply.postedAt));
   return {
     object: 'comment-reply' as const,
@@ -61,7 +71,7 @@ export function presentCommentReply(reply: CommentReplyItem, context: CommentPre
     ...(reply.editedAt ? { editedAt: reply.editedAt } : {}),
     reactions: presentReactions(reply.reactions, user),
     body: { markdown: reply.markdown },
-    urls: { location: apiLocation(`/spaces/${reply.spaceId}/comments/${reply.commentId}/replies/${reply.id}`) },
+    urls: { location: apiLocation(`${commentsPath(scope)}/${reply.commentId}/replies/${reply.id}`) },
     permissions: commentPermissions(context.role, reply.postedBy === context.callerId),
   };
 }

@@ -13,10 +13,16 @@ export interface StoredReplier {
   updatedAt: string;
 }
 
-/** Where a comment is anchored. A comment without `page` is on the space as a whole. */
+/**
+ * Where a comment is anchored. A comment without `changeRequest` is one of the space's own
+ * comments; with it, it was posted inside that change request (spec 2.10 `target.changeRequest`).
+ * A comment without `page` is on the space (or the change request) as a whole.
+ */
 export interface CommentTargetItem {
-  /** The space revision that was current when the comment was posted. */
+  /** The revision current when the comment was posted: the space's, or the change request's. */
   revision: string;
+  /** Id of the change request the comment was posted in. Never changes. */
+  changeRequest?: string;
   page?: string;
   /** Key of a block of the page's document. */
   node?: string;
@@ -57,31 +63,62 @@ export interface CommentReplyItem {
   version: number;
 }
 
-/** gsi2 partition of a space's comments, sorted by `<postedAt>#<id>`. */
-export const spaceCommentsPartition = (spaceId: string) => `SPACE#${spaceId}#COMMENTS`;
+/**
+ * Where a comment lives: the space's own discussion, or one change request of the space.
+ * Lists, the open-comment counter and URLs depend on it; storage keys do not.
+ */
+export interface CommentScope {
+  spaceId: string;
+  /** The change request's id (never its number). */
+  changeRequestId?: string;
+}
 
-/** gsi3 partition of the comments anchored on one page of a space (sparse), sorted by `<postedAt>#<id>`. */
-export const pageCommentsPartition = (spaceId: string, pageId: string) => `SPACE#${spaceId}#PAGE#${pageId}#COMMENTS`;
+export function commentScopeOf(comment: CommentItem): CommentScope {
+  return { spaceId: comment.spaceId, ...(comment.target.changeRequest ? { changeRequestId: comment.target.changeRequest } : {}) };
+}
+
+/** Whether a comment belongs to `scope` (a change request's comment is not one of the space's own, and vice versa). */
+export function isInScope(comment: CommentItem, scope: CommentScope): boolean {
+  return comment.spaceId === scope.spaceId && comment.target.changeRequest === scope.changeRequestId;
+}
+
+const scopePrefix = (scope: CommentScope) =>
+  scope.changeRequestId === undefined ? `SPACE#${scope.spaceId}` : `SPACE#${scope.spaceId}#CR#${scope.changeRequestId}`;
+
+/** gsi2 partition of a scope's comments, sorted by `<postedAt>#<id>`. */
+export const scopeCommentsPartition = (scope: CommentScope) => `${scopePrefix(scope)}#COMMENTS`;
+
+/** gsi3 partition of the comments of a scope anchored on one page (sparse), sorted by `<postedAt>#<id>`. */
+export const pageCommentsPartition = (scope: CommentScope, pageId: string) => `${scopePrefix(scope)}#PAGE#${pageId}#COMMENTS`;
+
+/** gsi2 partition of a comment's replies, sorted by `<postedAt>#<id>`. */
+export const commentRepliesPartition = (spaceId: string, commentId: string) => `SPACE#${spaceId}#COMMENT#${commentId}#REPLIES`;
 
 /**
  * SPACE#<space> / COMMENT#<id>: a comment lives in its space's partition (one Query or purge
- * reaches it with everything else the space owns). Lookup by id is one GetItem.
- * gsi2: the space's comments by postedAt; gsi3 (only page-anchored comments): a page's comments by postedAt.
+ * reaches it with everything else the space owns), also when posted in a change request.
+ * Lookup by id is one GetItem; the route then checks the comment's scope (isInScope).
+ * gsi2: the scope's comments by postedAt (the space's own, or one change request's);
+ * gsi3 (only page-anchored comments): a page's comments in that scope by postedAt.
  */
 export const commentEntity = defineEntity<CommentItem, { spaceId: string; commentId: string }>({
   type: 'comment',
   key: ({ spaceId, commentId }) => ({ pk: `SPACE#${spaceId}`, sk: `COMMENT#${commentId}` }),
   indexes: (c) => ({
-    gsi2: { pk: spaceCommentsPartition(c.spaceId), sk: `${c.postedAt}#${c.id}` },
-    gsi3: c.target.page ? { pk: pageCommentsPartition(c.spaceId, c.target.page), sk: `${c.postedAt}#${c.id}` } : null,
+    gsi2: { pk: scopeCommentsPartition(commentScopeOf(c)), sk: `${c.postedAt}#${c.id}` },
+    gsi3: c.target.page ? { pk: pageCommentsPartition(commentScopeOf(c), c.target.page), sk: `${c.postedAt}#${c.id}` } : null,
   }),
 });
 
 /** Sort key prefix of every reply of a comment (Query begins_with, e.g. to delete them with it). */
 export const replyPrefix = (commentId: string) => `COMMENT#${commentId}#REPLY#`;
 
-/** SPACE#<space> / COMMENT#<comment>#REPLY#<id>: replies sit right after their comment in the partition. */
+/**
+ * SPACE#<space> / COMMENT#<comment>#REPLY#<id>: replies sit right after their comment in the
+ * partition. gsi2: the comment's replies by postedAt (the reply list).
+ */
 export const commentReplyEntity = defineEntity<CommentReplyItem, { spaceId: string; commentId: string; replyId: string }>({
   type: 'comment-reply',
   key: ({ spaceId, commentId, replyId }) => ({ pk: `SPACE#${spaceId}`, sk: `${replyPrefix(commentId)}${replyId}` }),
+  indexes: (r) => ({ gsi2: { pk: commentRepliesPartition(r.spaceId, r.commentId), sk: `${r.postedAt}#${r.id}` } }),
 });
