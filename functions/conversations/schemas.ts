@@ -1,0 +1,12 @@
+import * as v from 'valibot';
+import { id } from '../../shared/http/schemas.ts';
+
+/**
+ * Path parameters of the `conversations` group. Its operations answer 501 until their issue lands;
+ * request schemas join these then, as in every other group.
+ */
+export const pathParams = v.partial(v.object({
+  conversationId: id,
+  issueId: id,
+  organizationId: id,
+}));
