@@ -1,7 +1,61 @@
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { atLeast } from '../../shared/policies/roles.ts';
+import { loadSpaceAccess } from '../../shared/policies/access.ts';
+import { nowIso } from '../../shared/clock.ts';
+import { randomId } from '../../shared/ids.ts';
+import { enqueue } from '../../shared/jobs/enqueue.ts';
+import { redactUrl } from '../../shared/git/repo.ts';
+import { clearLegacyInstallation, newOperationId, presentGitInfo, putQueuedOperation, updateOperation } from '../../shared/git/state.ts';
+import { exportBody, importBody, spaceParams } from './schemas.ts';
 
-/** The `git` endpoint group. Its operations answer 501 until their issue lands. */
+/**
+ * Git sync (spec 4.19): import and export answer 204 at once and queue a `git-sync` job for
+ * the git worker (shared/git/sync.ts); GET info reports the outcome. The repository URL,
+ * credentials included, travels only in the queue message; everything stored holds it
+ * without credentials.
+ */
 export const app = createGroupApp();
+
+for (const operation of ['import', 'export'] as const) {
+  const schema = operation === 'import' ? importBody : exportBody;
+  app.post(`/spaces/:spaceId/git/${operation}`, validate('param', spaceParams), validate('json', schema), async (c) => {
+    const { spaceId } = c.req.valid('param');
+    const body = c.req.valid('json') as Record<string, unknown> & { url: string; ref: string };
+    const { space, role } = await loadSpaceAccess(c, spaceId);
+    authorize(atLeast(role, 'edit'), `A Git ${operation} requires the edit role on the space`);
+    if (operation === 'import') authorize(space.editMode !== 'locked', 'The space is locked: its content cannot be imported');
+    const requestedAt = nowIso();
+    const operationId = newOperationId(requestedAt, randomId(8));
+    const requestedBy = c.get('caller').userId;
+    await putQueuedOperation({
+      id: operationId, spaceId, operation, status: 'queued', url: redactUrl(body.url), ref: body.ref, requestedAt, requestedBy, attempts: 0,
+      ...(typeof body.timestamp === 'string' ? { timestamp: body.timestamp } : {}),
+    });
+    try {
+      await enqueue({ kind: 'git-sync', spaceId, operation, requestedAt, operationId, requestedBy, ...body });
+    } catch (error) {
+      await updateOperation(spaceId, operationId, { status: 'failed', message: 'The operation could not be queued', finishedAt: nowIso() });
+      throw error;
+    }
+    return c.body(null, 204);
+  });
+}
+
+app.get('/spaces/:spaceId/git/info', validate('param', spaceParams), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  await loadSpaceAccess(c, spaceId);
+  return c.json(await presentGitInfo(spaceId));
+});
+
+app.delete('/spaces/:spaceId/git/legacy-installation', validate('param', spaceParams), async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const { role } = await loadSpaceAccess(c, spaceId);
+  authorize(atLeast(role, 'edit'), 'Removing the legacy Git installation requires the edit role on the space');
+  await clearLegacyInstallation(spaceId);
+  return c.body(null, 204);
+});
 
 answerRemainingWith501(app, 'git');

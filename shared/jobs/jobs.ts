@@ -7,7 +7,31 @@ import type { QueueName } from '../config.ts';
  */
 export const jobSchema = v.variant('kind', [
   v.object({ kind: v.literal('purge-space'), spaceId: v.string() }),
-  v.object({ kind: v.literal('git-sync'), spaceId: v.string(), operation: v.picklist(['import', 'export']), requestedAt: v.string() }),
+  /**
+   * Git import/export (shared/git/sync.ts). `url` may hold basic-auth credentials: they live
+   * only in this message (SQS encrypts at rest) and are stripped from everything stored or
+   * logged. `operationId` keys the operation record, so a redelivered message runs once.
+   * Fields are optional for the schema's sake; the worker fails a job that lacks url/ref.
+   */
+  v.object({
+    kind: v.literal('git-sync'),
+    spaceId: v.string(),
+    operation: v.picklist(['import', 'export']),
+    requestedAt: v.string(),
+    operationId: v.optional(v.string()),
+    requestedBy: v.optional(v.string()),
+    url: v.optional(v.string()),
+    ref: v.optional(v.string()),
+    commitMessage: v.optional(v.string()),
+    repoProjectDirectory: v.optional(v.string()),
+    repoTreeURL: v.optional(v.string()),
+    repoCommitURL: v.optional(v.string()),
+    repoCacheID: v.optional(v.string()),
+    timestamp: v.optional(v.string()),
+    force: v.optional(v.boolean()),
+    standalone: v.optional(v.boolean()),
+    gitInfo: v.optional(v.object({ provider: v.optional(v.string()), url: v.optional(v.string()) })),
+  }),
   v.object({ kind: v.literal('translation-run'), organizationId: v.string(), translationId: v.string() }),
   v.object({ kind: v.literal('integration-event'), integrationName: v.string(), eventId: v.string() }),
 ]);

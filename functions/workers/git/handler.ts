@@ -1,11 +1,11 @@
 import { createQueueHandler } from '../../../shared/jobs/queue-handler.ts';
+import { runGitSync } from '../../../shared/git/sync.ts';
 
 /**
- * Consumer of the `git` queue: Git import and export (implemented by the Git sync issue).
- * Until then its jobs fail, so they are retried and end in the queue's DLQ instead of being lost.
+ * Consumer of the `git` queue: Git import and export (shared/git/sync.ts). A failed job is
+ * recorded in the space's Git info and reported as a batch item failure, so SQS retries it
+ * and, after maxReceiveCount, moves it to the queue's DLQ.
  */
 export const handler = createQueueHandler({
-  'git-sync': async () => {
-    throw new Error('git-sync jobs are not implemented yet');
-  },
+  'git-sync': runGitSync,
 });

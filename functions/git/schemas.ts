@@ -1,0 +1,50 @@
+import * as v from 'valibot';
+import { id } from '../../shared/http/schemas.ts';
+
+export const spaceParams = v.object({ spaceId: id });
+
+/** An http(s) URL, possibly with basic-auth credentials. */
+const repoUrl = v.pipe(
+  v.string('must be a string'),
+  v.nonEmpty('is required'),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.check((value) => {
+    try {
+      return /^https?:$/.test(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL'),
+);
+
+const ref = v.pipe(v.string('must be a string'), v.regex(/^refs\/heads\/.+$/, 'must be of the form refs/heads/<branch>'), v.maxLength(250, 'must be at most 250 characters'));
+const dateTime = v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO 8601 date-time'));
+const optionalText = v.optional(v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters')));
+
+const common = {
+  url: v.optional(repoUrl),
+  ref: v.optional(ref),
+  repoCacheID: optionalText,
+  repoTreeURL: optionalText,
+  repoCommitURL: optionalText,
+  repoProjectDirectory: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'must be at most 500 characters'))),
+  timestamp: v.optional(dateTime),
+  force: v.optional(v.boolean('must be a boolean')),
+  gitInfo: v.optional(v.object({ provider: optionalText, url: v.optional(repoUrl) })),
+};
+
+export const importBody = v.pipe(
+  v.object({ ...common, standalone: v.optional(v.boolean('must be a boolean')) }),
+  v.forward(v.check((body) => body.url !== undefined, 'is required'), ['url']),
+  v.forward(v.check((body) => body.ref !== undefined, 'is required'), ['ref']),
+);
+
+export const exportBody = v.pipe(
+  v.object({
+    ...common,
+    commitMessage: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters')), ''),
+  }),
+  v.forward(v.check((body) => body.url !== undefined, 'is required'), ['url']),
+  v.forward(v.check((body) => body.ref !== undefined, 'is required'), ['ref']),
+  v.forward(v.check((body) => body.commitMessage.trim() !== '', 'is required'), ['commitMessage']),
+);

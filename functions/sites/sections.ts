@@ -1,0 +1,124 @@
+import { nowIso } from '../../shared/clock.ts';
+import { randomId } from '../../shared/ids.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, notFound } from '../../shared/http/errors.ts';
+import type { GroupApp } from '../../shared/http/group-app.ts';
+import { pageOfArray } from '../../shared/http/array-page.ts';
+import type { SiteSectionItem } from '../../shared/db/entities/site.ts';
+import {
+  changeSite, childrenOf, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
+  siteSpacesIn, slugify, uniquePath, type SiteTree,
+} from '../../shared/commands/sites-structure.ts';
+import { Rejection } from '../../shared/commands/members-retry.ts';
+import { presentSection } from '../../shared/presenters/site.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { structureContext } from './context.ts';
+import { newSiteSpace } from './sites.ts';
+import { createSectionBody, listSectionsQuery, moveSectionBody, sectionParams, siteParams, updateSectionBody } from './schemas.ts';
+import { deleteOrNoContent } from './delete.ts';
+
+const base = '/orgs/:organizationId/sites/:siteId/sections';
+
+export function findSection(tree: SiteTree, sectionId: string): SiteSectionItem {
+  const found = tree.sections.find((s) => s.id === sectionId);
+  if (!found) throw notFound(`No site section found with id ${sectionId}`);
+  return found;
+}
+
+/** Site sections (spec 4.9): top-level parts of a site, each with its site spaces. */
+export function mountSections(app: GroupApp) {
+  app.get(base, validate('param', siteParams), validate('query', listSectionsQuery), async (c) => {
+    const { organizationId, siteId } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
+    const ctx = await structureContext(c, org, tree, query.shareKey);
+    const page = pageOfArray(sectionsInOrder(tree), { limit: query.limit, cursor: query.page, scope: `sections:${siteId}` });
+    return c.json(presentList(page.items.map((s) => presentSection(s, ctx)), page.next));
+  });
+
+  app.post(base, validate('param', siteParams), validate('json', createSectionBody), async (c) => {
+    const { organizationId, siteId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
+      const space = await resolveSpace(c, organizationId, body.spaceId, 'spaceId');
+      const now = nowIso();
+      const title = body.title ?? space.title;
+      const section: SiteSectionItem = {
+        id: randomId(),
+        siteId,
+        title,
+        ...(body.icon ? { icon: body.icon } : {}),
+        path: uniquePath(slugify(title, 'section'), new Set(t.sections.map((s) => s.path))),
+        position: positionAtEnd(childrenOf(t, undefined).map((child) => child.item)),
+        createdAt: now,
+      };
+      // The first section adopts the site spaces of the root level (a site shows either
+      // root site spaces or sections, never both).
+      if (t.sections.length === 0) for (const s of t.siteSpaces) s.section = section.id;
+      t.sections.push(section);
+      t.siteSpaces.push(newSiteSpace(t, space, section.id, now));
+      return section.id;
+    });
+    const ctx = await structureContext(c, access.org, tree);
+    return c.json(presentSection(findSection(tree, result), ctx), 201);
+  });
+
+  app.patch(`${base}/:siteSectionId`, validate('param', sectionParams), validate('json', updateSectionBody), async (c) => {
+    const { organizationId, siteId, siteSectionId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+      const section = findSection(t, siteSectionId);
+      if (body.title !== undefined) section.title = body.title;
+      if (body.path !== undefined && body.path !== section.path) {
+        if (t.sections.some((s) => s.id !== section.id && s.path === body.path)) {
+          throw new Rejection(409, `path: another section of this site uses ${body.path}`);
+        }
+        section.path = body.path;
+      }
+      if (body.defaultSiteSpace !== undefined) {
+        if (!siteSpacesIn(t, section.id).some((s) => s.id === body.defaultSiteSpace)) {
+          throw badRequest(`defaultSiteSpace: no site space ${body.defaultSiteSpace} in this section`);
+        }
+        section.defaultSiteSpace = body.defaultSiteSpace;
+      }
+      for (const field of ['condition', 'icon', 'description'] as const) {
+        const value = body[field];
+        if (value === null) delete section[field];
+        else if (value !== undefined) section[field] = value;
+      }
+    });
+    const ctx = await structureContext(c, access.org, tree);
+    return c.json(presentSection(findSection(tree, siteSectionId), ctx));
+  });
+
+  app.delete(`${base}/:siteSectionId`, validate('param', sectionParams), async (c) => {
+    const { organizationId, siteId, siteSectionId } = c.req.valid('param');
+    // Its site spaces go with it (normalizeTree drops site spaces of a missing section).
+    return deleteOrNoContent(c, organizationId, siteId, (t) => {
+      const before = t.sections.length;
+      t.sections = t.sections.filter((s) => s.id !== siteSectionId);
+      return t.sections.length < before;
+    });
+  });
+
+  app.post(`${base}/:siteSectionId/move`, validate('param', sectionParams), validate('json', moveSectionBody), async (c) => {
+    const { organizationId, siteId, siteSectionId } = c.req.valid('param');
+    const { position } = c.req.valid('json');
+    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+      const section = findSection(t, siteSectionId);
+      const siblings = childrenOf(t, section.sectionGroup).map((child) => child.item).filter((s) => s.id !== section.id);
+      if (!position) {
+        section.position = positionAtEnd(siblings);
+        return;
+      }
+      const side = 'before' in position ? 'before' : 'after';
+      const target = 'before' in position ? position.before.siteSection : position.after.siteSection;
+      if (!t.sections.some((s) => s.id === target && s.id !== section.id && s.sectionGroup === section.sectionGroup)) {
+        throw badRequest(`position: section ${target} is not another section of the same ${section.sectionGroup ? 'section group' : 'site level'}`);
+      }
+      section.position = positionNextTo(siblings, target, side);
+    });
+    const ctx = await structureContext(c, access.org, tree);
+    return c.json(presentSection(findSection(tree, siteSectionId), ctx));
+  });
+}

@@ -1,0 +1,66 @@
+import { nowIso } from '../../shared/clock.ts';
+import { randomId } from '../../shared/ids.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { notFound } from '../../shared/http/errors.ts';
+import type { GroupApp } from '../../shared/http/group-app.ts';
+import { pageOfArray } from '../../shared/http/array-page.ts';
+import type { ShareLinkItem } from '../../shared/db/entities/share-link.ts';
+import { changeSite, loadSiteIn, type SiteTree } from '../../shared/commands/sites-structure.ts';
+import { hashShareSecret, newShareSecret, sealShareSecret } from '../../shared/commands/sites-share-links.ts';
+import { presentShareLink } from '../../shared/presenters/site.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { deleteOrNoContent } from './delete.ts';
+import { createShareLinkBody, listQuery, shareLinkParams, siteParams, updateShareLinkBody } from './schemas.ts';
+
+const base = '/orgs/:organizationId/sites/:siteId/share-links';
+
+function findLink(tree: SiteTree, shareLinkId: string): ShareLinkItem {
+  const found = tree.shareLinks.find((l) => l.id === shareLinkId);
+  if (!found) throw notFound(`No share link found with id ${shareLinkId}`);
+  return found;
+}
+
+/** Share links (spec 4.11): secret URLs opening a share-link site. Admins only (they carry working secrets). */
+export function mountShareLinks(app: GroupApp) {
+  app.get(base, validate('param', siteParams), validate('query', listQuery), async (c) => {
+    const { organizationId, siteId } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'admin');
+    const page = pageOfArray(tree.shareLinks, { limit: query.limit, cursor: query.page, scope: `share-links:${siteId}` });
+    return c.json(presentList(page.items.map((l) => presentShareLink(l, tree.site, org)), page.next));
+  });
+
+  app.post(base, validate('param', siteParams), validate('json', createShareLinkBody), async (c) => {
+    const { organizationId, siteId } = c.req.valid('param');
+    const { name } = c.req.valid('json');
+    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
+      const id = randomId();
+      const secret = newShareSecret();
+      const now = nowIso();
+      t.shareLinks.push({ id, siteId, name, active: true, secretHash: hashShareSecret(secret), sealedSecret: sealShareSecret(secret, id), createdAt: now, updatedAt: now });
+      return id;
+    });
+    return c.json(presentShareLink(findLink(tree, result), tree.site, access.org), 201);
+  });
+
+  app.patch(`${base}/:shareLinkId`, validate('param', shareLinkParams), validate('json', updateShareLinkBody), async (c) => {
+    const { organizationId, siteId, shareLinkId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { tree, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
+      const link = findLink(t, shareLinkId);
+      if (body.active !== undefined) link.active = body.active;
+      if (body.name !== undefined) link.name = body.name;
+      link.updatedAt = nowIso();
+    });
+    return c.json(presentShareLink(findLink(tree, shareLinkId), tree.site, access.org));
+  });
+
+  app.delete(`${base}/:shareLinkId`, validate('param', shareLinkParams), async (c) => {
+    const { organizationId, siteId, shareLinkId } = c.req.valid('param');
+    return deleteOrNoContent(c, organizationId, siteId, (t) => {
+      const before = t.shareLinks.length;
+      t.shareLinks = t.shareLinks.filter((l) => l.id !== shareLinkId);
+      return t.shareLinks.length < before;
+    }, 'admin');
+  });
+}

@@ -1,0 +1,106 @@
+import { nowIso } from '../../shared/clock.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, notFound } from '../../shared/http/errors.ts';
+import type { GroupApp } from '../../shared/http/group-app.ts';
+import { pageOfArray } from '../../shared/http/array-page.ts';
+import {
+  changeSite, isDefaultSiteSpace, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
+  siteSpacesIn, siteSpacesInOrder, type SiteTree,
+} from '../../shared/commands/sites-structure.ts';
+import { Rejection } from '../../shared/commands/members-retry.ts';
+import { presentSiteSpace, presentSiteSpaces } from '../../shared/presenters/site.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { structureContext } from './context.ts';
+import { deleteOrNoContent } from './delete.ts';
+import { newSiteSpace } from './sites.ts';
+import { addSiteSpaceBody, listSiteSpacesQuery, moveSiteSpaceBody, siteParams, siteSpaceParams, updateSiteSpaceBody } from './schemas.ts';
+
+const base = '/orgs/:organizationId/sites/:siteId/site-spaces';
+
+function findSiteSpace(tree: SiteTree, siteSpaceId: string) {
+  const found = tree.siteSpaces.find((s) => s.id === siteSpaceId);
+  if (!found) throw notFound(`No site space found with id ${siteSpaceId}`);
+  return found;
+}
+
+/** Site spaces (spec 4.8): a space shown by a site, at its root or in a section. */
+export function mountSiteSpaces(app: GroupApp) {
+  app.get(base, validate('param', siteParams), validate('query', listSiteSpacesQuery), async (c) => {
+    const { organizationId, siteId } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
+    const ctx = await structureContext(c, org, tree, query.shareKey);
+    const all = siteSpacesInOrder(tree).filter((s) => query.default === undefined || isDefaultSiteSpace(tree, s) === query.default);
+    const page = pageOfArray(presentSiteSpaces(all, ctx), { limit: query.limit, cursor: query.page, scope: `site-spaces:${siteId}:${query.default}` });
+    return c.json(presentList(page.items, page.next));
+  });
+
+  app.post(base, validate('param', siteParams), validate('json', addSiteSpaceBody), async (c) => {
+    const { organizationId, siteId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
+      const space = await resolveSpace(c, organizationId, body.spaceId, 'spaceId');
+      let section: string | undefined;
+      if (body.sectionId !== undefined) {
+        if (!t.sections.some((s) => s.id === body.sectionId)) throw badRequest(`sectionId: no section ${body.sectionId} in this site`);
+        section = body.sectionId;
+      } else if (t.sections.length) {
+        section = t.site.defaultSiteSection ?? sectionsInOrder(t)[0]!.id;
+      }
+      const siteSpace = newSiteSpace(t, space, section, nowIso());
+      t.siteSpaces.push(siteSpace);
+      return siteSpace.id;
+    });
+    const ctx = await structureContext(c, access.org, tree);
+    return c.json(presentSiteSpace(findSiteSpace(tree, result), ctx), 201);
+  });
+
+  app.patch(`${base}/:siteSpaceId`, validate('param', siteSpaceParams), validate('json', updateSiteSpaceBody), async (c) => {
+    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
+    const body = c.req.valid('json');
+    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
+      const siteSpace = findSiteSpace(t, siteSpaceId);
+      if (body.path !== undefined && body.path !== siteSpace.path) {
+        const clash = siteSpacesIn(t, siteSpace.section).some((s) => s.id !== siteSpace.id && s.path === body.path);
+        if (clash) throw new Rejection(409, `path: another site space of the same ${siteSpace.section ? 'section' : 'site'} uses ${body.path}`);
+        siteSpace.path = body.path;
+      }
+      if (body.condition === null) delete siteSpace.condition;
+      else if (body.condition !== undefined) siteSpace.condition = body.condition;
+      if (body.spaceId !== undefined) siteSpace.spaceId = (await resolveSpace(c, organizationId, body.spaceId, 'spaceId')).id;
+    });
+    const ctx = await structureContext(c, access.org, tree);
+    return c.json(presentSiteSpace(findSiteSpace(tree, siteSpaceId), ctx));
+  });
+
+  app.delete(`${base}/:siteSpaceId`, validate('param', siteSpaceParams), async (c) => {
+    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
+    // 205: the site space has been deleted (204 says it did not exist).
+    return deleteOrNoContent(c, organizationId, siteId, (t) => {
+      const before = t.siteSpaces.length;
+      t.siteSpaces = t.siteSpaces.filter((s) => s.id !== siteSpaceId);
+      return t.siteSpaces.length < before;
+    });
+  });
+
+  app.post(`${base}/:siteSpaceId/move`, validate('param', siteSpaceParams), validate('json', moveSiteSpaceBody), async (c) => {
+    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
+    const { position } = c.req.valid('json');
+    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+      const siteSpace = findSiteSpace(t, siteSpaceId);
+      const siblings = siteSpacesIn(t, siteSpace.section).filter((s) => s.id !== siteSpace.id);
+      if (!position) {
+        siteSpace.position = positionAtEnd(siblings);
+        return;
+      }
+      const side = 'before' in position ? 'before' : 'after';
+      const target = 'before' in position ? position.before.siteSpace : position.after.siteSpace;
+      if (!siblings.some((s) => s.id === target)) {
+        throw badRequest(`position: site space ${target} is not another site space of the same ${siteSpace.section ? 'section' : 'site level'}`);
+      }
+      siteSpace.position = positionNextTo(siblings, target, side);
+    });
+    const ctx = await structureContext(c, access.org, tree);
+    return c.json(presentSiteSpace(findSiteSpace(tree, siteSpaceId), ctx));
+  });
+}

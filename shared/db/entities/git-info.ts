@@ -1,0 +1,62 @@
+import { defineEntity } from '../entity.ts';
+
+/**
+ * The Git sync state of a space (spec 2.14 Git info), kept by the API (queued operations)
+ * and the git worker. URLs are stored without credentials, always.
+ */
+export interface GitInfoItem {
+  spaceId: string;
+  repoName?: string;
+  installationProvider?: string;
+  integration?: string;
+  /** Repository URL without credentials. */
+  url?: string;
+  ref?: string;
+  updatedAt?: string;
+  /** `timestamp` of the last applied operation: older ones are skipped. */
+  lastTimestamp?: string;
+  /** Commit of the last successful import or export. */
+  commit?: string;
+  /** A legacy installation marker; DELETE .../legacy-installation removes it. */
+  legacyInstallation?: string;
+}
+
+export type GitOperationStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'skipped';
+
+/** One import or export, from the request to its outcome. */
+export interface GitOperationItem {
+  id: string;
+  spaceId: string;
+  operation: 'import' | 'export';
+  status: GitOperationStatus;
+  /** While running: cloning, reading, writing, saving, pushing. */
+  stage?: string;
+  /** Why it failed or was skipped. */
+  message?: string;
+  url: string;
+  ref: string;
+  requestedAt: string;
+  requestedBy?: string;
+  timestamp?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  attempts: number;
+  /** Commit imported or pushed. */
+  commit?: string;
+  /** Revision the import produced. */
+  revision?: string;
+}
+
+/** SPACE#<id> / GIT_INFO. */
+export const gitInfoEntity = defineEntity<GitInfoItem, { spaceId: string }>({
+  type: 'git-info',
+  key: ({ spaceId }) => ({ pk: `SPACE#${spaceId}`, sk: 'GIT_INFO' }),
+});
+
+/** SPACE#<id> / GIT_OP#<operationId>; operation ids start with the request time, so they sort by it. */
+export const gitOperationEntity = defineEntity<GitOperationItem, { spaceId: string; operationId: string }>({
+  type: 'git-operation',
+  key: ({ spaceId, operationId }) => ({ pk: `SPACE#${spaceId}`, sk: `GIT_OP#${operationId}` }),
+});
+
+export const GIT_OPERATION_PREFIX = 'GIT_OP#';

@@ -1,0 +1,101 @@
+import { defineEntity } from '../entity.ts';
+
+export const siteVisibilities = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
+export type SiteVisibility = (typeof siteVisibilities)[number];
+export const siteTypes = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+export type SiteType = (typeof siteTypes)[number];
+
+export interface SiteItem {
+  id: string;
+  orgId: string;
+  type: SiteType;
+  title: string;
+  /** Lower-case title, for the `title` filter of the list (contains, case-insensitive). */
+  titleLower: string;
+  visibility: SiteVisibility;
+  published: boolean;
+  basename?: string;
+  /** Proxy origin such as `example.com/docs`. */
+  proxy?: string;
+  adaptiveContent: { enabled: boolean };
+  agentsContext: 'excluded' | 'included';
+  /** Default site space at the root level (sites without sections). */
+  defaultSiteSpace?: string;
+  /** Default section (sites with sections). */
+  defaultSiteSection?: string;
+  /** Number of site spaces (kept true by every structure write, see sites-structure.ts). */
+  siteSpaces: number;
+  /** Space id -> number of site spaces showing it (the `space` filter of the list). */
+  spaceRefs: Record<string, number>;
+  adaptiveSchema?: { jsonSchema: Record<string, unknown>; updatedAt: string };
+  /** Incremented by every structure write: the optimistic lock of the SITE# partition. */
+  version: number;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Children of a site share the `SITE#<id>` partition and carry a fractional `position`. */
+export interface SiteSpaceItem {
+  id: string;
+  siteId: string;
+  spaceId: string;
+  /** Section id; absent at the root level (sites without sections). */
+  section?: string;
+  path: string;
+  condition?: string;
+  position: string;
+  createdAt: string;
+}
+
+export interface SiteSectionItem {
+  id: string;
+  siteId: string;
+  title: string;
+  description?: string;
+  icon?: string;
+  path: string;
+  condition?: string;
+  /** Parent section group; absent at the root of the site. */
+  sectionGroup?: string;
+  defaultSiteSpace?: string;
+  /** Among the siblings (sections and groups of the same parent). */
+  position: string;
+  createdAt: string;
+}
+
+export interface SiteSectionGroupItem {
+  id: string;
+  siteId: string;
+  title: string;
+  icon?: string;
+  /** Parent section group; absent at the root of the site. */
+  sectionGroup?: string;
+  position: string;
+  createdAt: string;
+}
+
+/**
+ * SITE#<id> / SITE; gsi1: the organization's sites by creation (ORG#<org>#SITES).
+ * Site spaces, sections, section groups and share links live in the same partition.
+ */
+export const siteEntity = defineEntity<SiteItem, { siteId: string }>({
+  type: 'site',
+  key: ({ siteId }) => ({ pk: `SITE#${siteId}`, sk: 'SITE' }),
+  indexes: (s) => ({ gsi1: { pk: `ORG#${s.orgId}#SITES`, sk: `${s.createdAt}#${s.id}` } }),
+});
+
+export const siteSpaceEntity = defineEntity<SiteSpaceItem, { siteId: string; siteSpaceId: string }>({
+  type: 'site-space',
+  key: ({ siteId, siteSpaceId }) => ({ pk: `SITE#${siteId}`, sk: `SITESPACE#${siteSpaceId}` }),
+});
+
+export const siteSectionEntity = defineEntity<SiteSectionItem, { siteId: string; sectionId: string }>({
+  type: 'site-section',
+  key: ({ siteId, sectionId }) => ({ pk: `SITE#${siteId}`, sk: `SECTION#${sectionId}` }),
+});
+
+export const siteSectionGroupEntity = defineEntity<SiteSectionGroupItem, { siteId: string; groupId: string }>({
+  type: 'site-section-group',
+  key: ({ siteId, groupId }) => ({ pk: `SITE#${siteId}`, sk: `SECTIONGROUP#${groupId}` }),
+});

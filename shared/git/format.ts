@@ -1,0 +1,192 @@
+/**
+ * The repository format: `.gitbook.yaml`, `SUMMARY.md` and repository paths. Pure
+ * functions, shared by import and export.
+ */
+import YAML from 'yaml';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import type { List, ListItem, Nodes, PhrasingContent, RootContent } from 'mdast';
+import { toString } from 'mdast-util-to-string';
+
+/** BOM and zero-width characters that editors leave in files. */
+const INVISIBLE = /[\uFEFF\u200B-\u200D\u2060]/g;
+
+export function stripInvisible(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/** A directory path: no `./`, no leading or trailing slash; '' for the top. */
+export function normalizeDirectory(path: string | undefined): string {
+  let out = stripInvisible(path ?? '').trim().replace(/\\/g, '/');
+  out = out.replace(/^(\.\/)+/, '').replace(/^\/+/, '').replace(/\/+$/, '');
+  return out === '.' ? '' : normalizePath(out);
+}
+
+/** Resolves `.` and `..` segments; never climbs above the top. */
+export function normalizePath(path: string): string {
+  const out: string[] = [];
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') out.pop();
+    else out.push(part);
+  }
+  return out.join('/');
+}
+
+export function dirname(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}
+
+export function basename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export function joinPath(...parts: string[]): string {
+  return normalizePath(parts.filter(Boolean).join('/'));
+}
+
+/** `target` relative to the directory `fromDir` (both from the same top). */
+export function relativePath(fromDir: string, target: string): string {
+  const from = fromDir ? fromDir.split('/') : [];
+  const to = target.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  const ups = from.length - common;
+  return [...Array(ups).fill('..'), ...to.slice(common)].join('/');
+}
+
+/** A markdown link target, in `<...>` when it holds spaces or parentheses. */
+export function linkTarget(path: string): string {
+  return /[\s()<>]/.test(path) ? `<${path}>` : path;
+}
+
+export interface GitbookConfig {
+  /** Root of the content, relative to the project directory ('' = the project directory). */
+  root: string;
+  readme: string;
+  summary: string;
+  redirects: Record<string, string>;
+}
+
+/** `.gitbook.yaml`: tolerant of an empty file, `./` and trailing slashes, BOM and zero-width characters. */
+export function parseGitbookYaml(text: string | undefined): GitbookConfig {
+  let value: Record<string, unknown> = {};
+  if (text !== undefined) {
+    const cleaned = stripInvisible(text);
+    if (cleaned.trim() !== '') {
+      try {
+        const parsed = YAML.parse(cleaned) as unknown;
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) value = parsed as Record<string, unknown>;
+      } catch (error) {
+        throw new Error(`.gitbook.yaml is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+  }
+  const structure = (value.structure && typeof value.structure === 'object' ? value.structure : {}) as Record<string, unknown>;
+  const file = (name: unknown, fallback: string) => (typeof name === 'string' && normalizeDirectory(name)) || fallback;
+  const redirects: Record<string, string> = {};
+  if (value.redirects && typeof value.redirects === 'object') {
+    for (const [from, to] of Object.entries(value.redirects)) if (typeof to === 'string') redirects[from] = to;
+  }
+  return {
+    root: typeof value.root === 'string' ? normalizeDirectory(value.root) : '',
+    readme: file(structure.readme, 'README.md'),
+    summary: file(structure.summary, 'SUMMARY.md'),
+    redirects,
+  };
+}
+
+/** One entry of the table of contents. */
+export interface SummaryEntry {
+  title: string;
+  /** A page: path of its file, relative to the SUMMARY's directory, as written (decoded). */
+  path?: string;
+  /** A link page. */
+  href?: string;
+  children: SummaryEntry[];
+}
+
+export interface SummaryGroup {
+  /** undefined for the entries before the first `##` heading. */
+  title?: string;
+  entries: SummaryEntry[];
+}
+
+const EXTERNAL = /^[a-z][a-z0-9+.-]*:|^\/\//i;
+
+/**
+ * SUMMARY.md: `#` is the title of the table of contents, `##` headings are page groups,
+ * nested bullet lists (`*` or `-`, any indent) are the tree, a link to a file is a page,
+ * a link to a URL is a link page, and the link text is the title.
+ */
+export function parseSummary(markdown: string): SummaryGroup[] {
+  const tree = unified().use(remarkParse).parse(stripInvisible(markdown));
+  const groups: SummaryGroup[] = [{ entries: [] }];
+  for (const node of tree.children as RootContent[]) {
+    if (node.type === 'heading' && node.depth >= 2) groups.push({ title: toString(node).trim(), entries: [] });
+    else if (node.type === 'list') groups.at(-1)!.entries.push(...listEntries(node));
+  }
+  return groups.filter((g, i) => i > 0 || g.entries.length > 0);
+}
+
+function listEntries(list: List): SummaryEntry[] {
+  const out: SummaryEntry[] = [];
+  for (const item of list.children as ListItem[]) {
+    const paragraph = item.children.find((c) => c.type === 'paragraph');
+    const link = paragraph ? findLink(paragraph.children) : undefined;
+    const children = item.children.filter((c): c is List => c.type === 'list').flatMap(listEntries);
+    if (!link) {
+      // A bullet without a link is not a page: its children move up.
+      out.push(...children);
+      continue;
+    }
+    const title = toString(link).trim();
+    const url = link.url.trim();
+    if (EXTERNAL.test(url)) out.push({ title, href: url, children });
+    else out.push({ title, path: decodePath(url.split('#')[0]!), children });
+  }
+  return out;
+}
+
+function findLink(nodes: PhrasingContent[]): Extract<Nodes, { type: 'link' }> | undefined {
+  for (const node of nodes) {
+    if (node.type === 'link') return node;
+    if ('children' in node) {
+      const inner = findLink(node.children as PhrasingContent[]);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
+
+/** SUMMARY.md as export writes it. */
+export function printSummary(groups: SummaryGroup[]): string {
+  const lines = ['# Table of contents', ''];
+  const entry = (e: SummaryEntry, depth: number) => {
+    const title = e.title.replace(/([[\]\\])/g, '\\$1');
+    lines.push(`${'  '.repeat(depth)}* [${title}](${linkTarget(e.href ?? e.path ?? '')})`);
+    for (const child of e.children) entry(child, depth + 1);
+  };
+  for (const [index, group] of groups.entries()) {
+    if (group.title !== undefined) {
+      if (index > 0 || lines.length > 2) lines.push('');
+      lines.push(`## ${group.title}`, '');
+    }
+    for (const e of group.entries) entry(e, 0);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Whether two tables of contents say the same thing (whatever their formatting). */
+export function sameSummary(a: SummaryGroup[], b: SummaryGroup[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,273 @@
+/**
+ * A repository tree -> a manifest (the content of a new revision). Page ids, file ids and
+ * reusable content ids are kept from the previous content for the same paths, so a
+ * re-import keeps links, comments and change requests pointing at the same pages.
+ */
+import { putBytesBlob, putJsonBlob } from '../content/blobs.ts';
+import { randomId } from '../ids.ts';
+import { slugify } from '../content/tree.ts';
+import { walkPages } from '../content/tree.ts';
+import { imageSize } from 'image-size';
+import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } from '../content/types.ts';
+import { basename, dirname, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
+import { parsePageFile, type PathResolver } from './pages.ts';
+import type { FlatEntry } from './repo.ts';
+
+export interface RepoSource {
+  /** Every blob of the commit by repository path. */
+  files: Map<string, FlatEntry>;
+  read(oid: string): Promise<Uint8Array>;
+}
+
+export const ASSETS_DIR = '.gitbook/assets';
+export const INCLUDES_DIR = '.gitbook/includes';
+const BATCH = 16;
+
+const contentTypes: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
+  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', json: 'application/json', zip: 'application/zip',
+  yaml: 'application/yaml', yml: 'application/yaml', csv: 'text/csv', mp4: 'video/mp4',
+};
+
+export function contentTypeOf(name: string): string {
+  return contentTypes[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
+
+/** Content files (paths relative to the project directory + root) and the configuration. */
+export function contentView(files: Map<string, FlatEntry>, projectDirectory: string | undefined, readConfig: (entry: FlatEntry) => string | undefined) {
+  const project = joinPath(projectDirectory ?? '');
+  if (project && ![...files.keys()].some((p) => p.startsWith(`${project}/`))) {
+    throw new Error(`The project directory ${project} does not exist in the repository`);
+  }
+  const configEntry = files.get(joinPath(project, '.gitbook.yaml'));
+  const config: GitbookConfig = parseGitbookYaml(configEntry ? readConfig(configEntry) : undefined);
+  const base = joinPath(project, config.root);
+  const content = new Map<string, FlatEntry>();
+  for (const [path, entry] of files) {
+    if (!base) content.set(path, entry);
+    else if (path.startsWith(`${base}/`)) content.set(path.slice(base.length + 1), entry);
+  }
+  return { config, base, content };
+}
+
+interface PlannedPage {
+  page: ManifestPage;
+  path?: string;
+  summaryTitle?: string;
+}
+
+export interface ImportResult {
+  manifest: Manifest;
+  stats: { pages: number; files: number; reusableContents: number };
+}
+
+const decoder = new TextDecoder();
+const text = (bytes: Uint8Array) => decoder.decode(bytes);
+
+export async function importRepository(source: RepoSource, options: { projectDirectory?: string; previous?: Manifest; now: string; configText?: string }): Promise<ImportResult> {
+  const configEntry = source.files.get(joinPath(options.projectDirectory ?? '', '.gitbook.yaml'));
+  const configText = configEntry ? text(await source.read(configEntry.oid)) : undefined;
+  const { config, content } = contentView(source.files, options.projectDirectory, () => configText);
+  const previous = options.previous;
+  const idsByKey = new Map<string, string>();
+  const previousPages = new Map<string, ManifestPage>();
+  if (previous) {
+    for (const { page } of walkPages(previous.pages)) {
+      if (page.git?.path) idsByKey.set(`page:${page.git.path}`, page.id);
+      else if (page.type === 'group') idsByKey.set(`group:${page.title}`, page.id);
+      else if (page.type === 'link') idsByKey.set(`link:${page.href}`, page.id);
+      previousPages.set(page.id, page);
+    }
+    for (const f of previous.files) if (f.git?.path) idsByKey.set(`file:${f.git.path}`, f.id);
+    for (const r of previous.reusableContents) if (r.git?.path) idsByKey.set(`include:${r.git.path}`, r.id);
+  }
+  const idFor = (key: string) => {
+    const existing = idsByKey.get(key);
+    if (existing) return existing;
+    const id = randomId();
+    idsByKey.set(key, id);
+    return id;
+  };
+  const newPage = (id: string, fields: Partial<ManifestPage> & Pick<ManifestPage, 'type' | 'title'>): ManifestPage => ({
+    id, slug: slugify(fields.title), createdAt: previousPages.get(id)?.createdAt ?? options.now, updatedAt: options.now, pages: [], ...fields,
+  });
+
+  // 1. The tree, from SUMMARY.md or from the folders.
+  const planned: PlannedPage[] = [];
+  const pageIds = new Map<string, string>();
+  const plan = (path: string, title?: string): PlannedPage | undefined => {
+    if (!content.has(path) || pageIds.has(path)) return undefined;
+    const id = idFor(`page:${path}`);
+    pageIds.set(path, id);
+    const item: PlannedPage = { page: newPage(id, { type: 'document', title: title ?? '', git: { oid: content.get(path)!.oid, path } }), path, summaryTitle: title };
+    planned.push(item);
+    return item;
+  };
+  const roots: ManifestPage[] = [];
+  const summaryEntry = content.get(config.summary);
+  if (summaryEntry) {
+    const summaryDir = dirname(config.summary);
+    const build = (entries: SummaryEntry[]): ManifestPage[] => {
+      const out: ManifestPage[] = [];
+      for (const entry of entries) {
+        const children = build(entry.children);
+        if (entry.href) {
+          out.push(newPage(idFor(`link:${entry.href}`), { type: 'link', title: entry.title, href: entry.href, pages: children }));
+          continue;
+        }
+        let path = joinPath(summaryDir, entry.path ?? '');
+        if (entry.path?.endsWith('/') || !/\.[a-z0-9]+$/i.test(path)) path = content.has(`${path}.md`) ? `${path}.md` : joinPath(path, 'README.md');
+        const item = plan(path, entry.title);
+        if (!item) {
+          out.push(...children);
+          continue;
+        }
+        item.page.pages = children;
+        out.push(item.page);
+      }
+      return out;
+    };
+    const groups = parseSummary(text(await source.read(summaryEntry.oid)));
+    for (const group of groups) {
+      const pages = build(group.entries);
+      if (group.title === undefined) roots.push(...pages);
+      else roots.push(newPage(idFor(`group:${group.title}`), { type: 'group', title: group.title, pages }));
+    }
+    // The readme is the first page, listed or not.
+    if (content.has(config.readme) && !pageIds.has(config.readme)) {
+      const readme = plan(config.readme);
+      if (readme) roots.unshift(readme.page);
+    }
+  } else {
+    roots.push(...folderTree('', content, config, plan));
+  }
+
+  // 2. Reusable contents, files, and the resolver that links them.
+  const includes: ManifestReusableContent[] = [];
+  const includeIds = new Map<string, string>();
+  for (const path of content.keys()) {
+    if (path.startsWith(`${INCLUDES_DIR}/`) && path.endsWith('.md')) includeIds.set(path, idFor(`include:${path}`));
+  }
+  const fileIds = new Map<string, string>();
+  for (const path of content.keys()) if (path.startsWith(`${ASSETS_DIR}/`)) fileIds.set(path, idFor(`file:${path}`));
+  const resolver: PathResolver = {
+    page: (path) => pageIds.get(path),
+    include: (path) => includeIds.get(path),
+    file: (path) => {
+      const known = fileIds.get(path);
+      if (known) return known;
+      // Any other file of the repository that a page links to becomes a file too.
+      if (!content.has(path) || path.endsWith('.md')) return undefined;
+      const id = idFor(`file:${path}`);
+      fileIds.set(path, id);
+      return id;
+    },
+  };
+
+  // 3. Page documents, parsed and stored in batches.
+  await inBatches(planned, async (item) => {
+    const entry = content.get(item.path!)!;
+    const parsed = parsePageFile(text(await source.read(entry.oid)), item.path!, resolver, item.summaryTitle);
+    Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
+    if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
+  });
+  for (const item of planned) item.page.slug = slugOfPath(item.path!, item.page);
+  await inBatches([...includeIds], async ([path, id]) => {
+    const entry = content.get(path)!;
+    const parsed = parsePageFile(text(await source.read(entry.oid)), path, resolver);
+    includes.push({ id, title: parsed.title, document: await putJsonBlob(parsed.document), git: { oid: entry.oid, path } });
+  });
+  includes.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
+
+  // 4. File bytes, stored in batches (one at a time in memory per slot).
+  const files: ManifestFile[] = [];
+  await inBatches([...fileIds], async ([path, id]) => {
+    const entry = content.get(path)!;
+    const bytes = await source.read(entry.oid);
+    const name = basename(path);
+    const contentType = contentTypeOf(name);
+    const blob = await putBytesBlob(bytes, contentType);
+    files.push({ id, name, contentType, size: bytes.length, blob, ...dimensionsOf(bytes, contentType), git: { oid: entry.oid, path } });
+  });
+  files.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
+
+  dedupeSlugs(roots);
+  return {
+    manifest: { pages: roots, files, reusableContents: includes, variables: previous?.variables ?? {} },
+    stats: { pages: planned.length, files: files.length, reusableContents: includes.length },
+  };
+}
+
+/** Without SUMMARY.md: README.md is its folder's page, other .md files its children, sub-folders nest. */
+function folderTree(dir: string, content: Map<string, FlatEntry>, config: GitbookConfig, plan: (path: string) => PlannedPage | undefined): ManifestPage[] {
+  const prefix = dir ? `${dir}/` : '';
+  const mdFiles: string[] = [];
+  const subdirs = new Set<string>();
+  for (const path of content.keys()) {
+    if (!path.startsWith(prefix) || path.startsWith('.gitbook/')) continue;
+    const rest = path.slice(prefix.length);
+    if (rest.includes('/')) {
+      const sub = rest.split('/')[0]!;
+      if (!sub.startsWith('.') && [...content.keys()].some((p) => p.startsWith(`${prefix}${sub}/`) && p.endsWith('.md'))) subdirs.add(sub);
+    } else if (rest.endsWith('.md') && path !== config.summary) {
+      mdFiles.push(path);
+    }
+  }
+  const readme = dir ? joinPath(dir, 'README.md') : config.readme;
+  const pages: ManifestPage[] = [];
+  const readmePage = mdFiles.includes(readme) ? plan(readme)?.page : undefined;
+  for (const path of mdFiles.sort()) {
+    if (path === readme) continue;
+    const p = plan(path);
+    if (p) pages.push(p.page);
+  }
+  for (const sub of [...subdirs].sort()) {
+    const subPath = joinPath(dir, sub);
+    const subReadme = joinPath(subPath, 'README.md');
+    const children = folderTree(subPath, content, config, plan);
+    if (content.has(subReadme)) {
+      // folderTree planned the sub-folder's README first; it holds the rest.
+      const [head, ...rest] = children;
+      if (head) {
+        head.pages.push(...rest);
+        pages.push(head);
+      }
+    } else {
+      pages.push(...children);
+    }
+  }
+  if (dir && readmePage) return [readmePage, ...pages];
+  return readmePage ? [readmePage, ...pages] : pages;
+}
+
+/** `guide/setup.md` -> setup, `guide/README.md` -> guide; the top README keeps its title's slug. */
+function slugOfPath(path: string, page: ManifestPage): string {
+  const name = basename(path);
+  if (/^readme\.md$/i.test(name)) return dirname(path) ? slugify(basename(dirname(path))) : page.slug;
+  return slugify(name.replace(/\.md$/i, ''));
+}
+
+function dedupeSlugs(pages: ManifestPage[]): void {
+  const seen = new Set<string>();
+  for (const page of pages) {
+    let slug = page.slug;
+    for (let n = 2; seen.has(slug); n++) slug = `${page.slug}-${n}`;
+    page.slug = slug;
+    seen.add(slug);
+    dedupeSlugs(page.pages);
+  }
+}
+
+async function inBatches<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  for (let i = 0; i < items.length; i += BATCH) await Promise.all(items.slice(i, i + BATCH).map(work));
+}
+
+function dimensionsOf(bytes: Uint8Array, contentType: string): { dimensions?: { width: number; height: number } } {
+  if (!contentType.startsWith('image/')) return {};
+  try {
+    const { width, height } = imageSize(bytes);
+    return width && height ? { dimensions: { width, height } } : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,102 @@
+/** Git info and operation records: written by the API (queued) and the worker (the rest). */
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.ts';
+import { config } from '../config.ts';
+import { getRecord, queryPage } from '../db/operations.ts';
+import { nowIso } from '../clock.ts';
+import { GIT_OPERATION_PREFIX, gitInfoEntity, gitOperationEntity, type GitInfoItem, type GitOperationItem } from '../db/entities/git-info.ts';
+
+export async function getGitInfo(spaceId: string): Promise<GitInfoItem | undefined> {
+  const record = await getRecord(gitInfoEntity.key({ spaceId }), true);
+  return record ? gitInfoEntity.fromRecord(record) : undefined;
+}
+
+export async function getOperation(spaceId: string, operationId: string): Promise<GitOperationItem | undefined> {
+  const record = await getRecord(gitOperationEntity.key({ spaceId, operationId }), true);
+  return record ? gitOperationEntity.fromRecord(record) : undefined;
+}
+
+export async function putQueuedOperation(op: GitOperationItem): Promise<void> {
+  await db().send(new PutCommand({ TableName: config.tableName, Item: gitOperationEntity.toRecord({ spaceId: op.spaceId, operationId: op.id }, op) }));
+}
+
+/** SET the given fields of an operation (creating it when a job arrives without its queued record). */
+export async function updateOperation(spaceId: string, operationId: string, fields: Partial<GitOperationItem>, options: { incrementAttempts?: boolean } = {}): Promise<void> {
+  const key = gitOperationEntity.key({ spaceId, operationId });
+  const names: Record<string, string> = { '#type': 'entityType' };
+  const values: Record<string, unknown> = { ':type': 'git-operation' };
+  const sets = ['#type = :type'];
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  let expression = `SET ${sets.join(', ')}`;
+  if (options.incrementAttempts) {
+    expression += ' ADD attempts :one';
+    values[':one'] = 1;
+  }
+  await db().send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+}
+
+/** The most recent operations, newest first. */
+export async function recentOperations(spaceId: string, limit = 20): Promise<GitOperationItem[]> {
+  const page = await queryPage({ partition: `SPACE#${spaceId}`, prefix: GIT_OPERATION_PREFIX, forward: false, limit });
+  return page.records.map((r) => gitOperationEntity.fromRecord(r));
+}
+
+/** Operation ids sort by request time. */
+export function newOperationId(requestedAt: string, random: string): string {
+  return `${requestedAt.replace(/[^0-9]/g, '')}-${random}`;
+}
+
+export function presentOperation(op: GitOperationItem | undefined) {
+  if (!op) return null;
+  return {
+    id: op.id,
+    operation: op.operation,
+    status: op.status,
+    ...(op.stage ? { stage: op.stage } : {}),
+    ...(op.message ? { message: op.message } : {}),
+    url: op.url,
+    ref: op.ref,
+    requestedAt: op.requestedAt,
+    ...(op.timestamp ? { timestamp: op.timestamp } : {}),
+    ...(op.startedAt ? { startedAt: op.startedAt } : {}),
+    ...(op.finishedAt ? { finishedAt: op.finishedAt } : {}),
+    attempts: op.attempts ?? 0,
+    ...(op.commit ? { commit: op.commit } : {}),
+    ...(op.revision ? { revision: op.revision } : {}),
+  };
+}
+
+/** Git info (spec 2.14) plus the last finished and the running (or queued) operation. */
+export async function presentGitInfo(spaceId: string) {
+  const [info, ops] = await Promise.all([getGitInfo(spaceId), recentOperations(spaceId)]);
+  const running = ops.find((op) => op.status === 'running') ?? ops.filter((op) => op.status === 'queued').at(-1);
+  const last = ops.find((op) => op.status === 'succeeded' || op.status === 'failed' || op.status === 'skipped');
+  return {
+    repoName: info?.repoName ?? '',
+    installationProvider: info?.installationProvider ?? '',
+    integration: info?.integration ?? '',
+    url: info?.url ?? '',
+    updatedAt: info?.updatedAt ?? '',
+    ...(info?.ref ? { ref: info.ref } : {}),
+    ...(info?.commit ? { commit: info.commit } : {}),
+    operations: { last: presentOperation(last), running: presentOperation(running) },
+  };
+}
+
+export async function clearLegacyInstallation(spaceId: string): Promise<void> {
+  await db().send(new UpdateCommand({
+    TableName: config.tableName,
+    Key: gitInfoEntity.key({ spaceId }),
+    UpdateExpression: 'REMOVE legacyInstallation',
+    ConditionExpression: 'attribute_exists(pk)',
+  })).catch((error: Error) => {
+    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  });
+}
+
+export { nowIso };

@@ -1,0 +1,220 @@
+/**
+ * The git worker's job: import a branch into a space (a new revision, made primary in a
+ * transaction unless `standalone`) or export the space's primary content to a branch.
+ * Idempotent under redelivery: the operation record says when a job is done, and the
+ * import's transaction only succeeds once per operation. Every failure is recorded on the
+ * operation (clear message, URL without credentials) and rethrown, so SQS retries it and
+ * finally moves it to the DLQ.
+ */
+import { getRecord } from '../db/operations.ts';
+import { transact, type TransactItem } from '../db/operations.ts';
+import { config } from '../config.ts';
+import { nowIso } from '../clock.ts';
+import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
+import { gitInfoEntity, gitOperationEntity, type GitOperationItem } from '../db/entities/git-info.ts';
+import { loadRevision, prepareRevision } from '../content/revisions.ts';
+import type { Job } from '../jobs/jobs.ts';
+import { Checkout, redactText, redactUrl, repoNameOf } from './repo.ts';
+import { importRepository } from './import.ts';
+import { exportManifest } from './export.ts';
+import { getGitInfo, getOperation, newOperationId, updateOperation } from './state.ts';
+import { ApiError } from '../http/errors.ts';
+
+export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
+
+class Skip extends Error {}
+
+export async function runGitSync(job: GitSyncJob): Promise<void> {
+  const operationId = job.operationId ?? newOperationId(job.requestedAt, 'unnamed');
+  const { spaceId } = job;
+  const url = job.url ? redactUrl(job.url) : '';
+  const existing = await getOperation(spaceId, operationId);
+  if (existing && (existing.status === 'succeeded' || existing.status === 'skipped')) return;
+  const record = await getRecord(spaceEntity.key({ spaceId }), true);
+  const space = record ? spaceEntity.fromRecord(record) : undefined;
+  if (!space || space.deletedAt) throw new Error(`No space ${spaceId}: the git-sync job cannot run`);
+  const stage = (name: string) => updateOperation(spaceId, operationId, { stage: name });
+  await updateOperation(spaceId, operationId, {
+    id: operationId, spaceId, operation: job.operation, status: 'running', stage: 'starting', url, ref: job.ref ?? '',
+    requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}),
+  }, { incrementAttempts: true });
+  try {
+    if (!job.url || !job.ref) throw new Error('The job has no repository URL or ref');
+    const info = await getGitInfo(spaceId);
+    if (job.timestamp && info?.lastTimestamp && job.timestamp < info.lastTimestamp) {
+      throw new Skip(`Skipped: an operation with a later timestamp (${info.lastTimestamp}) was already applied`);
+    }
+    if (job.operation === 'import') await runImport(job, space, operationId, stage);
+    else await runExport(job, space, operationId, stage);
+  } catch (error) {
+    if (error instanceof Skip) {
+      await updateOperation(spaceId, operationId, { status: 'skipped', message: error.message, finishedAt: nowIso() });
+      return;
+    }
+    const message = redactText(describe(error, job), job.url ?? '');
+    await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso() });
+    throw new Error(message);
+  }
+}
+
+function describe(error: unknown, job: GitSyncJob): string {
+  const e = error as { message?: string; code?: string; data?: { statusCode?: number } };
+  const where = `${job.operation} ${job.ref ?? ''} from ${redactUrl(job.url ?? '')}`;
+  if (e.code === 'HttpError' && e.data?.statusCode) return `Git ${where} failed: the server answered HTTP ${e.data.statusCode}`;
+  if (e.code === 'SmartHttpError' || e.code === 'HttpError') return `Git ${where} failed: the repository could not be reached (${e.message})`;
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT/.test(String(e.message))) return `Git ${where} failed: the repository could not be reached (${e.message})`;
+  return `Git ${where} failed: ${e.message ?? String(error)}`;
+}
+
+function infoUpdate(job: GitSyncJob, now: string, commit: string): TransactItem {
+  const names: Record<string, string> = { '#ts': 'lastTimestamp' };
+  const values: Record<string, unknown> = {
+    ':type': 'git-info', ':space': job.spaceId, ':url': redactUrl(job.gitInfo?.url ?? job.url!), ':remote': redactUrl(job.url!),
+    ':ref': job.ref, ':now': now, ':commit': commit, ':repo': repoNameOf(job.url!),
+    ':provider': job.gitInfo?.provider ?? providerOf(job.url!), ':integration': 'git-sync',
+  };
+  let set = 'SET entityType = :type, spaceId = :space, #url = :url, remote = :remote, #ref = :ref, updatedAt = :now, #commit = :commit, repoName = :repo, installationProvider = :provider, integration = :integration';
+  Object.assign(names, { '#url': 'url', '#ref': 'ref', '#commit': 'commit' });
+  let condition: string | undefined;
+  if (job.timestamp) {
+    set += ', #ts = :ts';
+    values[':ts'] = job.timestamp;
+    condition = 'attribute_not_exists(#ts) OR #ts <= :ts';
+  } else {
+    delete names['#ts'];
+  }
+  return {
+    Update: {
+      TableName: config.tableName, Key: gitInfoEntity.key({ spaceId: job.spaceId }), UpdateExpression: set,
+      ...(condition ? { ConditionExpression: condition } : {}), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+    },
+  };
+}
+
+function providerOf(url: string): string {
+  const host = new URL(url).hostname;
+  if (host.endsWith('github.com')) return 'github';
+  if (host.includes('gitlab')) return 'gitlab';
+  return 'git';
+}
+
+function operationDone(job: GitSyncJob, operationId: string, fields: Partial<GitOperationItem>): TransactItem {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':done': 'succeeded', ':now': nowIso() };
+  const sets = ['#status = :done', 'finishedAt = :now'];
+  for (const [name, value] of Object.entries(fields)) {
+    names[`#${name}`] = name;
+    values[`:${name}`] = value;
+    sets.push(`#${name} = :${name}`);
+  }
+  return {
+    Update: {
+      TableName: config.tableName, Key: gitOperationEntity.key({ spaceId: job.spaceId, operationId }),
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE stage`, ConditionExpression: '#status <> :done',
+      ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** Runs the final transaction; a failed condition on the operation means it already completed. */
+async function commitOutcome(items: TransactItem[], operationIndex: number, infoIndex: number): Promise<'done' | 'already' | 'stale'> {
+  let failed = -1;
+  try {
+    await transact(items, (index) => {
+      failed = index;
+      return new ApiError(409, 'condition failed');
+    });
+    return 'done';
+  } catch (error) {
+    if (failed === operationIndex) return 'already';
+    if (failed === infoIndex) return 'stale';
+    if (failed >= 0) throw new Error('The space changed while the import ran (its content moved, it was locked or deleted); the job will retry');
+    throw error;
+  }
+}
+
+async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>): Promise<void> {
+  await stage('cloning');
+  const checkout = await Checkout.open(job.url!, job.ref!, { requireRef: true });
+  try {
+    const head = checkout.head!;
+    await stage('reading');
+    const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
+    if (!job.force && !job.standalone && primary?.revision.git?.oid === head && primary.revision.git.ref === job.ref) {
+      await stage('saving');
+      const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id }), infoUpdate(job, nowIso(), head)], 0, 1);
+      if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
+      return;
+    }
+    const files = await checkout.files(head);
+    await stage('writing');
+    const now = nowIso();
+    const { manifest } = await importRepository(
+      { files, read: (oid) => checkout.readBlob(oid) },
+      { projectDirectory: job.repoProjectDirectory, previous: primary?.manifest, now },
+    );
+    await stage('saving');
+    const next = await prepareRevision({
+      spaceId: space.id, manifest, parents: primary ? [primary.revision.id] : [], type: 'edits', createdBy: job.requestedBy ?? 'git-sync',
+    });
+    const git = { oid: head, message: await checkout.commitMessage(head), createdByGitBook: false, url: redactUrl(job.url!), ref: job.ref! };
+    next.revision.git = git;
+    next.put.Put.Item.git = git;
+    const items: TransactItem[] = [next.put, operationDone(job, operationId, { commit: head, revision: next.revision.id }), infoUpdate(job, now, head)];
+    if (!job.standalone) {
+      const gitSync = { repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? providerOf(job.url!), integration: 'git-sync', url: redactUrl(job.gitInfo?.url ?? job.url!), updatedAt: now };
+      items.push({
+        Update: {
+          TableName: config.tableName,
+          Key: spaceEntity.key({ spaceId: space.id }),
+          UpdateExpression: 'SET #revision = :next, updatedAt = :now, gitSync = :gitSync',
+          ConditionExpression: (space.revision ? '#revision = :primary' : 'attribute_not_exists(#revision)') + ' AND attribute_not_exists(deletedAt) AND editMode <> :locked',
+          ExpressionAttributeNames: { '#revision': 'revision' },
+          ExpressionAttributeValues: { ':next': next.revision.id, ':now': now, ':gitSync': gitSync, ':locked': 'locked', ...(space.revision ? { ':primary': space.revision } : {}) },
+        },
+      });
+    }
+    const outcome = await commitOutcome(items, 1, 2);
+    if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
+  } finally {
+    await checkout.close();
+  }
+}
+
+async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>): Promise<void> {
+  if (!job.commitMessage) throw new Error('An export needs a commit message');
+  const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
+  if (!primary) throw new Error(`The space ${space.id} has no content to export`);
+  await stage('cloning');
+  const info = await getGitInfo(space.id);
+  const checkout = await Checkout.open(job.url!, job.ref!, { fallbackRef: info?.ref ?? primary.revision.git?.ref });
+  try {
+    const files = await checkout.files(checkout.head);
+    await stage('writing');
+    const tree = await exportManifest(primary.manifest, {
+      files, read: (oid) => checkout.readBlob(oid), write: (bytes) => checkout.writeBlob(bytes),
+    }, { projectDirectory: job.repoProjectDirectory });
+    const treeOid = await checkout.writeTrees(tree);
+    let commit = checkout.head!;
+    if (!checkout.branchExists || !checkout.head || treeOid !== await checkout.treeOf(checkout.head)) {
+      await stage('pushing');
+      commit = await checkout.commitAndPush({ tree: treeOid, message: job.commitMessage, force: job.force });
+    }
+    await stage('saving');
+    const now = nowIso();
+    const outcome = await commitOutcome([
+      operationDone(job, operationId, { commit, revision: primary.revision.id }),
+      infoUpdate(job, now, commit),
+      {
+        Update: {
+          TableName: config.tableName, Key: spaceEntity.key({ spaceId: space.id }),
+          UpdateExpression: 'SET gitSync = :gitSync', ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':gitSync': { repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? providerOf(job.url!), integration: 'git-sync', url: redactUrl(job.gitInfo?.url ?? job.url!), updatedAt: now } },
+        },
+      },
+    ], 0, 1);
+    if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
+  } finally {
+    await checkout.close();
+  }
+}

@@ -1,0 +1,268 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import type { OrganizationItem } from '../db/entities/organization.ts';
+import type { SiteItem, SiteSectionGroupItem, SiteSectionItem, SiteSpaceItem } from '../db/entities/site.ts';
+import type { ShareLinkItem } from '../db/entities/share-link.ts';
+import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
+import { memberEntity } from '../db/entities/member.ts';
+import { collectionEntity } from '../db/entities/collection.ts';
+import type { Role } from '../http/schemas.ts';
+import { effectiveRole, type LevelHolder } from '../policies/effective-role.ts';
+import { atLeast } from '../policies/roles.ts';
+import { isExpired } from '../policies/access.ts';
+import { apiLocation, appLocation } from './urls.ts';
+import { presentSpace } from './space.ts';
+import { childrenOf, isDefaultSiteSpace, siteSpacesIn, type SiteTree } from '../commands/sites-structure.ts';
+import { hashShareSecret, openShareSecret } from '../commands/sites-share-links.ts';
+
+/** Base URL of a site's published content: the org hostname, then the basename or the id. */
+export function siteBaseUrl(site: SiteItem, org: OrganizationItem): string {
+  return `https://${org.customHostname ?? org.hostname}/${site.basename ?? site.id}`;
+}
+
+export function sitePermissions(role: Role | null) {
+  return {
+    view: atLeast(role, 'read'),
+    access: atLeast(role, 'read'),
+    edit: atLeast(role, 'edit'),
+    create: atLeast(role, 'create'),
+    admin: atLeast(role, 'admin'),
+    installIntegration: atLeast(role, 'admin'),
+    viewAdaptiveSchema: atLeast(role, 'read'),
+    editAdaptiveSchema: atLeast(role, 'admin'),
+  };
+}
+
+/** Site (spec 2.12). `urls.published` only once published (as the public interface says). */
+export function presentSite(site: SiteItem, org: OrganizationItem, role: Role | null) {
+  const base = siteBaseUrl(site, org);
+  return {
+    object: 'site' as const,
+    id: site.id,
+    type: site.type,
+    appliedType: site.type,
+    title: site.title,
+    ...(site.basename ? { basename: site.basename } : {}),
+    ...(site.proxy ? { proxy: { origin: site.proxy, target: base } } : {}),
+    visibility: site.visibility,
+    published: site.published,
+    siteSpaces: site.siteSpaces,
+    createdAt: site.createdAt,
+    adaptiveContent: site.adaptiveContent,
+    ads: { status: 'pending' as const, submittable: false },
+    agentsContext: site.agentsContext,
+    features: [] as { id: string; plan: string; frozen: boolean }[],
+    permissions: sitePermissions(role),
+    urls: {
+      location: apiLocation(`/orgs/${site.orgId}/sites/${site.id}`),
+      app: appLocation(`/o/${site.orgId}/sites/${site.id}`),
+      preview: appLocation(`/o/${site.orgId}/sites/${site.id}/preview`),
+      ...(site.published ? { published: base } : {}),
+    },
+  };
+}
+
+/** Everything the presentation of a site's structure needs. */
+export interface StructureContext {
+  org: OrganizationItem;
+  tree: SiteTree;
+  /** Presented spaces by id (spaces that no longer exist are absent). */
+  spaces: Map<string, ReturnType<typeof presentSpace>>;
+  /** `?share=<key>` when the caller gave a valid share key of a share-link site, else ''. */
+  shareQuery: string;
+}
+
+/**
+ * The spaces shown by site spaces, each presented with the caller's role on it. One
+ * batch for the spaces, one for their ancestor collections.
+ */
+export async function loadSiteSpaces(c: Context<AppEnv>, org: OrganizationItem, spaceIds: string[]) {
+  const loader = c.get('loader');
+  const ids = [...new Set(spaceIds)];
+  const memberKey = memberEntity.key({ orgId: org.id, userId: c.get('caller').userId });
+  await loader.load([memberKey, ...ids.map((spaceId) => spaceEntity.key({ spaceId }))]);
+  const spaces = ids.map((spaceId) => loader.peek(spaceEntity.key({ spaceId })))
+    .filter((r): r is Record<string, unknown> => r !== undefined)
+    .map((r) => spaceEntity.fromRecord(r) as SpaceItem)
+    .filter((s) => !isExpired(s));
+  await loader.load([...new Set(spaces.flatMap((s) => s.ancestors))].map((collectionId) => collectionEntity.key({ collectionId })));
+  const memberRecord = loader.peek(memberKey);
+  const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
+  const out = new Map<string, ReturnType<typeof presentSpace>>();
+  for (const space of spaces) {
+    const ancestors = space.ancestors
+      .map((collectionId) => loader.peek(collectionEntity.key({ collectionId })))
+      .filter((r): r is Record<string, unknown> => r !== undefined)
+      .map((r) => collectionEntity.fromRecord(r))
+      .reverse();
+    const chain: LevelHolder[] = [space, ...ancestors];
+    out.set(space.id, presentSpace(space, { role: effectiveRole(member, org, chain), org }));
+  }
+  return out;
+}
+
+/** `?share=<key>` when `shareKey` opens an active share link of a share-link site. */
+export function shareQueryFor(tree: SiteTree, shareKey: string | undefined): string {
+  if (!shareKey || tree.site.visibility !== 'share-link') return '';
+  const hash = hashShareSecret(shareKey);
+  return tree.shareLinks.some((l) => l.active && l.secretHash === hash) ? `?share=${encodeURIComponent(shareKey)}` : '';
+}
+
+function sectionBase(ctx: StructureContext, section: SiteSectionItem | undefined): string {
+  const base = siteBaseUrl(ctx.tree.site, ctx.org);
+  if (!section || ctx.tree.site.defaultSiteSection === section.id) return base;
+  return `${base}/${section.path}`;
+}
+
+/** SiteSpace (spec 2.12); undefined when its space no longer exists. */
+export function presentSiteSpace(siteSpace: SiteSpaceItem, ctx: StructureContext) {
+  const space = ctx.spaces.get(siteSpace.spaceId);
+  if (!space) return undefined;
+  const section = siteSpace.section ? ctx.tree.sections.find((s) => s.id === siteSpace.section) : undefined;
+  const isDefault = isDefaultSiteSpace(ctx.tree, siteSpace);
+  const url = `${sectionBase(ctx, section)}${isDefault ? '' : `/${siteSpace.path}`}${ctx.shareQuery}`;
+  return {
+    object: 'site-space' as const,
+    id: siteSpace.id,
+    path: siteSpace.path,
+    ...(siteSpace.section ? { section: siteSpace.section } : {}),
+    space,
+    title: space.title,
+    default: isDefault,
+    ...(siteSpace.condition !== undefined ? { condition: siteSpace.condition } : {}),
+    draft: false,
+    hidden: false,
+    hasAdvancedCustomizationFeature: false,
+    urls: ctx.tree.site.published ? { published: url } : {},
+  };
+}
+
+export function presentSiteSpaces(items: SiteSpaceItem[], ctx: StructureContext) {
+  return items.map((s) => presentSiteSpace(s, ctx)).filter((s): s is NonNullable<typeof s> => s !== undefined);
+}
+
+/** SiteSection (spec 2.12) with its site spaces. */
+export function presentSection(section: SiteSectionItem, ctx: StructureContext) {
+  return {
+    object: 'site-section' as const,
+    id: section.id,
+    title: section.title,
+    ...(section.description !== undefined ? { description: section.description } : {}),
+    default: ctx.tree.site.defaultSiteSection === section.id,
+    draft: false,
+    path: section.path,
+    ...(section.condition !== undefined ? { condition: section.condition } : {}),
+    ...(section.sectionGroup ? { sectionGroup: section.sectionGroup } : {}),
+    siteSpaces: presentSiteSpaces(siteSpacesIn(ctx.tree, section.id), ctx),
+    urls: ctx.tree.site.published ? { published: `${sectionBase(ctx, section)}${ctx.shareQuery}` } : {},
+    ...(section.icon !== undefined ? { icon: section.icon } : {}),
+  };
+}
+
+type PresentedSection = ReturnType<typeof presentSection>;
+export interface PresentedGroup {
+  object: 'site-section-group';
+  id: string;
+  title: string;
+  sectionGroup?: string;
+  icon?: string;
+  draft: boolean;
+  sections: PresentedSection[];
+  children: (PresentedSection | PresentedGroup)[];
+}
+
+/** SiteSectionGroup (spec 2.12): `children` are its sections and nested groups in order. */
+export function presentGroup(group: SiteSectionGroupItem, ctx: StructureContext): PresentedGroup {
+  const children = childrenOf(ctx.tree, group.id).map((child) => child.kind === 'section' ? presentSection(child.item, ctx) : presentGroup(child.item, ctx));
+  return {
+    object: 'site-section-group',
+    id: group.id,
+    title: group.title,
+    ...(group.sectionGroup ? { sectionGroup: group.sectionGroup } : {}),
+    ...(group.icon !== undefined ? { icon: group.icon } : {}),
+    draft: false,
+    sections: children.filter((c): c is PresentedSection => c.object === 'site-section'),
+    children,
+  };
+}
+
+/** The site's structure: sections and groups from the root, or the root site spaces. */
+export function presentStructure(ctx: StructureContext) {
+  if (ctx.tree.sections.length === 0 && ctx.tree.groups.length === 0) {
+    return { type: 'siteSpaces' as const, structure: presentSiteSpaces(siteSpacesIn(ctx.tree, undefined), ctx) };
+  }
+  return {
+    type: 'sections' as const,
+    structure: childrenOf(ctx.tree, undefined).map((child) => child.kind === 'section' ? presentSection(child.item, ctx) : presentGroup(child.item, ctx)),
+  };
+}
+
+/** ShareLink (spec 2.12): `urls.published` carries the secret, opened from its sealed form. */
+export function presentShareLink(link: ShareLinkItem, site: SiteItem, org: OrganizationItem) {
+  const secret = openShareSecret(link.sealedSecret, link.id);
+  return {
+    object: 'share-link' as const,
+    id: link.id,
+    createdAt: link.createdAt,
+    name: link.name,
+    active: link.active,
+    urls: secret ? { published: `${siteBaseUrl(site, org)}?share=${secret}` } : {},
+  };
+}
+
+/** Customization settings of spec 2.12 with every field, at their defaults. */
+export function defaultCustomization(title: string) {
+  const both = (light: string, dark: string) => ({ light, dark });
+  return {
+    title,
+    styling: {
+      theme: 'clean',
+      primaryColor: both('#346DDB', '#346DDB'),
+      tint: { color: both('#346DDB', '#346DDB') },
+      infoColor: both('#787878', '#787878'),
+      successColor: both('#02B341', '#02B341'),
+      warningColor: both('#FE9A00', '#FE9A00'),
+      dangerColor: both('#FB2C36', '#FB2C36'),
+      corners: 'rounded',
+      depth: 'subtle',
+      links: 'default',
+      font: 'Inter',
+      monospaceFont: 'IBMPlexMono',
+      icons: 'regular',
+      sidebar: { background: 'default', list: 'default' },
+      search: 'subtle',
+    },
+    favicon: {},
+    header: { links: [] },
+    footer: { groups: [] },
+    announcement: { enabled: false, message: '', style: 'info' },
+    themes: { default: 'light', toggeable: true },
+    pdf: { enabled: true },
+    feedback: { enabled: false },
+    ai: { mode: 'none' },
+    advancedCustomization: { enabled: true },
+    git: { showEditLink: false },
+    pageActions: { externalAI: true, markdown: true, mcp: true },
+    externalLinks: { target: 'self' },
+    pagination: { enabled: true },
+    trademark: { enabled: true },
+    privacyPolicy: {},
+    socialPreview: {},
+    insights: { trackingCookie: true },
+  };
+}
+
+/** The published site profile (`published-content-site`). */
+export function presentPublishedSite(ctx: StructureContext, role: Role | null) {
+  const title = ctx.tree.site.title;
+  return {
+    object: 'published-content-site' as const,
+    site: presentSite(ctx.tree.site, ctx.org, role),
+    structure: presentStructure(ctx),
+    customizations: {
+      site: defaultCustomization(title),
+      siteSpaces: Object.fromEntries(ctx.tree.siteSpaces.filter((s) => ctx.spaces.has(s.spaceId)).map((s) => [s.id, defaultCustomization(title)])),
+    },
+    scripts: [] as { script: string; contentSecurityPolicy?: string; cookies: boolean }[],
+  };
+}

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { siteEntity } from '../shared/db/entities/site.ts';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(async () => api.close());
+
+async function createSpace(org: TestOrg, title: string) {
+  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+async function createSite(org: TestOrg, body: Record<string, unknown> = {}) {
+  const res = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+describe('sites: create, get, list, patch, delete, publish', () => {
+  it('creates a site with spaces and returns every field of 2.12', async () => {
+    const org = await newOrg();
+    const space = await createSpace(org, 'Getting Started');
+    const res = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Docs', visibility: 'unlisted', spaces: [space.id] } });
+    expect(res.status).toBe(201);
+    const id = res.body.id;
+    expect(res.headers.get('location')).toBe(`${api.url}/v1/orgs/${org.id}/sites/${id}`);
+    expect(res.body).toEqual({
+      object: 'site',
+      id,
+      type: 'basic',
+      appliedType: 'basic',
+      title: 'Docs',
+      visibility: 'unlisted',
+      published: false,
+      siteSpaces: 1,
+      createdAt: expect.any(String),
+      adaptiveContent: { enabled: false },
+      ads: { status: 'pending', submittable: false },
+      agentsContext: 'included',
+      features: [],
+      permissions: {
+        view: true, access: true, edit: true, create: true, admin: true, installIntegration: true, viewAdaptiveSchema: true, editAdaptiveSchema: true,
+      },
+      urls: {
+        location: `${api.url}/v1/orgs/${org.id}/sites/${id}`,
+        app: expect.any(String),
+        preview: expect.any(String),
+      },
+    });
+    const get = await api.request('GET', `/orgs/${org.id}/sites/${id}`, { token: org.admin.token });
+    expect(get.status).toBe(200);
+    expect(get.body).toEqual(res.body);
+    const stored = await getRecord(siteEntity.key({ siteId: id }));
+    expect(stored).toMatchObject({ orgId: org.id, siteSpaces: 1, spaceRefs: { [space.id]: 1 }, entityType: 'site' });
+    const spaces = await api.request('GET', `/orgs/${org.id}/sites/${id}/site-spaces`, { token: org.admin.token });
+    expect(spaces.body.items).toHaveLength(1);
+    expect(spaces.body.items[0]).toMatchObject({ object: 'site-space', path: 'getting-started', default: true, title: 'Getting Started', space: { id: space.id }, urls: {} });
+  });
+
+  it('defaults, 400 naming the field, 401, 403 and 404 across organizations', async () => {
+    const org = await newOrg();
+    const site = await createSite(org);
+    expect(site).toMatchObject({ title: 'Untitled site', visibility: 'public', type: 'basic', siteSpaces: 0 });
+    const bad = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { visibility: 'secret' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^visibility: /);
+    const badSpace = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { spaces: ['nope'] } });
+    expect(badSpace.status).toBe(400);
+    expect(badSpace.body.error.message).toMatch(/^spaces\.0: /);
+    const unknown = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { colour: 'red' } });
+    expect(unknown.body.error.message).toBe('colour: is not an allowed field');
+    expect((await api.request('GET', `/orgs/${org.id}/sites`, {})).status).toBe(401);
+    const reader = await org.member('read');
+    expect((await api.request('GET', `/orgs/${org.id}/sites/${site.id}`, { token: reader.token })).status).toBe(200);
+    const readerView = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}`, { token: reader.token })).body;
+    expect(readerView.permissions).toMatchObject({ view: true, create: false, admin: false });
+    expect((await api.request('POST', `/orgs/${org.id}/sites`, { token: reader.token, body: {} })).status).toBe(403);
+    expect((await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: reader.token, body: { title: 'New' } })).status).toBe(403);
+    const creator = await org.member('create');
+    expect((await api.request('POST', `/orgs/${org.id}/sites/${site.id}/publish`, { token: creator.token })).status).toBe(200);
+    expect((await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: creator.token, body: { title: 'New' } })).status).toBe(403);
+    const guest = await org.member(null);
+    expect((await api.request('GET', `/orgs/${org.id}/sites`, { token: guest.token })).status).toBe(403);
+    const other = await newOrg();
+    expect((await api.request('GET', `/orgs/${org.id}/sites/${site.id}`, { token: other.admin.token })).status).toBe(404);
+    expect((await api.request('GET', `/orgs/${other.id}/sites/${site.id}`, { token: other.admin.token })).status).toBe(404);
+    expect((await api.request('GET', `/orgs/${org.id}/sites/missing`, { token: org.admin.token })).status).toBe(404);
+    // A space of another organization cannot be added.
+    const foreign = await createSpace(other, 'Foreign');
+    const cross = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token, body: { spaceId: foreign.id } });
+    expect(cross.status).toBe(400);
+    expect(cross.body.error.message).toMatch(/^spaceId: /);
+  });
+
+  it('lists with filters (space, title, published) and pages', async () => {
+    const org = await newOrg();
+    const space = await createSpace(org, 'S');
+    const a = await createSite(org, { title: 'Alpha Docs', spaces: [space.id] });
+    const b = await createSite(org, { title: 'Beta' });
+    const c = await createSite(org, { title: 'Gamma docs' });
+    await api.request('POST', `/orgs/${org.id}/sites/${b.id}/publish`, { token: org.admin.token });
+    const list = async (query: Record<string, string | number>) => {
+      const res = await api.request('GET', `/orgs/${org.id}/sites`, { token: org.admin.token, query });
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    expect((await list({})).items.map((s: { id: string }) => s.id)).toEqual([a.id, b.id, c.id]);
+    expect((await list({ space: space.id })).items.map((s: { id: string }) => s.id)).toEqual([a.id]);
+    expect((await list({ title: 'DOCS' })).items.map((s: { id: string }) => s.id)).toEqual([a.id, c.id]);
+    expect((await list({ published: 'true' })).items.map((s: { id: string }) => s.id)).toEqual([b.id]);
+    expect((await list({ published: 'false' })).items.map((s: { id: string }) => s.id)).toEqual([a.id, c.id]);
+    const first = await list({ limit: 2 });
+    expect(first.items).toHaveLength(2);
+    expect(first.count).toBe(2);
+    const second = await list({ limit: 2, page: first.next.page });
+    expect(second.items.map((s: { id: string }) => s.id)).toEqual([c.id]);
+    expect(second.next).toBeUndefined();
+    const bad = await api.request('GET', `/orgs/${org.id}/sites`, { token: org.admin.token, query: { published: 'yes' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^published: /);
+  });
+
+  it('patches settings; proxy set and removed; defaults validated; basename unique', async () => {
+    const org = await newOrg();
+    const s1 = await createSpace(org, 'One');
+    const s2 = await createSpace(org, 'Two');
+    const site = await createSite(org, { title: 'Docs', spaces: [s1.id, s2.id] });
+    const ss = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token })).body.items;
+    const res = await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, {
+      token: org.admin.token,
+      body: { title: 'Handbook', visibility: 'share-link', basename: 'handbook', adaptiveContent: { enabled: true }, agentsContext: 'excluded', proxy: 'example.com/docs', defaultSiteSpace: ss[1].id },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      title: 'Handbook', visibility: 'share-link', basename: 'handbook', adaptiveContent: { enabled: true }, agentsContext: 'excluded',
+      proxy: { origin: 'example.com/docs', target: expect.stringContaining('/handbook') },
+    });
+    const after = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token, query: { default: 'true' } })).body.items;
+    expect(after.map((s: { id: string }) => s.id)).toEqual([ss[1].id]);
+    const nonDefault = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token, query: { default: 'false' } })).body.items;
+    expect(nonDefault.map((s: { id: string }) => s.id)).toEqual([ss[0].id]);
+    const removed = await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token, body: { proxy: null } });
+    expect(removed.body.proxy).toBeUndefined();
+    const badDefault = await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token, body: { defaultSiteSpace: 'nope' } });
+    expect(badDefault.status).toBe(400);
+    expect(badDefault.body.error.message).toMatch(/^defaultSiteSpace: /);
+    const badSection = await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token, body: { defaultSiteSection: 'nope' } });
+    expect(badSection.body.error.message).toMatch(/^defaultSiteSection: /);
+    const badProxy = await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token, body: { proxy: 'not a proxy' } });
+    expect(badProxy.status).toBe(400);
+    expect(badProxy.body.error.message).toMatch(/^proxy: /);
+    expect((await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token, body: {} })).status).toBe(400);
+    const other = await createSite(org, { title: 'Other' });
+    const clash = await api.request('PATCH', `/orgs/${org.id}/sites/${other.id}`, { token: org.admin.token, body: { basename: 'handbook' } });
+    expect(clash.status).toBe(409);
+  });
+
+  it('publishes: published=true and urls.published under the org hostname', async () => {
+    const org = await newOrg();
+    const site = await createSite(org, { title: 'Docs' });
+    const res = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/publish`, { token: org.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body.published).toBe(true);
+    const orgBody = (await api.request('GET', `/orgs/${org.id}`, { token: org.admin.token })).body;
+    expect(res.body.urls.published).toBe(`https://${orgBody.hostname}/${site.id}`);
+    expect((await getRecord(siteEntity.key({ siteId: site.id })))?.published).toBe(true);
+    expect((await api.request('POST', `/orgs/${org.id}/sites/missing/publish`, { token: org.admin.token })).status).toBe(404);
+  });
+
+  it('deletes the whole partition: 205 then 204', async () => {
+    const org = await newOrg();
+    const space = await createSpace(org, 'S');
+    const site = await createSite(org, { spaces: [space.id] });
+    await api.request('POST', `/orgs/${org.id}/sites/${site.id}/sections`, { token: org.admin.token, body: { spaceId: space.id, title: 'Guides' } });
+    await api.request('POST', `/orgs/${org.id}/sites/${site.id}/section-groups`, { token: org.admin.token, body: { title: 'G' } });
+    await api.request('POST', `/orgs/${org.id}/sites/${site.id}/share-links`, { token: org.admin.token, body: { name: 'L' } });
+    expect((await queryAll({ partition: `SITE#${site.id}` })).length).toBeGreaterThan(4);
+    const creator = await org.member('create');
+    expect((await api.request('DELETE', `/orgs/${org.id}/sites/${site.id}`, { token: creator.token })).status).toBe(403);
+    expect((await api.request('DELETE', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token })).status).toBe(205);
+    expect(await queryAll({ partition: `SITE#${site.id}` })).toEqual([]);
+    expect((await api.request('DELETE', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token })).status).toBe(204);
+    expect((await api.request('GET', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token })).status).toBe(404);
+  });
+});
+
+describe('published profile, adaptive schema, template conditions', () => {
+  it('returns the profile with root site spaces, then with sections and groups', async () => {
+    const org = await newOrg();
+    const space = await createSpace(org, 'Intro');
+    const site = await createSite(org, { title: 'Docs', spaces: [space.id] });
+    const res = await api.request('GET', `/orgs/${org.id}/sites/${site.id}/published`, { token: org.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ object: 'published-content-site', site: { id: site.id }, structure: { type: 'siteSpaces', structure: [{ object: 'site-space', path: 'intro' }] }, scripts: [] });
+    const ssId = res.body.structure.structure[0].id;
+    const custom = res.body.customizations;
+    expect(Object.keys(custom.siteSpaces)).toEqual([ssId]);
+    for (const field of ['title', 'styling', 'favicon', 'header', 'footer', 'announcement', 'themes', 'pdf', 'feedback', 'ai', 'advancedCustomization', 'git', 'pageActions', 'externalLinks', 'pagination', 'trademark', 'privacyPolicy', 'socialPreview', 'insights']) {
+      expect(custom.site, field).toHaveProperty(field);
+    }
+    expect(custom.site.styling).toMatchObject({ primaryColor: { light: expect.any(String), dark: expect.any(String) }, sidebar: { background: expect.any(String), list: expect.any(String) } });
+    expect(custom.site.title).toBe('Docs');
+    const section = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/sections`, { token: org.admin.token, body: { spaceId: space.id, title: 'Guides' } });
+    await api.request('POST', `/orgs/${org.id}/sites/${site.id}/section-groups`, { token: org.admin.token, body: { title: 'Group', sections: [section.body.id] } });
+    const withSections = await api.request('GET', `/orgs/${org.id}/sites/${site.id}/published`, { token: org.admin.token });
+    expect(withSections.body.structure.type).toBe('sections');
+    expect(withSections.body.structure.structure).toMatchObject([
+      { object: 'site-section-group', title: 'Group', children: [{ object: 'site-section', id: section.body.id, siteSpaces: [{ id: ssId }, { path: 'intro-2' }] }] },
+    ]);
+    expect((await api.request('GET', `/orgs/${org.id}/sites/missing/published`, { token: org.admin.token })).status).toBe(404);
+  });
+
+  it('adaptive schema: 404 before, strict validation, stored, template conditions from claims', async () => {
+    const org = await newOrg();
+    const site = await createSite(org);
+    const path = `/orgs/${org.id}/sites/${site.id}/adaptive-schema`;
+    const none = await api.request('GET', path, { token: org.admin.token });
+    expect(none.status).toBe(404);
+    expect((await api.request('GET', `${path}/template-conditions`, { token: org.admin.token })).body).toEqual({ items: [] });
+    const jsonSchema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        isBeta: { type: 'boolean', description: 'beta user' },
+        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { likesDark: { type: 'boolean' } }, additionalProperties: false },
+      },
+      additionalProperties: false,
+    };
+    const put = await api.request('PUT', path, { token: org.admin.token, body: { jsonSchema } });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ object: 'site-adaptive-schema', jsonSchema, updatedAt: expect.any(String) });
+    expect((await api.request('GET', path, { token: org.admin.token })).body).toEqual(put.body);
+    const conditions = await api.request('GET', `${path}/template-conditions`, { token: org.admin.token });
+    expect(conditions.body.items).toEqual([
+      { description: expect.any(String), condition: 'visitor.claims.isBeta === true' },
+      { description: expect.any(String), condition: 'visitor.claims.unsigned.likesDark === true' },
+    ]);
+    const invalid = [
+      [{ ...jsonSchema, type: 'array' }, 'jsonSchema.type'],
+      [{ ...jsonSchema, additionalProperties: true }, 'jsonSchema.additionalProperties'],
+      [{ ...jsonSchema, properties: { plan: { type: 'string' } } }, 'jsonSchema.properties.plan.type'],
+      [{ ...jsonSchema, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: true } } }, 'jsonSchema.properties.unsigned.additionalProperties'],
+      [{ ...jsonSchema, extra: 1 }, 'jsonSchema.extra'],
+      ['nope', 'jsonSchema'],
+    ] as const;
+    for (const [schema, field] of invalid) {
+      const res = await api.request('PUT', path, { token: org.admin.token, body: { jsonSchema: schema } });
+      expect(res.status, field).toBe(400);
+      expect(res.body.error.message.startsWith(`${field}: `), res.body.error.message).toBe(true);
+    }
+    const reader = await org.member('read');
+    expect((await api.request('PUT', path, { token: reader.token, body: { jsonSchema } })).status).toBe(403);
+    expect((await api.request('GET', path, { token: reader.token })).status).toBe(200);
+  });
+});
