@@ -45,16 +45,18 @@ describe('space expiry: TTL removal -> stream worker -> jobs queue -> purge', ()
 
 describe('failing jobs', () => {
   it('are retried and land in the dead-letter queue after 3 receives', async () => {
-    await enqueue({ kind: 'git-sync', spaceId: 'dlq-probe', operation: 'import', requestedAt: new Date().toISOString() });
-    const url = config.queueUrl('git')!;
+    // The translations queue: no other test file uses it (queues are shared by the whole run),
+    // and its worker fails every job until translations are built.
+    await enqueue({ kind: 'translation-run', organizationId: 'dlq-probe', translationId: 'dlq-probe' });
+    const url = config.queueUrl('translations')!;
     const { Attributes } = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['RedrivePolicy'] }));
     const dlqArn = JSON.parse(Attributes!.RedrivePolicy!).deadLetterTargetArn as string;
     const dlqUrl = url.replace(/[^/]+$/, dlqArn.split(':').pop()!);
     let received = 0;
-    for (let i = 0; i < 20 && received < 3; i++) received += await pollOnce('git', 2);
+    for (let i = 0; i < 20 && received < 3; i++) received += await pollOnce('translations', 2);
     expect(received).toBe(3);
-    expect(await pollOnce('git', 2)).toBe(0);
+    expect(await pollOnce('translations', 2)).toBe(0);
     const dead = await sqs().send(new ReceiveMessageCommand({ QueueUrl: dlqUrl, WaitTimeSeconds: 2, MaxNumberOfMessages: 10 }));
-    expect(dead.Messages?.map((m) => JSON.parse(m.Body!).spaceId)).toContain('dlq-probe');
+    expect(dead.Messages?.map((m) => JSON.parse(m.Body!).translationId)).toContain('dlq-probe');
   });
 });
