@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
-import { cloneBranch, commitFiles, createRepo, git, startGitServer, type GitServer } from './support/git-server.ts';
+import { cloneBranch, commitFiles, createRepo, git, pngFile, startGitServer, type GitServer } from './support/git-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
-import { sqs } from '../shared/aws/clients.ts';
+import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { queryAll } from '../shared/db/operations.ts';
+import { IMPORT_BATCH } from '../shared/git/import.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
 
 let api: TestApi;
@@ -25,37 +25,6 @@ afterAll(async () => {
   await api.close();
   await server.close();
 });
-
-/** A valid 3x2 PNG. */
-function tinyPng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(3, 0);
-  ihdr.writeUInt32BE(2, 4);
-  ihdr[8] = 8;
-  ihdr[9] = 2;
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(2 * 10))), chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** The documentation repository teams keep: config with a BOM and `./docs/`, SUMMARY, nested READMEs, assets, includes. */
 function fixture(prefix = ''): Record<string, string | Uint8Array> {
@@ -82,7 +51,7 @@ function fixture(prefix = ''): Record<string, string | Uint8Array> {
     ].join('\n'),
     [p('docs/guide/advanced.md')]: '# Advanced\n\nDeep things.\n',
     [p('docs/reference/api.md')]: '# API\n\nBack to [setup](../guide/setup.md#install).\n',
-    [p('docs/.gitbook/assets/my diagram.png')]: tinyPng(),
+    [p('docs/.gitbook/assets/my diagram.png')]: pngFile(3, 2),
     [p('docs/.gitbook/includes/warning.md')]: '---\ntitle: Warning\n---\n\nBe careful.\n',
     [p('docs/notlisted.md')]: '# Not listed\n',
   };
@@ -276,6 +245,23 @@ describe('git import', () => {
     expect(pages[0].git.path).toBe('intro.md');
   });
 
+  it('keeps .gitbook.yaml redirects on the revision and builds the commit URL from repoCommitURL', async () => {
+    const repo = await newRepo({
+      '.gitbook.yaml': 'redirects:\n  old/setup: ./guide/setup.md\n  /gone/: missing.md\n',
+      'README.md': '# Home\n',
+      'guide/setup.md': '# Setup\n',
+    });
+    const spaceId = await newSpace();
+    const info = await importInto(spaceId, { url: repo.url, repoCommitURL: 'https://git.example.com/team/docs/commit/' });
+    expect(info.operations.last.status).toBe('succeeded');
+    const content = (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    expect(content.git.url).toBe(`https://git.example.com/team/docs/commit/${repo.head}`);
+    expect(content).not.toHaveProperty('gitRedirects');
+    const setup = content.pages.find((p: { title: string }) => p.title === 'Setup');
+    const [record] = (await revisions(spaceId)).filter((r) => r.id === info.operations.last.revision);
+    expect(record!.gitRedirects).toEqual([{ from: 'old/setup', to: 'guide/setup.md', page: setup.id }, { from: 'gone', to: 'missing.md' }]);
+  });
+
   it('a failing URL is reported in git info, credentials never shown', async () => {
     const spaceId = await newSpace();
     const url = `${server.url}/missing-repo.git`;
@@ -301,6 +287,110 @@ describe('git import', () => {
     expect(info.operations.last.status).toBe('succeeded');
     expect(info.url).toBe(`${server.url}/${name}.git`);
     expect(JSON.stringify(await queryAll({ partition: `SPACE#${spaceId}` }))).not.toContain(password);
+  });
+});
+
+/**
+ * A generated repository of 300 pages in nested folders (13 sections of a README, 16 pages
+ * and 6 deeper pages nested under the last, in two SUMMARY groups) and 50 assets (25 PNGs,
+ * 25 binary files), every page linking to an asset and to its neighbour.
+ */
+const largeAsset = (n: number) => (n % 2 ? `blob-${String(n).padStart(2, '0')}.bin` : `asset-${String(n).padStart(2, '0')}.png`);
+
+function largeFixture(): Record<string, string | Uint8Array> {
+  const files: Record<string, string | Uint8Array> = { 'README.md': '# Home\n\nThe large repository.\n' };
+  for (let n = 0; n < 50; n++) {
+    files[`.gitbook/assets/${largeAsset(n)}`] = n % 2 ? Buffer.alloc(2048, n) : pngFile(n + 1, 2);
+  }
+  const summary = ['# Table of contents', '', '* [Home](README.md)'];
+  for (let s = 0; s < 13; s++) {
+    if (s === 0 || s === 7) summary.push('', `## Part ${s === 0 ? 'A' : 'B'}`, '');
+    const dir = `section-${String(s).padStart(2, '0')}`;
+    files[`${dir}/README.md`] = `# Section ${s}\n\nSee [the first page](page-01.md).\n`;
+    summary.push(`* [Section ${s}](${dir}/README.md)`);
+    for (let p = 1; p <= 22; p++) {
+      const name = `page-${String(p).padStart(2, '0')}.md`;
+      const deep = p > 16;
+      const file = deep ? `${dir}/deep/${name}` : `${dir}/${name}`;
+      const up = deep ? '../../' : '../';
+      files[file] = [
+        `# Page ${s}.${p}`, '', `Text of page ${s}.${p}, see the [section](${up}${dir}/README.md).`, '',
+        `![Asset](${up}.gitbook/assets/${largeAsset((s * 22 + p) % 50)})`, '',
+      ].join('\n');
+      summary.push(`${deep ? '        ' : '    '}* [Page ${s}.${p}](${file})`);
+    }
+  }
+  files['SUMMARY.md'] = `${summary.join('\n')}\n`;
+  return files;
+}
+
+describe('git import of a large repository', () => {
+  it('imports 300 pages and 50 assets in one job, storing them in bounded batches', async () => {
+    const repo = await newRepo(largeFixture());
+    const spaceId = await newSpace();
+    // Observe the S3 puts of the job: how many at once, and how many waves (back to none in flight).
+    const puts = { total: 0, inFlight: 0, maxInFlight: 0, waves: 0 };
+    s3().middlewareStack.add((next, context) => async (args) => {
+      if (context.commandName !== 'PutObjectCommand') return next(args);
+      puts.total++;
+      if (puts.inFlight++ === 0) puts.waves++;
+      puts.maxInFlight = Math.max(puts.maxInFlight, puts.inFlight);
+      try {
+        return await next(args);
+      } finally {
+        puts.inFlight--;
+      }
+    }, { step: 'initialize', name: 'testObservePuts' });
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 5);
+    let info;
+    try {
+      info = await importInto(spaceId, { url: repo.url });
+    } finally {
+      clearInterval(sampler);
+      s3().middlewareStack.remove('testObservePuts');
+    }
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    expect(info.operations.last).toMatchObject({ status: 'succeeded', commit: repo.head, attempts: 1 });
+
+    const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
+    type Page = { title: string; type: string; path: string; git?: { path: string }; pages: Page[] };
+    const all: Page[] = [];
+    const walk = (list: Page[]) => list.forEach((p) => (all.push(p), walk(p.pages)));
+    walk(pages);
+    const documents = all.filter((p) => p.type === 'document');
+    expect(documents).toHaveLength(300);
+    expect(new Set(documents.map((p) => p.git!.path)).size).toBe(300);
+    expect(pages.map((p: Page) => [p.title, p.type])).toEqual([['Home', 'document'], ['Part A', 'group'], ['Part B', 'group']]);
+    expect(pages[1].pages).toHaveLength(7);
+    expect(pages[2].pages).toHaveLength(6);
+    const section12 = pages[2].pages[5];
+    expect(section12).toMatchObject({ title: 'Section 12', path: 'part-b/section-12', git: { path: 'section-12/README.md' } });
+    expect(section12.pages).toHaveLength(16);
+    expect(section12.pages[0]).toMatchObject({ title: 'Page 12.1', path: 'part-b/section-12/page-01', git: { path: 'section-12/page-01.md' } });
+    expect(section12.pages[15].pages.map((p: Page) => p.git!.path)).toEqual([17, 18, 19, 20, 21, 22].map((n) => `section-12/deep/page-${n}.md`));
+    expect(section12.pages[15].pages[5].path).toBe('part-b/section-12/page-16/page-22');
+
+    const content = (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    expect(content.files).toHaveLength(50);
+    expect(content.files.filter((f: { contentType: string }) => f.contentType === 'image/png')).toHaveLength(25);
+    expect(content.files.find((f: { name: string }) => f.name === 'asset-48.png')).toMatchObject({ dimensions: { width: 49, height: 2 } });
+    expect(content.files.find((f: { name: string }) => f.name === 'blob-49.bin')).toMatchObject({ contentType: 'application/octet-stream', size: 2048 });
+    const deep = (await api.request('GET', `/spaces/${spaceId}/content/page/${(section12.pages[15].pages[5] as unknown as { id: string }).id}`, { token: org.admin.token })).body.document;
+    const refs = JSON.stringify(deep);
+    expect(refs).toContain(`"page":"${(section12 as unknown as { id: string }).id}"`);
+    expect(refs).toContain(`"file":"${content.files.find((f: { name: string }) => f.name === largeAsset((12 * 22 + 22) % 50))!.id}"`);
+
+    // Batches: every page document and every file is a put; never more than a batch in
+    // flight, and the puts drain between batches (at least one wave per batch).
+    expect(puts.total).toBeGreaterThanOrEqual(300 + 50);
+    expect(puts.maxInFlight).toBeLessThanOrEqual(IMPORT_BATCH);
+    expect(puts.maxInFlight).toBeGreaterThan(1);
+    expect(puts.waves).toBeGreaterThanOrEqual(Math.ceil(300 / IMPORT_BATCH) + Math.ceil(50 / IMPORT_BATCH));
+    // The worker runs in this process: its memory grows by far less than a Lambda's 1 GB.
+    const deltaMb = (rssPeak - rssBefore) / 1024 / 1024;
+    expect(deltaMb).toBeLessThan(256);
   });
 });
 

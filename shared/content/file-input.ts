@@ -9,7 +9,13 @@ const MAX_URL_BYTES = 20 * 1024 * 1024;
 const byExtension: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
   pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', json: 'application/json', zip: 'application/zip',
+  yaml: 'application/yaml', yml: 'application/yaml', csv: 'text/csv', mp4: 'video/mp4',
 };
+
+/** Content type of a file name from its extension (case-insensitive); application/octet-stream when unknown. */
+export function contentTypeOf(name: string): string {
+  return byExtension[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+}
 
 export interface FileInput {
   name: string;
@@ -42,13 +48,13 @@ export async function storeFileInput(input: FileInput, id: string, field: string
     if (bytes.length > MAX_URL_BYTES) throw badRequest(`${field}.url: the file is larger than 20 MB`);
     sourceType = response.headers.get('content-type')?.split(';')[0]?.trim();
   }
-  const extension = input.name.split('.').pop()?.toLowerCase() ?? '';
-  const contentType = input.contentType ?? sourceType ?? byExtension[extension] ?? 'application/octet-stream';
+  const contentType = input.contentType ?? sourceType ?? contentTypeOf(input.name);
   const blob = await putBytesBlob(bytes, contentType);
   return { id, name: input.name, contentType, size: bytes.length, blob, ...dimensionsOf(bytes, contentType) };
 }
 
-function dimensionsOf(bytes: Uint8Array, contentType: string): { dimensions?: { width: number; height: number } } {
+/** `{dimensions}` of an image (any format image-size reads), `{}` for anything else or unreadable bytes. */
+export function dimensionsOf(bytes: Uint8Array, contentType: string): { dimensions?: { width: number; height: number } } {
   if (!contentType.startsWith('image/')) return {};
   try {
     const { width, height } = imageSize(bytes);

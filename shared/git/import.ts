@@ -7,7 +7,7 @@ import { putBytesBlob, putJsonBlob } from '../content/blobs.ts';
 import { randomId } from '../ids.ts';
 import { slugify } from '../content/tree.ts';
 import { walkPages } from '../content/tree.ts';
-import { imageSize } from 'image-size';
+import { contentTypeOf, dimensionsOf } from '../content/file-input.ts';
 import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } from '../content/types.ts';
 import { basename, dirname, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
 import { parsePageFile, type PathResolver } from './pages.ts';
@@ -21,17 +21,8 @@ export interface RepoSource {
 
 export const ASSETS_DIR = '.gitbook/assets';
 export const INCLUDES_DIR = '.gitbook/includes';
-const BATCH = 16;
-
-const contentTypes: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
-  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', json: 'application/json', zip: 'application/zip',
-  yaml: 'application/yaml', yml: 'application/yaml', csv: 'text/csv', mp4: 'video/mp4',
-};
-
-export function contentTypeOf(name: string): string {
-  return contentTypes[name.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
-}
+/** Pages, includes and files are parsed and stored this many at a time (bounded memory, bounded S3 concurrency). */
+export const IMPORT_BATCH = 16;
 
 /** Content files (paths relative to the project directory + root) and the configuration. */
 export function contentView(files: Map<string, FlatEntry>, projectDirectory: string | undefined, readConfig: (entry: FlatEntry) => string | undefined) {
@@ -56,9 +47,20 @@ interface PlannedPage {
   summaryTitle?: string;
 }
 
+/** A `.gitbook.yaml` redirect: an old URL path of the space to the page of a file. */
+export interface GitRedirect {
+  /** The path readers used to reach (no leading or trailing slash). */
+  from: string;
+  /** The target file, relative to the content root. */
+  to: string;
+  /** The page that file became, when it is a page of this import. */
+  page?: string;
+}
+
 export interface ImportResult {
   manifest: Manifest;
   stats: { pages: number; files: number; reusableContents: number };
+  redirects: GitRedirect[];
 }
 
 const decoder = new TextDecoder();
@@ -192,9 +194,15 @@ export async function importRepository(source: RepoSource, options: { projectDir
   files.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
 
   dedupeSlugs(roots);
+  const redirects: GitRedirect[] = Object.entries(config.redirects).map(([from, target]) => {
+    const to = joinPath(target);
+    const page = pageIds.get(to);
+    return { from: from.replace(/^\/+|\/+$/g, ''), to, ...(page ? { page } : {}) };
+  }).filter((r) => r.from && r.to);
   return {
     manifest: { pages: roots, files, reusableContents: includes, variables: previous?.variables ?? {} },
     stats: { pages: planned.length, files: files.length, reusableContents: includes.length },
+    redirects,
   };
 }
 
@@ -259,15 +267,5 @@ function dedupeSlugs(pages: ManifestPage[]): void {
 }
 
 async function inBatches<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += BATCH) await Promise.all(items.slice(i, i + BATCH).map(work));
-}
-
-function dimensionsOf(bytes: Uint8Array, contentType: string): { dimensions?: { width: number; height: number } } {
-  if (!contentType.startsWith('image/')) return {};
-  try {
-    const { width, height } = imageSize(bytes);
-    return width && height ? { dimensions: { width, height } } : {};
-  } catch {
-    return {};
-  }
+  for (let i = 0; i < items.length; i += IMPORT_BATCH) await Promise.all(items.slice(i, i + IMPORT_BATCH).map(work));
 }

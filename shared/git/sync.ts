@@ -91,6 +91,16 @@ function infoUpdate(job: GitSyncJob, now: string, commit: string): TransactItem 
   };
 }
 
+/**
+ * The revision's `git.url` (spec: URL of the commit in the provider): `repoCommitURL` + the
+ * commit when the caller gave that prefix, else the repository URL. Never with credentials.
+ */
+export function commitUrl(job: Pick<GitSyncJob, 'url' | 'repoCommitURL'>, oid: string): string {
+  const prefix = job.repoCommitURL && /^https?:\/\//.test(job.repoCommitURL) ? redactUrl(job.repoCommitURL) : undefined;
+  if (!prefix) return redactUrl(job.url!);
+  return `${prefix}${prefix.endsWith('/') ? '' : '/'}${oid}`;
+}
+
 function providerOf(url: string): string {
   const host = new URL(url).hostname;
   if (host.endsWith('github.com')) return 'github';
@@ -149,7 +159,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const files = await checkout.files(head);
     await stage('writing');
     const now = nowIso();
-    const { manifest } = await importRepository(
+    const { manifest, redirects } = await importRepository(
       { files, read: (oid) => checkout.readBlob(oid) },
       { projectDirectory: job.repoProjectDirectory, previous: primary?.manifest, now },
     );
@@ -157,9 +167,11 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const next = await prepareRevision({
       spaceId: space.id, manifest, parents: primary ? [primary.revision.id] : [], type: 'edits', createdBy: job.requestedBy ?? 'git-sync',
     });
-    const git = { oid: head, message: await checkout.commitMessage(head), createdByGitBook: false, url: redactUrl(job.url!), ref: job.ref! };
+    const git = { oid: head, message: await checkout.commitMessage(head), createdByGitBook: false, url: commitUrl(job, head), ref: job.ref! };
     next.revision.git = git;
     next.put.Put.Item.git = git;
+    // `.gitbook.yaml` redirects, resolved to page ids, kept on the revision record for readers.
+    if (redirects.length) next.put.Put.Item.gitRedirects = redirects;
     const items: TransactItem[] = [next.put, operationDone(job, operationId, { commit: head, revision: next.revision.id }), infoUpdate(job, now, head)];
     if (!job.standalone) {
       const gitSync = { repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? providerOf(job.url!), integration: 'git-sync', url: redactUrl(job.gitInfo?.url ?? job.url!), updatedAt: now };

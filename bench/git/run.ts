@@ -1,0 +1,249 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { startEmulators, useEmulatorEndpoints, type Emulators } from '../../shared/local/emulators.ts';
+import { provision } from '../../shared/local/provision.ts';
+import { resetDbClient } from '../../shared/db/client.ts';
+import { resetAwsClients } from '../../shared/aws/clients.ts';
+import { createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
+import { Checkout } from '../../shared/git/repo.ts';
+import { IMPORT_BATCH } from '../../shared/git/import.ts';
+import { createRepo, git, pngFile, startGitServer, type GitServer } from '../../test/support/git-server.ts';
+import { median, ratio, table } from '../api/stats.ts';
+
+/**
+ * `npm run bench:git`: import of a generated repository (1,000 pages, 200 assets) against
+ * `git clone --depth 1 --single-branch` of the same repository, in one run, all on 127.0.0.1:
+ * the repository is served by `git http-backend` (test/support/git-server.ts), the service
+ * runs against in-memory emulators, and the git worker runs in its own process (as a Lambda)
+ * so its peak RSS is its own. Each round imports into a new space with a fresh worker process.
+ * Knobs: BENCH_PAGES (1000), BENCH_ASSETS (200), BENCH_ROUNDS (3).
+ */
+const intEnv = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
+};
+const PAGES = intEnv('BENCH_PAGES', 1000);
+const ASSETS = intEnv('BENCH_ASSETS', 200);
+const ROUNDS = intEnv('BENCH_ROUNDS', 3);
+const SECTION = 50;
+
+const here = dirname(fileURLToPath(import.meta.url));
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const out = (text = '') => console.log(text);
+const started = performance.now();
+const progress = (message: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1)}s] ${message}\n`);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const watchdog = setTimeout(() => {
+  console.error('bench:git watchdog: stopping after 8 minutes');
+  void cleanup().finally(() => process.exit(2));
+}, 8 * 60_000);
+
+let emulators: Emulators | undefined;
+let gitServer: GitServer | undefined;
+let server: ServerType | undefined;
+const children = new Set<ChildProcess>();
+
+async function cleanup() {
+  for (const child of children) child.kill();
+  if (server) await new Promise<void>((r) => server!.close(() => r()));
+  await gitServer?.close();
+  await emulators?.stop();
+}
+
+/** The Node 22 of node_modules/.bin (the `node` devDependency), else this process's node. */
+function nodeBinary(): string {
+  const local = join(projectRoot, 'node_modules', '.bin', 'node');
+  return existsSync(local) ? realpathSync(local) : process.execPath;
+}
+
+const assetName = (n: number) => (n % 2 ? `data-${String(n).padStart(4, '0')}.bin` : `figure-${String(n).padStart(4, '0')}.png`);
+
+/**
+ * `pages` pages in sections of 50 (a folder README, 39 pages, 10 deeper pages under
+ * `<section>/deep/` nested in the SUMMARY), listed in a SUMMARY.md with a group every 5
+ * sections, each page a few paragraphs with a heading, a hint, a list, a code block, a link
+ * to its section and an image; `assets` files under .gitbook/assets, half 64x64 PNGs, half
+ * 4-16 KB binary files of random bytes.
+ */
+function generate(pages: number, assets: number): Record<string, string | Uint8Array> {
+  const files: Record<string, string | Uint8Array> = {};
+  for (let n = 0; n < assets; n++) {
+    files[`.gitbook/assets/${assetName(n)}`] = n % 2 ? randomBytes(4096 + ((n * 997) % 12288)) : pngFile(64, 64, n + 1);
+  }
+  const summary = ['# Table of contents', ''];
+  files['README.md'] = '# Welcome\n\nA generated documentation repository.\n';
+  summary.push('* [Welcome](README.md)');
+  let made = 1;
+  for (let s = 0; made < pages; s++) {
+    if (s % 5 === 0) summary.push('', `## Part ${s / 5 + 1}`, '');
+    const dir = `section-${String(s).padStart(3, '0')}`;
+    files[`${dir}/README.md`] = `# Section ${s}\n\nThe pages of section ${s}.\n`;
+    summary.push(`* [Section ${s}](${dir}/README.md)`);
+    made++;
+    for (let p = 1; p < SECTION && made < pages; p++, made++) {
+      const deep = p >= SECTION - 10;
+      const file = `${dir}/${deep ? 'deep/' : ''}page-${String(p).padStart(2, '0')}.md`;
+      const up = deep ? '../../' : '../';
+      files[file] = [
+        '---', `description: Page ${p} of section ${s}`, '---', '',
+        `# Page ${s}.${p}`, '',
+        `Page ${s}.${p} explains how to configure the service. Read the [section](${up}${dir}/README.md) first.`, '',
+        '## Steps', '', '1. Install the tool.', `2. Set the option \`level\` to ${p}.`, '3. Deploy.', '',
+        '{% hint style="info" %}', `Section ${s} needs no restart.`, '{% endhint %}', '',
+        '```bash', `tool deploy --level ${p}`, '```', '',
+        `![Figure](${up}.gitbook/assets/${assetName((s * SECTION + p) % assets)})`, '',
+      ].join('\n');
+      summary.push(`${deep ? '        ' : '    '}* [Page ${s}.${p}](${file})`);
+    }
+  }
+  files['SUMMARY.md'] = `${summary.join('\n')}\n`;
+  return files;
+}
+
+interface ChildResult { ok: boolean; error?: string; baseline: number; peak: number; heapPeak: number; heapBaseline: number; retained: number; maxRssKb: number }
+
+function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): void }> {
+  const child = fork(join(here, 'worker-child.ts'), [], {
+    execPath: nodeBinary(),
+    execArgv: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', '--expose-gc'],
+    cwd: projectRoot,
+    env: { ...process.env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  children.add(child);
+  let pending: ((r: ChildResult) => void) | undefined;
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      children.delete(child);
+      if (pending) pending({ ok: false, error: `worker exited with ${code}`, baseline: 0, peak: 0, heapPeak: 0, heapBaseline: 0, retained: 0, maxRssKb: 0 });
+      reject(new Error(`worker exited with ${code}`));
+    });
+    child.on('message', (message: { ready?: boolean } & ChildResult) => {
+      if (message.ready) {
+        resolve({
+          run: () => new Promise((r) => {
+            pending = r;
+            child.send({ cmd: 'run' });
+          }),
+          stop: () => child.send({ cmd: 'exit' }),
+        });
+      } else if (pending) {
+        const done = pending;
+        pending = undefined;
+        done(message);
+      }
+    });
+  });
+}
+
+async function main() {
+  progress('starting emulators');
+  emulators = await startEmulators();
+  useEmulatorEndpoints(emulators);
+  process.env.TABLE_NAME = 'bench-git';
+  process.env.BUCKET_NAME = 'bench-git';
+  resetDbClient();
+  resetAwsClients();
+  await provision({ prefix: 'bench-git' });
+  const { createLocalApp } = await import('../../shared/local/server.ts');
+  server = await new Promise((resolve) => {
+    const s = serve({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
+  process.env.PUBLIC_API_URL = base.replace(/\/v1$/, '');
+  const user = await createUser({ displayName: 'Bench', email: 'bench-git@example.com' });
+  const org = await createOrganization({ title: 'Bench', owner: user });
+  const token = await createAccessToken(user.id, 'bench');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+
+  progress(`generating a repository of ${PAGES} pages and ${ASSETS} assets`);
+  gitServer = await startGitServer();
+  const files = generate(PAGES, ASSETS);
+  await createRepo(gitServer, 'bench', files);
+  const url = `${gitServer.url}/bench.git`;
+  const packBytes = Number((await git(['count-objects', '-v'], join(gitServer.root, 'bench.git'))).match(/size-pack: (\d+)/)?.[1] ?? 0) * 1024;
+
+  // git clone (CLI) of the served URL, shallow and single-branch, as the worker fetches.
+  const clones: number[] = [];
+  const clonesOnly: number[] = [];
+  const imports: number[] = [];
+  const peaks: ChildResult[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    progress(`round ${round}/${ROUNDS}: git clone`);
+    const dir = await mkdtemp(join(tmpdir(), 'bench-git-clone-'));
+    try {
+      const t0 = performance.now();
+      await git(['clone', '--quiet', '--depth', '1', '--single-branch', '--branch', 'main', url, dir], tmpdir());
+      clones.push(performance.now() - t0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+
+    // isomorphic-git's shallow clone alone (the worker's "cloning" stage), for attribution.
+    progress(`round ${round}/${ROUNDS}: isomorphic-git clone`);
+    const t1 = performance.now();
+    const checkout = await Checkout.open(url, 'refs/heads/main', { requireRef: true });
+    await checkout.files(checkout.head);
+    clonesOnly.push(performance.now() - t1);
+    await checkout.close();
+
+    // The import job: enqueue through the API, one git worker process polls and runs it.
+    progress(`round ${round}/${ROUNDS}: import`);
+    const worker = await startWorker();
+    const space = await call('POST', `/orgs/${org.id}/spaces`, { title: `Import ${round}` });
+    const t2 = performance.now();
+    const result = worker.run();
+    await call('POST', `/spaces/${space.id}/git/import`, { url, ref: 'refs/heads/main' });
+    const measured = await result;
+    imports.push(performance.now() - t2);
+    worker.stop();
+    if (!measured.ok) throw new Error(`import round ${round}: ${measured.error}`);
+    peaks.push(measured);
+    const info = await call('GET', `/spaces/${space.id}/git/info`);
+    if (info.operations.last?.status !== 'succeeded') throw new Error(`import round ${round}: ${JSON.stringify(info.operations.last)}`);
+    const content = await call('GET', `/spaces/${space.id}/content`);
+    let count = 0;
+    const walk = (pages: { type: string; pages: unknown[] }[]) => pages.forEach((p) => (p.type === 'document' && count++, walk(p.pages as never)));
+    walk(content.pages);
+    if (count !== PAGES || content.files.length !== ASSETS) throw new Error(`import round ${round}: ${count} pages, ${content.files.length} files`);
+  }
+
+  const clone = median(clones);
+  const iso = median(clonesOnly);
+  const imp = median(imports);
+  const peak = peaks.reduce((a, b) => (b.peak > a.peak ? b : a));
+  out(`== bench:git: ${PAGES} pages, ${ASSETS} assets (pack ${(packBytes / 1024 / 1024).toFixed(1)} MB), ${ROUNDS} rounds, medians ==`);
+  out(table(['measure', 'ms', 'per round'], [
+    ['git clone --depth 1 --single-branch (CLI)', clone.toFixed(0), clones.map((x) => x.toFixed(0)).join(' / ')],
+    ['isomorphic-git shallow clone + tree (worker stage "cloning")', iso.toFixed(0), clonesOnly.map((x) => x.toFixed(0)).join(' / ')],
+    ['import job: enqueue -> revision primary (worker process)', imp.toFixed(0), imports.map((x) => x.toFixed(0)).join(' / ')],
+  ]));
+  out();
+  out(`import / git clone: ${ratio(imp / clone)}`);
+  out(`isomorphic-git clone / git clone: ${ratio(iso / clone)}`);
+  out(`pages/s: ${(PAGES / (imp / 1000)).toFixed(0)} (${PAGES} pages + ${ASSETS} files, batches of ${IMPORT_BATCH})`);
+  out(`worker peak RSS: ${mb(peak.peak)} (idle ${mb(peak.baseline)}, +${mb(peak.peak - peak.baseline)}; maxRSS ${mb(peak.maxRssKb * 1024)})`);
+  out(`worker heap: idle ${mb(peak.heapBaseline)}, peak ${mb(peak.heapPeak)}, after the job and a full GC ${mb(peak.retained)}`);
+}
+
+try {
+  await main();
+} finally {
+  await cleanup();
+  clearTimeout(watchdog);
+}
