@@ -9,10 +9,17 @@ import { ServiceFunction, type ServiceResources } from './service-function.ts';
 /** The group whose app answers unknown routes (every group app answers them the same way). */
 export const NOT_FOUND_GROUP: GroupName = 'organizations';
 
-/** The public HTTP API: one Lambda per endpoint group, one route per operation of the catalogue, all under /v1. */
+/** Routes of the reader site (functions/reader): published sites as HTML, markdown and text files. */
+export const READER_ROUTES = [{ method: HttpMethod.GET, path: '/s/{proxy+}' }] as const;
+
+/**
+ * The public HTTP API: one Lambda per endpoint group, one route per operation of the catalogue, all under /v1;
+ * plus the reader site's Lambda on `GET /s/{proxy+}`.
+ */
 export class DocsApi extends Construct {
   readonly httpApi: HttpApi;
   readonly functions: Record<GroupName, ServiceFunction>;
+  readonly reader: ServiceFunction;
 
   constructor(scope: Construct, id: string, resources: ServiceResources) {
     super(scope, id);
@@ -43,5 +50,17 @@ export class DocsApi extends Construct {
     // (API Gateway's own would be {"message":"Not Found"}).
     this.httpApi.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: integrations[NOT_FOUND_GROUP]! });
     this.functions = functions as Record<GroupName, ServiceFunction>;
+
+    // The reader site: reads the table and blobs (presigned file URLs), writes nothing.
+    this.reader = new ServiceFunction(this, 'reader', {
+      entry: 'functions/reader/handler.ts',
+      description: 'docs-service reader',
+      resources: { ...resources, environment: { PUBLIC_API_URL: this.httpApi.apiEndpoint, ...resources.environment } },
+      timeout: Duration.seconds(29),
+    });
+    resources.table.grantReadData(this.reader);
+    resources.bucket.grantRead(this.reader);
+    const readerIntegration = new HttpLambdaIntegration('reader-integration', this.reader, { scopePermissionToRoute: false });
+    for (const route of READER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: readerIntegration });
   }
 }

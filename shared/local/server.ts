@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { operations, toHonoPath } from '../http/operations.ts';
 import { errorBody } from '../http/errors.ts';
 import { groupApps } from './groups.ts';
+import { app as reader } from '../../functions/reader/app.ts';
 
 /**
  * One HTTP app for local runs and tests that routes each operation to its group's app,
@@ -13,6 +14,8 @@ export function createLocalApp() {
     const app = groupApps[op.group];
     root.on(op.method, toHonoPath(`/v1${op.path}`), (c) => app.fetch(c.req.raw));
   }
+  // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
+  root.get('/s/*', (c) => reader.fetch(c.req.raw));
   root.get('/health', (c) => c.json({ status: 'ok' }));
   root.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
   root.onError((_error, c) => c.json(errorBody(500, 'Internal server error'), 500));

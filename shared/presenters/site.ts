@@ -14,10 +14,14 @@ import { apiLocation, appLocation } from './urls.ts';
 import { presentSpace } from './space.ts';
 import { childrenOf, isDefaultSiteSpace, siteSpacesIn, type SiteTree } from '../commands/sites-structure.ts';
 import { hashShareSecret, openShareSecret } from '../commands/sites-share-links.ts';
+import { readerBaseUrl } from '../reader/site.ts';
 
-/** Base URL of a site's published content: the org hostname, then the basename or the id. */
-export function siteBaseUrl(site: SiteItem, org: OrganizationItem): string {
-  return `https://${org.customHostname ?? org.hostname}/${site.basename ?? site.id}`;
+/**
+ * Base URL of a site's published content: where the reader site serves it,
+ * `<PUBLIC_API_URL>/s/<site id>` (functions/reader; docs/decisions.md, "Reader site").
+ */
+export function siteBaseUrl(site: SiteItem, _org: OrganizationItem): string {
+  return readerBaseUrl(site.id);
 }
 
 export function sitePermissions(role: Role | null) {

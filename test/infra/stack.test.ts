@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DocsServiceStack } from '../../infra/stack.ts';
-import { NOT_FOUND_GROUP } from '../../infra/constructs/api.ts';
+import { NOT_FOUND_GROUP, READER_ROUTES } from '../../infra/constructs/api.ts';
 import { queueNames } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../shared/http/operations.ts';
@@ -30,8 +30,8 @@ describe('HTTP API', () => {
   });
 
   it('routes every operation, once, to its group function', () => {
-    // One route per operation, plus the catch-all that answers unknown paths with JSON 404.
-    expect(routes).toHaveLength(operations.length + 1);
+    // One route per operation, the reader site's routes, and the catch-all that answers unknown paths with JSON 404.
+    expect(routes).toHaveLength(operations.length + READER_ROUTES.length + 1);
     for (const op of operations) {
       const routeKey = `${op.method} /v1${op.path}`;
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === routeKey);
@@ -58,6 +58,32 @@ describe('HTTP API', () => {
     expect(catchAll).toHaveLength(1);
     const target = catchAll[0]![1].Properties.Target['Fn::Join'][1];
     expect(getAttId(resources[target[1].Ref]!.Properties.IntegrationUri)).toBe(functionByDescription.get(`docs-service group ${NOT_FOUND_GROUP}`));
+  });
+
+  it('routes the reader paths (GET /s/{proxy+}) to the reader function', () => {
+    expect(READER_ROUTES.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /s/{proxy+}']);
+    const reader = functionByDescription.get('docs-service reader');
+    expect(reader).toBeDefined();
+    for (const route of READER_ROUTES) {
+      const matching = routes.filter(([, r]) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(matching).toHaveLength(1);
+      const target = matching[0]![1].Properties.Target['Fn::Join'][1];
+      const integration = resources[target[1].Ref]!;
+      expect(integration.Properties.IntegrationType).toBe('AWS_PROXY');
+      expect(getAttId(integration.Properties.IntegrationUri)).toBe(reader);
+    }
+    const permissions = ofType('AWS::Lambda::Permission').map(([, r]) => r.Properties);
+    expect(permissions.some((p) => getAttId(p.FunctionName) === reader && p.Principal === 'apigateway.amazonaws.com')).toBe(true);
+    const fn = resources[reader!]!;
+    expect(JSON.stringify(fn.Properties.Environment.Variables.VISITOR_CLAIMS_SECRET)).toMatch(/resolve:secretsmanager/);
+  });
+
+  it('gives the reader read-only access to the table and bucket', () => {
+    const role = resources[functionByDescription.get('docs-service reader')!]!.Properties.Role['Fn::GetAtt'][0];
+    const policy = ofType('AWS::IAM::Policy').find(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))!;
+    const actions = policy[1].Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 's3:GetObject*']));
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 's3:PutObject', 's3:DeleteObject*']) expect(actions).not.toContain(write);
   });
 
   it('lets API Gateway invoke each group function', () => {
@@ -134,7 +160,8 @@ describe('queues', () => {
 
 describe('functions', () => {
   it('all run Node.js 22 on arm64 with the shared environment', () => {
-    expect(functions).toHaveLength(groupNames.length + queueNames.length + 1);
+    // Group functions, workers, the space-expiry worker and the reader.
+    expect(functions).toHaveLength(groupNames.length + queueNames.length + 2);
     for (const [id, fn] of functions) {
       expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);

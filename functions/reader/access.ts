@@ -1,0 +1,64 @@
+import type { Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import type { SiteTree } from '../../shared/commands/sites-structure.ts';
+import { hashShareSecret } from '../../shared/commands/sites-share-links.ts';
+import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
+import { readerBasePath } from '../../shared/reader/site.ts';
+import type { ReaderQuery } from './schemas.ts';
+
+/** What a request may see of a site, decided on every request (docs/decisions.md, "Reader site"). */
+export type Access =
+  | { ok: true; claims: Record<string, unknown>; shared: boolean; noindex: boolean }
+  | { ok: false; status: 401; message: string };
+
+export const shareCookie = (siteId: string) => `docs_share_${siteId}`;
+export const visitorCookie = (siteId: string) => `docs_visitor_${siteId}`;
+
+const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
+function remember(c: Context, name: string, value: string, siteId: string, maxAge: number) {
+  setCookie(c, name, value, {
+    path: readerBasePath(siteId),
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: new URL(c.req.url).protocol === 'https:',
+    maxAge: Math.max(60, Math.min(maxAge, 30 * 24 * 3600)),
+  });
+}
+
+/**
+ * public: everyone (indexable); unlisted: everyone, noindex; share-link: an active share
+ * link's secret (`?share=` or its cookie); visitor-auth: a JWT signed with the site's key
+ * (`?jwt_token=` or its cookie), whose claims drive adaptive content. Credentials given in
+ * the query are remembered in an HttpOnly cookie scoped to the site's path.
+ */
+export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery, unsigned: Record<string, unknown>): Promise<Access> {
+  const { site } = tree;
+  switch (site.visibility) {
+    case 'public':
+      return { ok: true, claims: { unsigned }, shared: false, noindex: false };
+    case 'unlisted':
+      return { ok: true, claims: { unsigned }, shared: false, noindex: true };
+    case 'share-link': {
+      const key = query.share ?? getCookie(c, shareCookie(site.id));
+      if (!key) return { ok: false, status: 401, message: 'This site is only available through a share link.' };
+      const hash = hashShareSecret(key);
+      if (!tree.shareLinks.some((l) => l.active && l.secretHash === hash)) {
+        return { ok: false, status: 401, message: 'This share link is not valid (it may have been disabled).' };
+      }
+      if (query.share) remember(c, shareCookie(site.id), key, site.id, 7 * 24 * 3600);
+      return { ok: true, claims: { unsigned }, shared: true, noindex: true };
+    }
+    case 'visitor-auth': {
+      const token = query.jwt_token ?? getCookie(c, visitorCookie(site.id));
+      if (!token) return { ok: false, status: 401, message: 'This site requires you to sign in.' };
+      const payload = await verifyVisitorToken(site.id, token);
+      if (!payload) return { ok: false, status: 401, message: 'Your access token is not valid or has expired.' };
+      if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, (payload.exp ?? 0) - Math.floor(Date.now() / 1000));
+      const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)));
+      return { ok: true, claims: { ...claims, unsigned: { ...unsigned, ...(claims.unsigned as object | undefined) } }, shared: true, noindex: true };
+    }
+    default:
+      return { ok: false, status: 401, message: 'This site is not available.' };
+  }
+}

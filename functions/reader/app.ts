@@ -1,0 +1,179 @@
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
+import { createHash } from 'node:crypto';
+import { findPageByPath, type LocatedPage } from '../../shared/content/tree.ts';
+import { evaluateDocument } from '../../shared/content/evaluate.ts';
+import { rankRevision, presentRankedPages } from '../../shared/content/search/space-search.ts';
+import { loadPageDocument } from '../../shared/presenters/page-document.ts';
+import { defaultCustomization } from '../../shared/presenters/site.ts';
+import { renderDocument } from '../../shared/reader/document.ts';
+import { escapeHtml } from '../../shared/reader/html.ts';
+import { errorPage, renderShell } from '../../shared/reader/layout.ts';
+import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
+import { checkAccess } from './access.ts';
+import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
+import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
+import { mountVisitorKey } from './visitor-key.ts';
+
+/**
+ * The reader site (beyond the spec, docs/decisions.md "Reader site"): published sites as
+ * HTML at `/s/<siteId>/[<section>/][<site space>/]<page path>`, each page also as
+ * markdown (`.md`), plus llms.txt, llms-full.txt, sitemap.xml and robots.txt. No bearer
+ * auth: visibility is enforced on every request from the site record, share links and
+ * visitor tokens. Errors are HTML pages, never content.
+ */
+export const app = new Hono();
+
+const PUBLIC_CACHE = 'public, max-age=60, s-maxage=300';
+const PRIVATE_CACHE = 'private, no-store';
+
+function fail(c: Context, status: 401 | 404 | 500, title: string, message: string) {
+  c.header('Cache-Control', 'no-store');
+  c.header('X-Robots-Tag', 'noindex');
+  return c.html(errorPage(status, title, message), status);
+}
+
+const notFound = (c: Context) => fail(c, 404, 'Page not found', 'There is no published page at this address.');
+
+/** Caching and indexing headers of content; 304 when the visitor has this exact rendering. */
+function contentHeaders(c: Context, tree: ReaderSite['tree'], access: { shared: boolean; noindex: boolean }, parts: string[]): boolean {
+  c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+  if (access.noindex) c.header('X-Robots-Tag', 'noindex');
+  if (access.shared) c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Content-Type-Options', 'nosniff');
+  const etag = `"${createHash('sha256').update([tree.site.id, tree.site.version, tree.site.updatedAt, ...parts].join('\n')).digest('base64url').slice(0, 27)}"`;
+  c.header('ETag', etag);
+  const match = c.req.header('if-none-match');
+  return !access.shared && match !== undefined && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+const text = (c: Context, body: string, type: string) => c.body(body, 200, { 'Content-Type': `${type}; charset=utf-8` });
+
+mountVisitorKey(app);
+
+app.get('/s/:siteId/*', read);
+app.get('/s/:siteId', read);
+
+async function read(c: Context) {
+  const siteId = c.req.param('siteId')!;
+  if (!v.is(siteIdSchema, siteId)) return notFound(c);
+  const tree = await loadPublishedTree(siteId);
+  if (!tree) return notFound(c);
+  const base = `/s/${siteId}`;
+  const rest = c.req.path.slice(base.length).replace(/^\/+|\/+$/g, '');
+  let segments: string[];
+  try {
+    segments = rest === '' ? [] : rest.split('/').map(decodeURIComponent);
+  } catch {
+    return notFound(c);
+  }
+
+  // Files about the site that reveal no content: answered before the visibility check.
+  if (segments.length === 1 && segments[0] === 'robots.txt') {
+    c.header('Cache-Control', PUBLIC_CACHE);
+    return text(c, robotsTxt(tree.site), 'text/plain');
+  }
+  if (segments.length === 1 && segments[0] === 'sitemap.xml' && tree.site.visibility !== 'public') return notFound(c);
+
+  const rawQuery = c.req.query();
+  const parsed = v.safeParse(readerQuery, rawQuery);
+  if (!parsed.success) return notFound(c);
+  const query = parsed.output;
+  const access = await checkAccess(c, tree, query, unsignedClaims(rawQuery));
+  if (!access.ok) return fail(c, access.status, 'Access restricted', access.message);
+  const site = await readerSite(tree, access.claims);
+  const claimsKey = access.shared ? JSON.stringify(access.claims) : '';
+
+  if (segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml'].includes(segments[0]!)) {
+    const name = segments[0]!;
+    const revisions = await Promise.all(site.spaces.map(async (s) => (await spaceContent(s.space)).revisionId));
+    if (contentHeaders(c, tree, access, [name, claimsKey, ...revisions])) return c.body(null, 304);
+    if (name === 'sitemap.xml') return text(c, await sitemapXml(site), 'application/xml');
+    return text(c, name === 'llms.txt' ? await llmsTxt(site) : await llmsFullTxt(site), 'text/plain');
+  }
+
+  // `<page path>.md`: the page as markdown.
+  const last = segments.at(-1);
+  const asMarkdown = last !== undefined && last.endsWith('.md') && last.length > 3;
+  if (asMarkdown) segments[segments.length - 1] = last.slice(0, -3);
+  const resolved = resolvePath(site, segments);
+  if (!resolved) return notFound(c);
+  const { space, pagePath } = resolved;
+  const content = await spaceContent(space.space);
+  const { manifest } = content;
+  const pages = readablePages(manifest);
+  const customization = defaultCustomization(tree.site.title);
+  const shell = (title: string, main: string, extra: Partial<Parameters<typeof renderShell>[0]> = {}) => c.html(renderShell({
+    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, ...extra,
+  }));
+
+  if (query.q !== undefined && !asMarkdown) {
+    c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+    if (access.noindex) c.header('X-Robots-Tag', 'noindex');
+    return shell(`Search: ${query.q}`, await searchResults(space, content, pages, query.q), { query: query.q, noindex: true });
+  }
+
+  let located: LocatedPage | undefined;
+  if (pagePath === '') located = pages[0];
+  else {
+    located = findPageByPath(manifest, pagePath);
+    // A group page opens its first readable page.
+    if (located && located.page.type === 'group') located = pages.find((p) => p.path.startsWith(`${located!.path}/`));
+  }
+  if (!located || located.page.type !== 'document') {
+    if (pagePath === '' && !asMarkdown) {
+      if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey])) return c.body(null, 304);
+      return shell(space.title, `<h1>${escapeHtml(space.title)}</h1><p>This space has no pages yet.</p>`);
+    }
+    return notFound(c);
+  }
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey])) return c.body(null, 304);
+
+  if (asMarkdown) return text(c, await markdownOf(located, manifest), 'text/markdown');
+
+  const { page } = located;
+  const document = evaluateDocument(await loadPageDocument(page), { space: manifest.variables, page: page.variables ?? {} });
+  const body = await renderDocument(document, { manifest, current: located, pageHref: (path) => `${space.basePath}/${path}` });
+  const index = pages.findIndex((p) => p.page.id === page.id);
+  const prev = index > 0 ? pages[index - 1] : undefined;
+  const next = index >= 0 ? pages[index + 1] : undefined;
+  const link = (l: LocatedPage, rel: 'prev' | 'next') =>
+    `<a rel="${rel}" href="${escapeHtml(`${space.basePath}/${l.path}`)}"><small>${rel === 'prev' ? '← Previous' : 'Next →'}</small><br>${escapeHtml(l.page.title)}</a>`;
+  const pagination = customization.pagination.enabled && page.layout?.pagination !== false && (prev || next)
+    ? `<nav class="pagination" aria-label="Pagination">${prev ? link(prev, 'prev') : '<span></span>'}${next ? link(next, 'next') : '<span></span>'}</nav>`
+    : '';
+  const markdownHref = `${space.basePath}/${located.path}.md`;
+  const main = `<article>
+<h1>${page.emoji ? `${escapeHtml(page.emoji)} ` : ''}${escapeHtml(page.title)}</h1>
+${page.description && page.layout?.description !== false ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
+${body}
+</article>
+<p class="page-actions"><a href="${escapeHtml(markdownHref)}" type="text/markdown">View as Markdown</a></p>
+${pagination}`;
+  return shell(page.title, main, {
+    currentPath: located.path,
+    description: page.description,
+    markdownHref,
+    noindex: access.noindex || page.noIndex === true || page.noRobotsIndex === true,
+  });
+}
+
+async function searchResults(space: ReaderSpace, content: Awaited<ReturnType<typeof spaceContent>>, pages: LocatedPage[], q: string): Promise<string> {
+  const heading = `<h1>Search results for “${escapeHtml(q)}”</h1>`;
+  if (q.trim() === '') return `${heading}<p>Type something to search for.</p>`;
+  const readable = new Set(pages.map((p) => p.page.id));
+  const ranked = (await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q)).filter((r) => readable.has(r.where.page.id));
+  if (ranked.length === 0) return `${heading}<p class="no-results">No results.</p>`;
+  const items = presentRankedPages(space.space.id, ranked.slice(0, 20)).map((r) => {
+    const excerpt = r.sections[0]?.body ?? r.description;
+    const anchor = r.sections[0]?.id ? `#${r.sections[0].id}` : '';
+    return `<li><a href="${escapeHtml(`${space.basePath}/${r.path}${anchor}`)}">${escapeHtml(r.title)}</a>${r.ancestors.length ? ` <small>${escapeHtml(r.ancestors.map((a) => a.title).join(' › '))}</small>` : ''}${excerpt ? `<p>${escapeHtml(excerpt)}</p>` : ''}</li>`;
+  });
+  return `${heading}<ol class="search-results">${items.join('')}</ol>`;
+}
+
+app.notFound((c) => notFound(c));
+app.onError((error, c) => {
+  console.error('reader error', error);
+  return fail(c, 500, 'Something went wrong', 'The page could not be rendered. Try again in a moment.');
+});

@@ -1,0 +1,66 @@
+import { config } from '../../shared/config.ts';
+import { evaluateDocument } from '../../shared/content/evaluate.ts';
+import { loadPageDocument, pageMarkdown } from '../../shared/presenters/page-document.ts';
+import type { LocatedPage } from '../../shared/content/tree.ts';
+import type { Manifest } from '../../shared/content/types.ts';
+import { escapeHtml } from '../../shared/reader/html.ts';
+import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
+
+/** Absolute URL of a reader path (llms.txt, sitemap.xml and robots.txt carry absolute URLs). */
+export const absolute = (path: string) => `${config.apiUrl}${path}`;
+
+/** Every visible site space with its content and readable pages. */
+export async function spacesWithPages(site: ReaderSite) {
+  return Promise.all(site.spaces.map(async (space) => {
+    const content = await spaceContent(space.space);
+    return { space, content, pages: readablePages(content.manifest) };
+  }));
+}
+
+/** A page's markdown (frontmatter, `# Title`, document), variables evaluated. */
+export async function markdownOf(located: LocatedPage, manifest: Manifest): Promise<string> {
+  const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
+  return pageMarkdown(located.page, document);
+}
+
+export const markdownUrl = (space: ReaderSpace, path: string) => absolute(`${space.basePath}/${path}.md`);
+
+/** llms.txt (llmstxt.org): the site's title, then its pages as links to their markdown. */
+export async function llmsTxt(site: ReaderSite): Promise<string> {
+  const all = await spacesWithPages(site);
+  const lines = [`# ${site.tree.site.title}`, ''];
+  for (const { space, pages } of all) {
+    if (all.length > 1) lines.push(`## ${space.title}`, '');
+    for (const { page, path } of pages) lines.push(`- [${page.title}](${markdownUrl(space, path)})${page.description ? `: ${page.description}` : ''}`);
+    lines.push('');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** llms-full.txt: every page's markdown, in reading order. */
+export async function llmsFullTxt(site: ReaderSite): Promise<string> {
+  const all = await spacesWithPages(site);
+  const parts: string[] = [];
+  for (const { space, content, pages } of all) {
+    for (const located of pages) {
+      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest)).trim()}\n`);
+    }
+  }
+  return `# ${site.tree.site.title}\n\n${parts.join('\n---\n\n')}`;
+}
+
+/** sitemap.xml of a public site: its readable, indexable pages. */
+export async function sitemapXml(site: ReaderSite): Promise<string> {
+  const all = await spacesWithPages(site);
+  const urls = all.flatMap(({ space, pages }) => pages
+    .filter(({ page }) => !page.noIndex && !page.noRobotsIndex)
+    .map(({ page, path }) => `  <url><loc>${escapeHtml(absolute(`${space.basePath}/${path}`))}</loc><lastmod>${escapeHtml(page.updatedAt)}</lastmod></url>`));
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+}
+
+/** robots.txt: public sites allow crawling and name their sitemap; others disallow everything. */
+export function robotsTxt(site: { id: string; visibility: string }): string {
+  const base = readerBasePath(site.id);
+  if (site.visibility !== 'public') return 'User-agent: *\nDisallow: /\n';
+  return `User-agent: *\nAllow: ${base}/\n\nSitemap: ${absolute(`${base}/sitemap.xml`)}\n`;
+}

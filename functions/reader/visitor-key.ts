@@ -1,0 +1,40 @@
+import type { Hono } from 'hono';
+import { getRecord } from '../../shared/db/operations.ts';
+import { tokenEntity } from '../../shared/db/entities/token.ts';
+import { memberEntity } from '../../shared/db/entities/member.ts';
+import { siteEntity } from '../../shared/db/entities/site.ts';
+import { sha256Hex } from '../../shared/ids.ts';
+import { siteVisitorKey } from '../../shared/reader/visitor.ts';
+import { readerBaseUrl } from '../../shared/reader/site.ts';
+import * as v from 'valibot';
+import { siteIdSchema } from './schemas.ts';
+
+/**
+ * GET /s/{siteId}/~visitor-key (beyond the spec): the HS256 key a site owner signs visitor
+ * JWTs with for a `visitor-auth` site. Organization admins only, with their API token
+ * (`Authorization: Bearer`); JSON answers, never cached.
+ */
+export function mountVisitorKey(app: Hono) {
+  app.get('/s/:siteId/~visitor-key', async (c) => {
+    c.header('Cache-Control', 'private, no-store');
+    const error = (status: 401 | 403 | 404, message: string) => c.json({ error: { code: status, message } }, status);
+    const siteId = c.req.param('siteId');
+    const token = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!token) return error(401, 'An organization admin\'s API token is required (Authorization: Bearer <token>)');
+    const tokenRecord = await getRecord(tokenEntity.key({ hash: sha256Hex(token) }));
+    if (!tokenRecord || tokenRecord.revokedAt) return error(401, 'The access token is unknown or has been revoked');
+    const siteRecord = v.is(siteIdSchema, siteId) ? await getRecord(siteEntity.key({ siteId })) : undefined;
+    if (!siteRecord) return error(404, `No site found with id ${siteId}`);
+    const site = siteEntity.fromRecord(siteRecord);
+    const member = await getRecord(memberEntity.key({ orgId: site.orgId, userId: tokenRecord.userId as string }));
+    if (!member) return error(404, `No site found with id ${siteId}`);
+    if (member.role !== 'admin') return error(403, 'Only organization admins can read a site\'s visitor signing key');
+    return c.json({
+      object: 'site-visitor-key',
+      siteId: site.id,
+      algorithm: 'HS256',
+      key: siteVisitorKey(site.id),
+      usage: `Sign a JWT (HS256) with this key as UTF-8 bytes; send visitors to ${readerBaseUrl(site.id)}?jwt_token=<jwt>. Its claims are visitor.claims.* in adaptive content conditions.`,
+    });
+  });
+}

@@ -1,0 +1,298 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { signVisitorToken } from '../shared/reader/visitor.ts';
+import { evaluateCondition, visitorContext } from '../shared/reader/conditions.ts';
+import { handler, isContentTypeBinary } from '../functions/reader/handler.ts';
+
+let api: TestApi;
+let org: TestOrg;
+let space: { id: string; title: string };
+beforeAll(async () => {
+  api = await startTestApi();
+  org = await newOrg();
+  space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN, '# Secret <script>alert(1)</script>\n\nEscaped title.\n']);
+});
+afterAll(async () => api.close());
+
+const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
+
+describe('public site', () => {
+  let site: { id: string; url: string; base: string };
+  beforeAll(async () => {
+    site = await publishedSite(api, org, [space.id], 'public');
+  });
+
+  it('urls.published is where the reader serves the site', () => {
+    expect(site.url).toBe(`${api.url}/s/${site.id}`);
+  });
+
+  it('renders the first page at the root with navigation, hint, tabs, code title and pagination', async () => {
+    const res = await get(site.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=300');
+    expect(res.headers.get('x-robots-tag')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('<title>Getting started · Widget Docs</title>');
+    expect(html).toContain('<nav aria-label="Pages">');
+    expect(html).toContain(`href="/s/${site.id}/getting-started" aria-current="page"`);
+    expect(html).toContain(`href="/s/${site.id}/configuration"`);
+    expect(html).toMatch(/<div class="hint hint-warning" role="note"[^>]*>\s*<p>Back up your data before upgrading.<\/p>/);
+    expect(html).toContain('<div class="tabs" data-tabs>');
+    expect(html).toMatch(/role="tab"[^>]*aria-selected="true">macOS<\/button>/);
+    expect(html).toMatch(/role="tabpanel"[^>]*hidden><p>Run apt install widget.<\/p>/);
+    expect(html).toContain('<figcaption class="code-title">config.yaml</figcaption>');
+    expect(html).toContain('<code class="language-yaml">port: 8080</code>');
+    expect(html).toContain(`<a href="/s/${site.id}/configuration">configuration</a>`);
+    expect(html).toMatch(/<nav class="pagination"[\s\S]*rel="next" href="\/s\/[^"]+\/configuration"/);
+    expect(html).toContain('<form role="search" method="get"');
+    expect(html).not.toContain('name="robots"');
+  });
+
+  it('renders content refs and embeds, escapes titles', async () => {
+    const html = await (await get(`${site.url}/configuration`)).text();
+    expect(html).toContain(`<a class="content-ref" href="/s/${site.id}/getting-started"><span class="content-ref-title">Getting started</span>`);
+    expect(html).toMatch(/<figure class="embed"><a href="https:\/\/www.youtube.com\/watch\?v=abc"/);
+    expect(html).toMatch(/rel="prev" href="\/s\/[^"]+\/getting-started"/);
+    expect(html).not.toContain('<script>alert(1)</script>');
+  });
+
+  it('answers 304 to a matching If-None-Match (ETag from revision and path)', async () => {
+    const first = await get(`${site.url}/configuration`);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^".+"$/);
+    expect((await get(`${site.url}/configuration`, { 'if-none-match': etag })).status).toBe(304);
+    expect((await get(`${site.url}/getting-started`)).headers.get('etag')).not.toBe(etag);
+  });
+
+  it('serves every page as markdown', async () => {
+    const res = await get(`${site.url}/getting-started.md`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    const md = await res.text();
+    expect(md).toMatch(/^# Getting started/m);
+    expect(md).toContain('{% hint style="warning" %}');
+    expect(md).toContain('{% tab title="Linux" %}');
+    expect((await get(`${site.url}/missing.md`)).status).toBe(404);
+  });
+
+  it('serves llms.txt and llms-full.txt', async () => {
+    const llms = await get(`${site.url}/llms.txt`);
+    expect(llms.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await llms.text();
+    expect(text).toMatch(/^# Widget Docs\n/);
+    expect(text).toContain(`- [Getting started](${site.url}/getting-started.md)`);
+    expect(text).toContain(`- [Configuration](${site.url}/configuration.md)`);
+    const full = await (await get(`${site.url}/llms-full.txt`)).text();
+    expect(full).toContain('# Getting started');
+    expect(full).toContain('Every setting of the flux capacitor');
+    expect(full).toContain('{% tabs %}');
+  });
+
+  it('serves sitemap.xml and robots.txt', async () => {
+    const sitemap = await get(`${site.url}/sitemap.xml`);
+    expect(sitemap.status).toBe(200);
+    expect(sitemap.headers.get('content-type')).toMatch(/^application\/xml/);
+    const xml = await sitemap.text();
+    expect(xml).toContain(`<loc>${site.url}/getting-started</loc>`);
+    expect(xml).toContain(`<loc>${site.url}/configuration</loc>`);
+    const robots = await (await get(`${site.url}/robots.txt`)).text();
+    expect(robots).toContain(`Allow: /s/${site.id}/`);
+    expect(robots).toContain(`Sitemap: ${site.url}/sitemap.xml`);
+  });
+
+  it('searches the space with ?q=', async () => {
+    const res = await get(`${site.url}?q=flux`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<ol class="search-results">');
+    expect(html).toContain(`href="/s/${site.id}/configuration"`);
+    expect(html).toContain('value="flux"');
+    expect(await (await get(`${site.url}?q=zzzqqq`)).text()).toContain('No results.');
+  });
+
+  it('answers HTML 404 for unknown pages and sites', async () => {
+    const missing = await get(`${site.url}/nope`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+    expect((await get(`${api.url}/s/unknownsite`)).status).toBe(404);
+  });
+});
+
+describe('visibility', () => {
+  it('unpublished sites are not served (404), not even robots.txt', async () => {
+    const site = await publishedSite(api, org, [space.id], 'public', false);
+    for (const path of ['', '/getting-started', '/getting-started.md', '/llms.txt', '/sitemap.xml', '/robots.txt']) {
+      expect((await get(`${site.url}${path}`)).status, path).toBe(404);
+    }
+  });
+
+  it('unlisted: served with noindex, no sitemap, robots disallow', async () => {
+    const site = await publishedSite(api, org, [space.id], 'unlisted');
+    const res = await get(site.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-robots-tag')).toBe('noindex');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=60, s-maxage=300');
+    expect(await res.text()).toContain('<meta name="robots" content="noindex">');
+    expect((await get(`${site.url}/sitemap.xml`)).status).toBe(404);
+    expect(await (await get(`${site.url}/robots.txt`)).text()).toBe('User-agent: *\nDisallow: /\n');
+    expect((await get(`${site.url}/llms.txt`)).status).toBe(200);
+  });
+
+  it('share-link: refused without or with a wrong key, served with an active link (then by cookie)', async () => {
+    const site = await publishedSite(api, org, [space.id], 'share-link');
+    for (const path of ['', '/getting-started', '/getting-started.md', '/llms.txt', '/llms-full.txt', '?q=flux']) {
+      const res = await get(`${site.url}${path}`);
+      expect(res.status, path).toBe(401);
+      expect(await res.text(), path).not.toContain('Back up your data');
+    }
+    expect((await get(`${site.url}?share=wrong-key-wrong-key-00`)).status).toBe(401);
+    expect((await get(`${site.url}/sitemap.xml`)).status).toBe(404);
+
+    const link = await api.request('POST', `${site.base}/share-links`, { token: org.admin.token, body: { name: 'Partners' } });
+    expect(link.status).toBe(201);
+    const published = new URL(link.body.urls.published);
+    expect(`${published.origin}${published.pathname}`).toBe(site.url);
+    const secret = published.searchParams.get('share')!;
+    const res = await get(link.body.urls.published);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(res.headers.get('x-robots-tag')).toBe('noindex');
+    expect(await res.text()).toContain('Back up your data');
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toContain(`docs_share_${site.id}=${secret}`);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toContain(`Path=/s/${site.id}`);
+    const byCookie = await get(`${site.url}/configuration.md`, { cookie: cookie.split(';')[0]! });
+    expect(byCookie.status).toBe(200);
+    expect(await byCookie.text()).toMatch(/^# Configuration/m);
+
+    // A disabled link stops working, in the query and in the cookie.
+    expect((await api.request('PATCH', `${site.base}/share-links/${link.body.id}`, { token: org.admin.token, body: { active: false } })).status).toBe(200);
+    expect((await get(link.body.urls.published)).status).toBe(401);
+    expect((await get(site.url, { cookie: cookie.split(';')[0]! })).status).toBe(401);
+  });
+
+  it('visitor-auth: refused without or with a bad JWT, served with one signed with the site key', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const none = await get(site.url);
+    expect(none.status).toBe(401);
+    expect(await none.text()).not.toContain('Back up your data');
+    const otherKey = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode('not-the-site-key'));
+    expect((await get(`${site.url}?jwt_token=${otherKey}`)).status).toBe(401);
+    expect((await get(`${site.url}?jwt_token=garbage`)).status).toBe(401);
+    const otherSite = await signVisitorToken('someothersite', { plan: 'pro' });
+    expect((await get(`${site.url}?jwt_token=${otherSite}`)).status).toBe(401);
+    const expired = await signVisitorToken(site.id, { plan: 'pro' }, -120);
+    expect((await get(`${site.url}?jwt_token=${expired}`)).status).toBe(401);
+
+    const good = await signVisitorToken(site.id, { plan: 'pro' });
+    const res = await get(`${site.url}/getting-started?jwt_token=${good}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    expect(await res.text()).toContain('Back up your data');
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    expect(cookie).toBe(`docs_visitor_${site.id}=${good}`);
+    expect((await get(`${site.url}/configuration.md`, { cookie })).status).toBe(200);
+    expect((await get(`${site.url}/llms.txt`, { cookie })).status).toBe(200);
+  });
+
+  it('visitor-auth: the site key is given to org admins only (GET /s/<site>/~visitor-key)', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const keyUrl = `${site.url}/~visitor-key`;
+    expect((await get(keyUrl)).status).toBe(401);
+    const editor = await org.member('edit');
+    expect((await get(keyUrl, { authorization: `Bearer ${editor.token}` })).status).toBe(403);
+    const outsider = await newOrg();
+    expect((await get(keyUrl, { authorization: `Bearer ${outsider.admin.token}` })).status).toBe(404);
+    const res = await get(keyUrl, { authorization: `Bearer ${org.admin.token}` });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('private, no-store');
+    const body = (await res.json()) as { key: string };
+    expect(body).toMatchObject({ object: 'site-visitor-key', siteId: site.id, algorithm: 'HS256', key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    // A token the owner signs with that key is accepted.
+    const token = await new SignJWT({ plan: 'free' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('10m').sign(new TextEncoder().encode(body.key));
+    expect((await get(`${site.url}?jwt_token=${token}`)).status).toBe(200);
+  });
+
+  it('visitor-auth: adaptive conditions of site spaces are evaluated against the claims', async () => {
+    const extra = await spaceWithPages(api, org, 'Pro features', ['# Pro only\n\nTurbo mode.\n']);
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const added = await api.request('POST', `${site.base}/site-spaces`, { token: org.admin.token, body: { spaceId: extra.id } });
+    expect(added.status).toBe(201);
+    expect((await api.request('PATCH', `${site.base}/site-spaces/${added.body.id}`, { token: org.admin.token, body: { condition: "visitor.claims.plan == 'pro'" } })).status).toBe(200);
+    const path = added.body.path as string;
+    const pro = await signVisitorToken(site.id, { plan: 'pro' });
+    const free = await signVisitorToken(site.id, { plan: 'free' });
+    const proHome = await (await get(`${site.url}?jwt_token=${pro}`)).text();
+    expect(proHome).toContain(`href="/s/${site.id}/${path}"`);
+    expect(await (await get(`${site.url}/${path}/pro-only?jwt_token=${pro}`)).text()).toContain('Turbo mode.');
+    expect(await (await get(`${site.url}/llms.txt?jwt_token=${pro}`)).text()).toContain('Pro only');
+    expect(await (await get(`${site.url}?jwt_token=${free}`)).text()).not.toContain(`/s/${site.id}/${path}"`);
+    expect((await get(`${site.url}/${path}/pro-only?jwt_token=${free}`)).status).toBe(404);
+    expect(await (await get(`${site.url}/llms.txt?jwt_token=${free}`)).text()).not.toContain('Pro only');
+  });
+});
+
+describe('sections', () => {
+  it('serves each section at its path, with section tabs', async () => {
+    const api2 = await spaceWithPages(api, org, 'API', ['# Endpoints\n\nGET /widgets.\n']);
+    const site = await publishedSite(api, org, [space.id], 'public');
+    // The first section adopts the root site spaces; the second one shows the API space.
+    const first = await api.request('POST', `${site.base}/sections`, { token: org.admin.token, body: { spaceId: space.id, title: 'Guides' } });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const section = await api.request('POST', `${site.base}/sections`, { token: org.admin.token, body: { spaceId: api2.id, title: 'API Reference' } });
+    expect(section.status, JSON.stringify(section.body)).toBe(201);
+    const published = (await api.request('GET', `${site.base}/published`, { token: org.admin.token })).body;
+    const sections = published.structure.structure as { title: string; path: string; urls: { published: string } }[];
+    expect(sections.map((x) => x.title)).toEqual(['Guides', 'API Reference']);
+    for (const s of sections) {
+      const res = await get(s.urls.published);
+      expect(res.status, s.urls.published).toBe(200);
+      const html = await res.text();
+      expect(html).toContain('<nav class="sections" aria-label="Sections">');
+    }
+    const apiSection = sections.find((s) => s.title === 'API Reference')!;
+    const html = await (await get(`${apiSection.urls.published}/endpoints`)).text();
+    expect(html).toContain('GET /widgets.');
+    expect(html).toMatch(/aria-current="true">API Reference<\/a>/);
+  });
+});
+
+describe('conditions', () => {
+  const ctx = visitorContext({ plan: 'pro', seats: 5, unsigned: { beta: true } });
+  it.each([
+    ["visitor.claims.plan == 'pro'", true],
+    ['visitor.claims.plan == "free"', false],
+    ['visitor.claims.unsigned.beta == true', true],
+    ['visitor.claims.unsigned.beta', true],
+    ['!visitor.claims.unsigned.beta', false],
+    ['visitor.claims.seats >= 5 && visitor.claims.plan != \'free\'', true],
+    ['visitor.claims.missing || (visitor.claims.seats < 3)', false],
+    ['visitor.claims.constructor', false],
+    ['this is not valid', false],
+    ['visitor.claims.plan ==', false],
+  ])('%s -> %s', (source, expected) => {
+    expect(evaluateCondition(source, ctx)).toBe(expected);
+  });
+});
+
+describe('Lambda handler', () => {
+  it('sends markdown, HTML, XML and text as text, not base64', async () => {
+    for (const type of ['text/markdown; charset=utf-8', 'text/html; charset=UTF-8', 'text/plain; charset=utf-8', 'application/xml; charset=utf-8', 'application/json']) {
+      expect(isContentTypeBinary(type), type).toBe(false);
+    }
+    expect(isContentTypeBinary('image/png')).toBe(true);
+    const res: { statusCode: number; isBase64Encoded: boolean; body: string } = await handler({
+      version: '2.0', routeKey: 'GET /s/{proxy+}', rawPath: '/s/unknown-site/page.md', rawQueryString: '', headers: { host: 'example.com' },
+      requestContext: { http: { method: 'GET', path: '/s/unknown-site/page.md', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, domainName: 'example.com', stage: '$default', requestId: 'r', routeKey: 'GET /s/{proxy+}', accountId: '1', apiId: 'a', time: '', timeEpoch: 0 },
+      isBase64Encoded: false,
+    } as never) as never;
+    expect(res.statusCode).toBe(404);
+    expect(res.isBase64Encoded).toBe(false);
+    expect(res.body).toContain('Page not found');
+  });
+});

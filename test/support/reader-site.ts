@@ -1,0 +1,66 @@
+import { expect } from 'vitest';
+import type { TestApi, TestOrg } from './api.ts';
+import { editContent, pagesByTitle, spaceWithChangeRequest } from './published-content.ts';
+
+export const GUIDE_MARKDOWN = `# Getting started
+
+Welcome to the **widget** guide.
+
+{% hint style="warning" %}
+Back up your data before upgrading.
+{% endhint %}
+
+## Install
+
+{% tabs %}
+{% tab title="macOS" %}
+Run brew install widget.
+{% endtab %}
+
+{% tab title="Linux" %}
+Run apt install widget.
+{% endtab %}
+{% endtabs %}
+
+{% code title="config.yaml" %}
+\`\`\`yaml
+port: 8080
+\`\`\`
+{% endcode %}
+
+Read the [configuration](configuration.md) next.
+`;
+
+export const CONFIG_MARKDOWN = `# Configuration
+
+Every setting of the flux capacitor lives in one file.
+
+{% content-ref url="getting-started.md" %}
+[getting-started.md](getting-started.md)
+{% endcontent-ref %}
+
+{% embed url="https://www.youtube.com/watch?v=abc" %}
+`;
+
+/** A space whose primary content (merged through a change request) has the given pages. */
+export async function spaceWithPages(api: TestApi, org: TestOrg, title: string, markdowns: string[]) {
+  const { space, cr } = await spaceWithChangeRequest(api, org, title);
+  const existing = await pagesByTitle(api, org, space.id, cr.id);
+  const changes: unknown[] = markdowns.map((markdown) => ({ operation: 'insert_page', document: { markdown } }));
+  for (const page of Object.values(existing)) changes.push({ operation: 'delete_page', page: page.id });
+  await editContent(api, org, space.id, cr.id, changes);
+  const merged = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token });
+  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+  return space as { id: string; title: string };
+}
+
+/** A published site showing the spaces, with the given visibility; answers its id and `urls.published`. */
+export async function publishedSite(api: TestApi, org: TestOrg, spaceIds: string[], visibility = 'public', publish = true) {
+  const created = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Widget Docs', visibility, spaces: spaceIds } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const base = `/orgs/${org.id}/sites/${created.body.id}`;
+  if (!publish) return { id: created.body.id as string, url: `${api.url}/s/${created.body.id}`, base };
+  const published = await api.request('POST', `${base}/publish`, { token: org.admin.token });
+  expect(published.status).toBe(200);
+  return { id: created.body.id as string, url: published.body.urls.published as string, base };
+}
