@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deflateSync } from 'node:zlib';
 import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
 import { getRecord } from '../shared/db/operations.ts';
+import { pngFile } from './support/png.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -21,37 +21,8 @@ function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[], t
   return api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token, body: { changes } });
 }
 
-/** A valid 3x2 PNG, built by hand (signature, IHDR, IDAT, IEND). */
-function tinyPng(): string {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(3, 0);
-  ihdr.writeUInt32BE(2, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // RGB
-  const raw = Buffer.alloc(2 * (1 + 3 * 3));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0)),
-  ]).toString('base64');
-}
+/** A valid 3x2 PNG, base64. */
+const tinyPng = () => pngFile(3, 2).toString('base64');
 
 describe('space content reads', () => {
   it('a new space has one empty page; GET content, pages, page and path answer every field', async () => {

@@ -1,12 +1,8 @@
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { startEmulators, useEmulatorEndpoints } from '../../shared/local/emulators.ts';
-import { provision } from '../../shared/local/provision.ts';
-import { db, resetDbClient } from '../../shared/db/client.ts';
-import { resetAwsClients, s3 } from '../../shared/aws/clients.ts';
+import { db } from '../../shared/db/client.ts';
+import { s3 } from '../../shared/aws/clients.ts';
+import { startBenchStack } from '../support/local-stack.ts';
 import { config } from '../../shared/config.ts';
-import { createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { putJsonBlob } from '../../shared/content/blobs.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';
@@ -42,14 +38,9 @@ const vocabulary = 'install configure deploy token webhook pagination cursor quo
 const words = (seed: number, n: number) => Array.from({ length: n }, (_, i) => vocabulary[(seed * 7 + i * 13) % vocabulary.length]).join(' ');
 
 async function main() {
-  const emulators = await startEmulators();
+  const stack = await startBenchStack('bench-content');
   try {
-    useEmulatorEndpoints(emulators);
-    process.env.TABLE_NAME = 'bench-content';
-    process.env.BUCKET_NAME = 'bench-content';
-    resetDbClient();
-    resetAwsClients();
-    await provision({ prefix: 'bench-content' });
+    const { user, org, call } = stack;
     db().middlewareStack.add((next, context) => async (args) => {
       if (dynamoWrites.has(context.commandName ?? '')) writes.dynamodb++;
       return next(args);
@@ -58,25 +49,6 @@ async function main() {
       if (context.commandName === 'PutObjectCommand') writes.s3++;
       return next(args);
     }, { step: 'initialize', name: 'benchCountPuts' });
-
-    const { createLocalApp } = await import('../../shared/local/server.ts');
-    const server: ServerType = await new Promise((resolve) => {
-      const s = serve({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-    });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    process.env.PUBLIC_API_URL = base.replace(/\/v1$/, '');
-    const user = await createUser({ displayName: 'Bench', email: 'bench@example.com' });
-    const org = await createOrganization({ title: 'Bench', owner: user });
-    const token = await createAccessToken(user.id, 'bench');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, {
-        method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      if (!res.ok && res.status !== 501) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-      return { status: res.status, body: text ? JSON.parse(text) : undefined, bytes: text.length };
-    };
 
     /** A space whose primary revision holds `n` pages (sections of 50 pages). */
     async function spaceWithPages(n: number): Promise<{ id: string; pageId: string; manifest: Manifest }> {
@@ -172,9 +144,8 @@ async function main() {
     out(`== SUMMARY ==`);
     out(`writes per one-page edit: ${perEdit.join(' / ')} for ${sizes.join(' / ')} pages (${ratio(growth)}) ${growth === 1 ? 'PASS' : 'MISS'}`);
     out(`GET /content / JSON.stringify: ${ratio(getP50 / strP50)}`);
-    await new Promise<void>((r) => server.close(() => r()));
   } finally {
-    await emulators.stop();
+    await stack.stop();
     clearTimeout(watchdog);
   }
 }

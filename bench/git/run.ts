@@ -5,17 +5,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import { startEmulators, useEmulatorEndpoints, type Emulators } from '../../shared/local/emulators.ts';
-import { provision } from '../../shared/local/provision.ts';
-import { resetDbClient } from '../../shared/db/client.ts';
-import { resetAwsClients } from '../../shared/aws/clients.ts';
-import { createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
 import { Checkout } from '../../shared/git/repo.ts';
 import { IMPORT_BATCH } from '../../shared/git/import.ts';
 import { createRepo, git, pngFile, startGitServer, type GitServer } from '../../test/support/git-server.ts';
 import { median, ratio, table } from '../api/stats.ts';
+import { startBenchStack, type BenchStack } from '../support/local-stack.ts';
 
 /**
  * `npm run bench:git`: import of a generated repository (1,000 pages, 200 assets) against
@@ -45,16 +39,14 @@ const watchdog = setTimeout(() => {
   void cleanup().finally(() => process.exit(2));
 }, 8 * 60_000);
 
-let emulators: Emulators | undefined;
+let stack: BenchStack | undefined;
 let gitServer: GitServer | undefined;
-let server: ServerType | undefined;
 const children = new Set<ChildProcess>();
 
 async function cleanup() {
   for (const child of children) child.kill();
-  if (server) await new Promise<void>((r) => server!.close(() => r()));
   await gitServer?.close();
-  await emulators?.stop();
+  await stack?.stop();
 }
 
 /** The Node 22 of node_modules/.bin (the `node` devDependency), else this process's node. */
@@ -145,31 +137,9 @@ function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): void }> {
 
 async function main() {
   progress('starting emulators');
-  emulators = await startEmulators();
-  useEmulatorEndpoints(emulators);
-  process.env.TABLE_NAME = 'bench-git';
-  process.env.BUCKET_NAME = 'bench-git';
-  resetDbClient();
-  resetAwsClients();
-  await provision({ prefix: 'bench-git' });
-  const { createLocalApp } = await import('../../shared/local/server.ts');
-  server = await new Promise((resolve) => {
-    const s = serve({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const base = `http://127.0.0.1:${(server!.address() as AddressInfo).port}/v1`;
-  process.env.PUBLIC_API_URL = base.replace(/\/v1$/, '');
-  const user = await createUser({ displayName: 'Bench', email: 'bench-git@example.com' });
-  const org = await createOrganization({ title: 'Bench', owner: user });
-  const token = await createAccessToken(user.id, 'bench');
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
-      method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
-    return text ? JSON.parse(text) : undefined;
-  };
+  stack = await startBenchStack('bench-git');
+  const { org } = stack;
+  const call = async (method: string, path: string, body?: unknown) => (await stack!.call(method, path, body)).body;
 
   progress(`generating a repository of ${PAGES} pages and ${ASSETS} assets`);
   gitServer = await startGitServer();
