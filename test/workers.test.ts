@@ -45,8 +45,8 @@ describe('space expiry: TTL removal -> stream worker -> jobs queue -> purge', ()
 
 describe('failing jobs', () => {
   it('are retried and land in the dead-letter queue after 3 receives', async () => {
-    // The translations queue: no other test file uses it (queues are shared by the whole run),
-    // and its worker fails every job until translations are built.
+    // A translation that does not exist: the translations worker fails the job every time.
+    // (Each test file has its own queues: see test/support/api.ts.)
     await enqueue({ kind: 'translation-run', organizationId: 'dlq-probe', translationId: 'dlq-probe' });
     const url = config.queueUrl('translations')!;
     const { Attributes } = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['RedrivePolicy'] }));

@@ -1,7 +1,242 @@
+import type { Context } from 'hono';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { ApiError, notFound } from '../../shared/http/errors.ts';
+import type { AppEnv } from '../../shared/http/env.ts';
+import type { Role } from '../../shared/http/schemas.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { loadOrgAccess } from '../../shared/policies/access.ts';
+import { organizationEntity, type OrganizationItem } from '../../shared/db/entities/organization.ts';
+import { memberEntity } from '../../shared/db/entities/member.ts';
+import {
+  eventCreatedAt, installationEntity, integrationEntity, integrationEventEntity, type IntegrationItem,
+} from '../../shared/db/entities/integration.ts';
+import { queryPage } from '../../shared/db/operations.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
+import { siteEntity } from '../../shared/db/entities/site.ts';
+import { isExpired } from '../../shared/policies/access.ts';
+import { presentSpace } from '../../shared/presenters/space.ts';
+import { presentSite } from '../../shared/presenters/site.ts';
+import { listInstalledTargets } from '../../shared/integrations/targets.ts';
+import { apiLocation } from '../../shared/presenters/urls.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
+import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations-write.ts';
+import {
+  devBody, eventParams, listTargetsQuery, installBody, integrationParams, listEventsQuery, listInstallationsQuery, listIntegrationsQuery, publishBody,
+} from './schemas.ts';
 
-/** The `integrations` endpoint group. Its operations answer 501 until their issue lands. */
+/**
+ * Integrations (spec 4.18). Reading the catalog needs any token; `private` integrations are
+ * only visible to members of the owning organization. Publishing, updating, unpublishing,
+ * development mode, and reading installations and events need the admin role in the
+ * owning organization; installing needs the admin role in the target organization.
+ */
 export const app = createGroupApp();
+type Ctx = Context<AppEnv>;
+
+interface OwnerView { org: OrganizationItem; role: Role | null | undefined }
+
+/** The caller's view of each owning organization (role undefined when not a member). */
+async function ownerViews(c: Ctx, orgIds: string[]): Promise<Map<string, OwnerView>> {
+  const loader = c.get('loader');
+  const userId = c.get('caller').userId;
+  const unique = [...new Set(orgIds)];
+  await loader.load(unique.flatMap((orgId) => [organizationEntity.key({ orgId }), memberEntity.key({ orgId, userId })]));
+  const views = new Map<string, OwnerView>();
+  for (const orgId of unique) {
+    const org = loader.peek(organizationEntity.key({ orgId }));
+    if (!org) continue;
+    const member = loader.peek(memberEntity.key({ orgId, userId }));
+    const m = member && !member.disabled ? memberEntity.fromRecord(member) : undefined;
+    views.set(orgId, { org: organizationEntity.fromRecord(org), role: m ? m.role : undefined });
+  }
+  return views;
+}
+
+const visibleTo = (item: IntegrationItem, view: OwnerView | undefined) => view !== undefined && (item.visibility !== 'private' || view.role !== undefined);
+
+/** The integration as the caller may see it; 404 when absent or private to another organization. */
+async function loadIntegration(c: Ctx, name: string): Promise<{ item: IntegrationItem; owner: OwnerView }> {
+  const record = await c.get('loader').get(integrationEntity.key({ name }));
+  const item = record ? integrationEntity.fromRecord(record) : undefined;
+  const owner = item ? (await ownerViews(c, [item.ownerOrgId])).get(item.ownerOrgId) : undefined;
+  if (!item || !owner || !visibleTo(item, owner)) throw notFound(`No integration found with name ${name}`);
+  return { item, owner };
+}
+
+function requireOwnerAdmin(owner: OwnerView, action: string) {
+  authorize(owner.role === 'admin', `${action} requires the admin role in the organization that owns the integration`);
+}
+
+app.get('/integrations', validate('query', listIntegrationsQuery), async (c) => {
+  const q = c.req.valid('query');
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const add = (expression: string, vals: Record<string, unknown>, n: Record<string, string> = {}) => {
+    conditions.push(expression);
+    Object.assign(values, vals);
+    Object.assign(names, n);
+  };
+  if (q.search) add('contains(searchText, :search)', { ':search': q.search.toLowerCase() });
+  if (q.category) add('contains(categories, :category)', { ':category': q.category });
+  if (q.blockDomain) add('contains(blockDomains, :domain)', { ':domain': q.blockDomain.toLowerCase() });
+  if (q.blocks !== undefined) add('hasBlocks = :blocks', { ':blocks': q.blocks });
+  if (q.contentSources !== undefined) add('hasContentSources = :sources', { ':sources': q.contentSources });
+  if (q.owner) add('ownerOrgId = :owner', { ':owner': q.owner });
+  if (q.scope) add('contains(scopes, :scope)', { ':scope': q.scope });
+  if (q.target) add('(#target = :target OR #target = :all)', { ':target': q.target, ':all': 'all' }, { '#target': 'target' });
+  // Catalog: public integrations; with `owner` naming an organization the caller belongs
+  // to, every integration of that organization.
+  const ownerView = q.owner ? (await ownerViews(c, [q.owner])).get(q.owner) : undefined;
+  if (!ownerView || ownerView.role === undefined) add('visibility = :public', { ':public': 'public' });
+  const result = await queryPage({
+    index: 'gsi1', partition: 'INTEGRATIONS', limit: q.limit, cursor: q.page,
+    filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined,
+  });
+  const items = result.records.map((r) => integrationEntity.fromRecord(r));
+  const views = await ownerViews(c, items.map((i) => i.ownerOrgId));
+  const presented = items.flatMap((i) => {
+    const view = views.get(i.ownerOrgId);
+    return view ? [presentIntegration(i, view.org, view.role)] : [];
+  });
+  return c.json(presentList(presented, result.next));
+});
+
+app.get('/integrations/:integrationName', validate('param', integrationParams), async (c) => {
+  const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
+  return c.json(presentIntegration(item, owner.org, owner.role));
+});
+
+app.post('/integrations/:integrationName', validate('param', integrationParams), validate('json', publishBody), async (c) => {
+  const { integrationName } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const loader = c.get('loader');
+  const record = await loader.get(integrationEntity.key({ name: integrationName }));
+  const existing = record ? integrationEntity.fromRecord(record) : undefined;
+  let access;
+  try {
+    access = await loadOrgAccess(c, body.organization);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw notFound(`organization: no organization found with id ${body.organization}`);
+    throw error;
+  }
+  authorize(access.role === 'admin', 'Publishing an integration requires the admin role in the publishing organization');
+  if (existing && existing.ownerOrgId !== body.organization) {
+    // Another organization owns the name: updating is its admins' business only.
+    authorize(false, `The integration ${integrationName} is owned by another organization`);
+  }
+  const item = await publishIntegration(integrationName, body, existing);
+  return c.json(presentIntegration(item, access.org, access.role), existing ? 200 : 201);
+});
+
+app.delete('/integrations/:integrationName', validate('param', integrationParams), async (c) => {
+  const { integrationName } = c.req.valid('param');
+  const record = await c.get('loader').get(integrationEntity.key({ name: integrationName }));
+  if (!record) return c.body(null, 204);
+  const item = integrationEntity.fromRecord(record);
+  const owner = (await ownerViews(c, [item.ownerOrgId])).get(item.ownerOrgId);
+  if (!owner || !visibleTo(item, owner)) return c.body(null, 204); // no existence leak
+  requireOwnerAdmin(owner, 'Unpublishing an integration');
+  const deleted = await unpublishIntegration(integrationName);
+  return c.body(null, deleted ? 205 : 204);
+});
+
+app.put('/integrations/:integrationName/dev', validate('param', integrationParams), validate('json', devBody), async (c) => {
+  const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
+  requireOwnerAdmin(owner, 'Setting the development mode');
+  const { tunnelUrl, all } = c.req.valid('json');
+  await setDevelopmentMode(item, tunnelUrl, all);
+  return c.body(null, 204);
+});
+
+app.get('/integrations/:integrationName/installations', validate('param', integrationParams), validate('query', listInstallationsQuery), async (c) => {
+  const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
+  requireOwnerAdmin(owner, 'Listing the installations of an integration');
+  const { page, limit, externalId } = c.req.valid('query');
+  const result = await queryPage({
+    partition: integrationEntity.key({ name: item.name }).pk, prefix: 'INSTALLATION#', limit, cursor: page,
+    filter: externalId ? { expression: 'contains(externalIds, :e)', values: { ':e': externalId } } : undefined,
+  });
+  return c.json(presentList(result.records.map((r) => presentInstallation(installationEntity.fromRecord(r), item)), result.next));
+});
+
+app.post('/integrations/:integrationName/installations', validate('param', integrationParams), validate('json', installBody), async (c) => {
+  const { item } = await loadIntegration(c, c.req.valid('param').integrationName);
+  const { organization } = c.req.valid('json');
+  const access = await loadOrgAccess(c, organization);
+  authorize(access.role === 'admin', 'Installing an integration requires the admin role in the organization');
+  const { installation } = await installIntegration(item, organization);
+  const presented = presentInstallation(installation, item);
+  c.header('Location', presented.urls.location);
+  return c.json(presented, 201);
+});
+
+app.get('/integrations/:integrationName/events', validate('param', integrationParams), validate('query', listEventsQuery), async (c) => {
+  const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
+  requireOwnerAdmin(owner, 'Listing the events of an integration');
+  const { page, limit } = c.req.valid('query');
+  // Newest first.
+  const result = await queryPage({ partition: integrationEntity.key({ name: item.name }).pk, prefix: 'EVENT#', forward: false, limit, cursor: page });
+  return c.json(presentList(result.records.map((r) => presentIntegrationEvent(integrationEventEntity.fromRecord(r))), result.next));
+});
+
+app.get('/integrations/:integrationName/events/:eventId', validate('param', eventParams), async (c) => {
+  const { integrationName, eventId } = c.req.valid('param');
+  const { item, owner } = await loadIntegration(c, integrationName);
+  requireOwnerAdmin(owner, 'Reading the events of an integration');
+  const createdAt = eventCreatedAt(eventId);
+  const record = createdAt ? await c.get('loader').get(integrationEventEntity.key({ name: item.name, createdAt, eventId })) : undefined;
+  if (!record) throw notFound(`No event found with id ${eventId}`);
+  const event = integrationEventEntity.fromRecord(record);
+  return c.json({ event: presentIntegrationEvent(event), trace: { logs: event.logs } });
+});
+
+/**
+ * Installations on spaces / sites. An installation reaches every live space (site) of its
+ * organization (selection `all`); the integration sees them with the `read` role of an
+ * installation, so `extended` objects carry read permissions.
+ */
+for (const kind of ['spaces', 'sites'] as const) {
+  app.get(`/integrations/:integrationName/${kind}`, validate('param', integrationParams), validate('query', listTargetsQuery), async (c) => {
+    const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
+    requireOwnerAdmin(owner, `Listing the ${kind} of an integration`);
+    const { page, limit, externalId, extended } = c.req.valid('query');
+    const result = await listInstalledTargets(item.name, kind === 'spaces' ? 'SPACES' : 'SITES', {
+      limit, page, externalId,
+      keep: kind === 'spaces' ? (r) => !isExpired(spaceEntity.fromRecord(r)) : undefined,
+    });
+    const orgs = extended ? await ownerViews(c, result.entries.map((e) => e.installation.orgId)) : undefined;
+    const items = result.entries.map(({ installation, record }) => {
+      const base = {
+        integration: item.name,
+        installation: installation.id,
+        status: installation.status,
+        configuration: {},
+        externalIds: installation.externalIds,
+      };
+      const installationPath = `/integrations/${item.name}/installations/${installation.id}`;
+      if (kind === 'spaces') {
+        const space = spaceEntity.fromRecord(record);
+        const org = orgs?.get(installation.orgId)?.org;
+        return {
+          ...base,
+          urls: { location: apiLocation(`${installationPath}/spaces/${space.id}`), publicEndpoint: apiLocation(`/integrations/${item.name}/public/spaces/${space.id}`) },
+          space: org ? presentSpace(space, { role: 'read', org }) : space.id,
+        };
+      }
+      const site = siteEntity.fromRecord(record);
+      const org = orgs?.get(installation.orgId)?.org;
+      return {
+        ...base,
+        urls: { location: apiLocation(`${installationPath}/sites/${site.id}`), publicEndpoint: apiLocation(`/integrations/${item.name}/public/sites/${site.id}`) },
+        site: org ? presentSite(site, org, 'read') : site.id,
+      };
+    });
+    return c.json(presentList(items, result.next));
+  });
+}
 
 answerRemainingWith501(app, 'integrations');

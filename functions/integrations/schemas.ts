@@ -1,11 +1,90 @@
 import * as v from 'valibot';
-import { id } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, queryBoolean } from '../../shared/http/schemas.ts';
 
-/**
- * Path parameters of the `integrations` group. Its operations answer 501 until their issue lands;
- * request schemas join these then, as in every other group.
- */
-export const pathParams = v.partial(v.object({
-  eventId: id,
-  integrationName: id,
-}));
+const name = v.pipe(v.string('must be a string'), v.regex(/^[a-zA-Z0-9-_.]+$/, 'must match ^[a-zA-Z0-9-_.]+$'), v.maxLength(100, 'must be at most 100 characters'));
+
+/** Path parameters of the `integrations` group. */
+export const pathParams = v.partial(v.object({ eventId: id, integrationName: name }));
+export const integrationParams = v.object({ integrationName: name });
+export const eventParams = v.object({ integrationName: name, eventId: id });
+
+const text = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+const base64 = v.pipe(v.string('must be a base64 string'), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be a base64 string'));
+/** Known values only (spec 2.1.8: the full sets are not shown). */
+export const visibilities = ['public', 'private', 'unlisted'] as const;
+export const targets = ['all', 'site', 'space', 'organization'] as const;
+export const scope = v.pipe(v.string('must be a string'), v.regex(/^[a-z_-]+:[a-z_-]+:[a-z_-]+$/, 'must be <resource>:<area>:<action>'));
+const category = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9-]+$/, 'must be a lower-case category name'), v.maxLength(50, 'must be at most 50 characters'));
+
+const icon = v.optional(text(100));
+const block = v.strictObject({
+  id: id, title: text(100), description: v.optional(text(500)), icon,
+  urlUnfurl: v.optional(v.array(text(2048), 'must be an array of URL patterns')),
+  markdown: v.optional(v.strictObject({ codeblock: text(100), body: text(1000) })),
+});
+const contentSource = v.strictObject({
+  id: id, title: text(100), description: v.optional(text(500)), icon,
+  configuration: v.optional(v.strictObject({ componentId: id })),
+});
+const configurationProperty = v.looseObject({
+  title: v.optional(text(200)), description: v.optional(text(1000)), type: v.optional(text(50)), default: v.optional(v.unknown()),
+  completion_url: v.optional(text(2048)), enum: v.optional(v.array(v.string('must be a string'))),
+});
+const configurationSchema = v.strictObject({
+  properties: v.optional(v.record(v.string(), configurationProperty, 'must be an object of properties')),
+  required: v.optional(v.array(v.string('must be a string'))),
+});
+
+/** POST /integrations/{integrationName}: publish or update (every published field is resent). */
+export const publishBody = v.strictObject({
+  runtime: v.optional(v.picklist(['v1'], 'must be v1'), 'v1'),
+  icon: v.optional(base64),
+  title: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
+  description: v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters')),
+  summary: v.optional(text(20000)),
+  previewImages: v.optional(v.pipe(v.array(base64, 'must be an array of base64 strings'), v.maxLength(5, 'must hold at most 5 images')), []),
+  visibility: v.optional(v.picklist(visibilities, `must be one of ${visibilities.join(', ')}`), 'private'),
+  target: v.optional(v.picklist(targets, `must be one of ${targets.join(', ')}`), 'all'),
+  scopes: v.optional(v.array(scope, 'must be an array of scopes'), []),
+  categories: v.optional(v.array(category, 'must be an array of categories'), []),
+  blocks: v.optional(v.array(block, 'must be an array of blocks'), []),
+  contentSources: v.optional(v.array(contentSource, 'must be an array of content sources'), []),
+  externalLinks: v.optional(v.array(v.strictObject({ url: v.pipe(v.string('must be a string'), v.url('must be a URL')), label: text(100) }), 'must be an array of links'), []),
+  configurations: v.optional(v.strictObject({
+    account: v.optional(configurationSchema), space: v.optional(configurationSchema), site: v.optional(configurationSchema),
+  }), {}),
+  script: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5 * 1024 * 1024, 'must be at most 5 MB'))),
+  organization: id,
+  secrets: v.optional(v.record(v.string(), v.string('must be a string'), 'must be an object of strings'), {}),
+  contentSecurityPolicy: v.optional(v.union([v.string(), v.record(v.string(), v.string())], 'must be a string or an object of strings')),
+});
+export type PublishBody = v.InferOutput<typeof publishBody>;
+
+export const listIntegrationsQuery = v.object({
+  ...listQueryEntries,
+  search: v.optional(text(100)),
+  category: v.optional(category),
+  blockDomain: v.optional(name),
+  blocks: v.optional(queryBoolean),
+  contentSources: v.optional(queryBoolean),
+  owner: v.optional(id),
+  scope: v.optional(scope),
+  target: v.optional(v.picklist(targets, `must be one of ${targets.join(', ')}`)),
+});
+
+export const listInstallationsQuery = v.object({ ...listQueryEntries, externalId: v.optional(text(200)) });
+export const listEventsQuery = v.object(listQueryEntries);
+
+export const installBody = v.strictObject({ organization: id });
+
+export const devBody = v.strictObject({
+  tunnelUrl: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), v.url('must be a URL')),
+  all: v.optional(v.boolean('must be a boolean'), false),
+});
+
+/** GET /integrations/{name}/spaces and /sites: `extended` returns the object instead of its id. */
+export const listTargetsQuery = v.object({
+  ...listQueryEntries,
+  externalId: v.optional(text(200)),
+  extended: v.optional(queryBoolean, 'false'),
+});

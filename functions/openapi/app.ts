@@ -1,7 +1,98 @@
+import type { Context } from 'hono';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { notFound } from '../../shared/http/errors.ts';
+import type { AppEnv } from '../../shared/http/env.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { loadOrgAccess, type OrgAccess } from '../../shared/policies/access.ts';
+import { atLeast } from '../../shared/policies/roles.ts';
+import { queryPage } from '../../shared/db/operations.ts';
+import { OPENAPI_PREFIX, openAPISpecEntity, type OpenAPISpecItem } from '../../shared/db/entities/openapi-spec.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { presentOpenAPISpec } from '../../shared/presenters/openapi-spec.ts';
+import {
+  createOpenAPISpec, deleteOpenAPISpec, putOpenAPISpec, readOpenAPISpec, setOpenAPIVisibility,
+} from '../../shared/commands/openapi-write.ts';
+import {
+  createSpecBody, listSpecsQuery, organizationParams, patchSpecBody, putSpecBody, specLookupParams, specParams,
+} from './schemas.ts';
 
-/** The `openapi` endpoint group. Its operations answer 501 until their issue lands. */
+/**
+ * OpenAPI specs (spec 4.6), base /orgs/{organizationId}/openapi, keyed by slug. Reading
+ * needs a non-guest membership; writes need the `createOpenAPISpec` permission (role create
+ * or above). Creating or replacing a source answers at once with `processingState: pending`;
+ * the `openapi-process` job on the `jobs` queue fetches, parses and stores it.
+ */
 export const app = createGroupApp();
+
+type Ctx = Context<AppEnv>;
+
+async function readAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
+  const access = await loadOrgAccess(c, orgId);
+  authorize(access.role !== null, 'Guests may not read the OpenAPI specs of an organization');
+  return access;
+}
+
+async function writeAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
+  const access = await loadOrgAccess(c, orgId);
+  authorize(atLeast(access.role, 'create'), 'Managing OpenAPI specs requires the create role or above (createOpenAPISpec)');
+  return access;
+}
+
+const present = (spec: OpenAPISpecItem, access: OrgAccess) =>
+  presentOpenAPISpec(spec, { role: access.role, orgHostname: access.org.hostname });
+
+app.get('/orgs/:organizationId/openapi', validate('param', organizationParams), validate('query', listSpecsQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { page, limit } = c.req.valid('query');
+  const access = await readAccess(c, organizationId);
+  const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: OPENAPI_PREFIX, limit, cursor: page });
+  const specs = result.records.map((r) => openAPISpecEntity.fromRecord(r));
+  return c.json(presentList(specs.map((s) => present(s, access)), result.next));
+});
+
+app.post('/orgs/:organizationId/openapi', validate('param', organizationParams), validate('json', createSpecBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { slug, source } = c.req.valid('json');
+  const access = await writeAccess(c, organizationId);
+  const spec = await createOpenAPISpec(organizationId, slug, source);
+  const body = present(spec, access);
+  c.header('Location', body.urls.location);
+  return c.json(body, 201);
+});
+
+app.get('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupParams), async (c) => {
+  const { organizationId, specSlug } = c.req.valid('param');
+  const access = await readAccess(c, organizationId);
+  const spec = await readOpenAPISpec(organizationId, specSlug);
+  if (!spec) throw notFound(`No OpenAPI spec found with slug ${specSlug}`);
+  return c.json(present(spec, access));
+});
+
+app.put('/orgs/:organizationId/openapi/:specSlug', validate('param', specParams), validate('json', putSpecBody), async (c) => {
+  const { organizationId, specSlug } = c.req.valid('param');
+  const { source } = c.req.valid('json');
+  const access = await writeAccess(c, organizationId);
+  const { spec, created } = await putOpenAPISpec(organizationId, specSlug, source);
+  // 201 when the PUT created the spec, 200 when it replaced its source (official interface).
+  return c.json(present(spec, access), created ? 201 : 200);
+});
+
+app.delete('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupParams), async (c) => {
+  const { organizationId, specSlug } = c.req.valid('param');
+  await writeAccess(c, organizationId);
+  await deleteOpenAPISpec(organizationId, specSlug);
+  // 204 whether or not the spec existed (spec 4.6, 7.1).
+  return c.body(null, 204);
+});
+
+app.patch('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupParams), validate('json', patchSpecBody), async (c) => {
+  const { organizationId, specSlug } = c.req.valid('param');
+  const { visibility } = c.req.valid('json');
+  const access = await writeAccess(c, organizationId);
+  const spec = await setOpenAPIVisibility(organizationId, specSlug, visibility);
+  return c.json(present(spec, access));
+});
 
 answerRemainingWith501(app, 'openapi');

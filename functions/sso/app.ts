@@ -1,7 +1,116 @@
+import type { Context } from 'hono';
 import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { badRequest, notFound } from '../../shared/http/errors.ts';
+import type { AppEnv } from '../../shared/http/env.ts';
+import { authorize } from '../../shared/policies/authorize.ts';
+import { loadOrgAccess, type OrgAccess } from '../../shared/policies/access.ts';
+import { queryAll, queryPage } from '../../shared/db/operations.ts';
+import { organizationEntity } from '../../shared/db/entities/organization.ts';
+import { teamEntity, type TeamItem } from '../../shared/db/entities/team.ts';
+import { SAML_PROVIDER_PREFIX, samlProviderEntity, type SAMLProviderItem } from '../../shared/db/entities/saml-provider.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { presentSAMLProvider, presentSSOLoginOption } from '../../shared/presenters/saml-provider.ts';
+import { createSAMLProvider, deleteSAMLProvider, updateSAMLProvider } from '../../shared/commands/sso-providers.ts';
+import { createProviderBody, listProvidersQuery, organizationParams, providerParams, updateProviderBody } from './schemas.ts';
 
-/** The `sso` endpoint group. Its operations answer 501 until their issue lands. */
+/**
+ * SSO (spec 4.15): the SAML providers of an organization (admin only, reads included:
+ * certificates and IdP addresses are security configuration) and its SSO login options
+ * (any authenticated caller: they are what a login page offers before membership).
+ */
 export const app = createGroupApp();
+
+type Ctx = Context<AppEnv>;
+
+async function adminAccess(c: Ctx, orgId: string, what: string): Promise<OrgAccess> {
+  const access = await loadOrgAccess(c, orgId);
+  authorize(access.role === 'admin', `${what} requires the admin role`);
+  return access;
+}
+
+/** The org's teams named by these providers (absent ones, e.g. deleted since, are left out). */
+async function loadTeams(c: Ctx, orgId: string, teamIds: (string | undefined)[]): Promise<Map<string, TeamItem>> {
+  const ids = [...new Set(teamIds.filter((t): t is string => t !== undefined))];
+  const loader = c.get('loader');
+  const keys = ids.map((teamId) => teamEntity.key({ orgId, teamId }));
+  await loader.load(keys);
+  const teams = new Map<string, TeamItem>();
+  ids.forEach((teamId, i) => {
+    const record = loader.peek(keys[i]!);
+    if (record) teams.set(teamId, teamEntity.fromRecord(record));
+  });
+  return teams;
+}
+
+async function requireTeam(c: Ctx, orgId: string, teamId: string): Promise<TeamItem> {
+  const team = (await loadTeams(c, orgId, [teamId])).get(teamId);
+  if (!team) throw badRequest(`defaultTeam: no team ${teamId} in this organization`);
+  return team;
+}
+
+async function present(c: Ctx, access: OrgAccess, provider: SAMLProviderItem, team?: TeamItem) {
+  const resolved = team ?? (provider.defaultTeam ? (await loadTeams(c, provider.orgId, [provider.defaultTeam])).get(provider.defaultTeam) : undefined);
+  return presentSAMLProvider(provider, { role: access.role, team: resolved });
+}
+
+app.get('/orgs/:organizationId/saml', validate('param', organizationParams), validate('query', listProvidersQuery), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const { page, limit } = c.req.valid('query');
+  const access = await adminAccess(c, organizationId, 'Listing SAML providers');
+  const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: SAML_PROVIDER_PREFIX, limit, cursor: page });
+  const providers = result.records.map((r) => samlProviderEntity.fromRecord(r));
+  const teams = await loadTeams(c, organizationId, providers.map((p) => p.defaultTeam));
+  return c.json(presentList(
+    providers.map((p) => presentSAMLProvider(p, { role: access.role, team: p.defaultTeam ? teams.get(p.defaultTeam) : undefined })),
+    result.next,
+  ));
+});
+
+app.post('/orgs/:organizationId/saml', validate('param', organizationParams), validate('json', createProviderBody), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const access = await adminAccess(c, organizationId, 'Creating a SAML provider');
+  const team = body.defaultTeam !== undefined ? await requireTeam(c, organizationId, body.defaultTeam) : undefined;
+  const provider = await createSAMLProvider(organizationId, body);
+  const presented = await present(c, access, provider, team);
+  c.header('Location', presented.urls.location);
+  return c.json(presented, 201);
+});
+
+app.get('/orgs/:organizationId/saml/:samlProviderId', validate('param', providerParams), async (c) => {
+  const { organizationId, samlProviderId } = c.req.valid('param');
+  const access = await adminAccess(c, organizationId, 'Reading a SAML provider');
+  const record = await c.get('loader').get(samlProviderEntity.key({ orgId: organizationId, providerId: samlProviderId }));
+  if (!record) throw notFound(`No SAML provider found with id ${samlProviderId}`);
+  return c.json(await present(c, access, samlProviderEntity.fromRecord(record)));
+});
+
+app.delete('/orgs/:organizationId/saml/:samlProviderId', validate('param', providerParams), async (c) => {
+  const { organizationId, samlProviderId } = c.req.valid('param');
+  await adminAccess(c, organizationId, 'Deleting a SAML provider');
+  const deleted = await deleteSAMLProvider(organizationId, samlProviderId);
+  // 204: there was no such provider; 205: it was deleted (official interface).
+  return c.body(null, deleted ? 205 : 204);
+});
+
+app.patch('/orgs/:organizationId/saml/:samlProviderId', validate('param', providerParams), validate('json', updateProviderBody), async (c) => {
+  const { organizationId, samlProviderId } = c.req.valid('param');
+  const changes = c.req.valid('json');
+  const access = await adminAccess(c, organizationId, 'Updating a SAML provider');
+  const team = typeof changes.defaultTeam === 'string' ? await requireTeam(c, organizationId, changes.defaultTeam) : undefined;
+  const provider = await updateSAMLProvider(organizationId, samlProviderId, changes);
+  return c.json(await present(c, access, provider, team));
+});
+
+app.get('/orgs/:organizationId/sso', validate('param', organizationParams), async (c) => {
+  const { organizationId } = c.req.valid('param');
+  // Login options: any authenticated caller may see them (no membership needed), 404 for an unknown org.
+  const org = await c.get('loader').get(organizationEntity.key({ orgId: organizationId }));
+  if (!org) throw notFound(`No organization found with id ${organizationId}`);
+  const records = await queryAll({ partition: `ORG#${organizationId}`, prefix: SAML_PROVIDER_PREFIX });
+  return c.json({ items: records.map((r) => presentSSOLoginOption(samlProviderEntity.fromRecord(r))) });
+});
 
 answerRemainingWith501(app, 'sso');

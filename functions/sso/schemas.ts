@@ -1,11 +1,62 @@
 import * as v from 'valibot';
-import { id } from '../../shared/http/schemas.ts';
+import { X509Certificate } from 'node:crypto';
+import { id, listQueryEntries, nullableRole, partialBody } from '../../shared/http/schemas.ts';
 
-/**
- * Path parameters of the `sso` group. Its operations answer 501 until their issue lands;
- * request schemas join these then, as in every other group.
- */
+/** Path parameters of the `sso` group (all operations). */
 export const pathParams = v.partial(v.object({
   organizationId: id,
   samlProviderId: id,
 }));
+
+export const organizationParams = v.object({ organizationId: id });
+export const providerParams = v.object({ organizationId: id, samlProviderId: id });
+export const listProvidersQuery = v.object(listQueryEntries);
+
+/** A PEM certificate that node:crypto parses as X.509. */
+export function isX509Pem(text: string): boolean {
+  if (!/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(text)) return false;
+  try {
+    new X509Certificate(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const fields = {
+  /** SAMLProviderLabel: 1 to 30. */
+  label: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(30, 'must be at most 30 characters')),
+  /** SAMLProviderEntityID: at most 1024. */
+  entityID: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(1024, 'must be at most 1024 characters')),
+  /** SAMLProviderCertificate: at most 10000, a PEM X.509 certificate. */
+  certificate: v.pipe(
+    v.string('must be a string'), v.trim(), v.maxLength(10000, 'must be at most 10000 characters'),
+    v.check(isX509Pem, 'must be a PEM-encoded X.509 certificate'),
+  ),
+  /** The IdP's single sign-on URL: https only. */
+  ssoURL: v.pipe(
+    v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters'), v.url('must be a URL'),
+    v.check((s) => /^https:\/\//i.test(s), 'must be an https URL'),
+  ),
+  /** A team id of the organization (null clears it on PATCH). */
+  defaultTeam: id,
+  defaultRole: nullableRole,
+};
+
+export const createProviderBody = v.strictObject({
+  label: fields.label,
+  entityID: fields.entityID,
+  certificate: fields.certificate,
+  ssoURL: fields.ssoURL,
+  defaultTeam: v.optional(fields.defaultTeam),
+  defaultRole: v.optional(fields.defaultRole, null),
+});
+
+export const updateProviderBody = partialBody({
+  label: v.optional(fields.label),
+  entityID: v.optional(fields.entityID),
+  certificate: v.optional(fields.certificate),
+  ssoURL: v.optional(fields.ssoURL),
+  defaultTeam: v.optional(v.nullable(fields.defaultTeam)),
+  defaultRole: v.optional(fields.defaultRole),
+});

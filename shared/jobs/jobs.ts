@@ -34,6 +34,8 @@ export const jobSchema = v.variant('kind', [
   }),
   v.object({ kind: v.literal('translation-run'), organizationId: v.string(), translationId: v.string() }),
   v.object({ kind: v.literal('integration-event'), integrationName: v.string(), eventId: v.string() }),
+  /** Fetch/parse/store of an OpenAPI spec (shared/commands/openapi-process.ts); `processId` names the run. */
+  v.object({ kind: v.literal('openapi-process'), organizationId: v.string(), slug: v.string(), processId: v.string() }),
 ]);
 
 export type Job = v.InferOutput<typeof jobSchema>;
@@ -44,4 +46,5 @@ export const queueOfJob: Record<JobKind, QueueName> = {
   'git-sync': 'git',
   'translation-run': 'translations',
   'integration-event': 'integration-events',
+  'openapi-process': 'jobs',
 };

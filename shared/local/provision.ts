@@ -49,7 +49,8 @@ async function createTable(): Promise<void> {
   client.destroy();
 }
 
-async function createQueueWithDlq(name: string, visibilityTimeoutSeconds: number): Promise<string> {
+/** Creates (or finds) a queue and its dead-letter queue, redriven after 3 receives; returns the queue URL. */
+export async function createQueueWithDlq(name: string, visibilityTimeoutSeconds: number): Promise<string> {
   const dlq = await sqs().send(new CreateQueueCommand({ QueueName: `${name}-dlq`, Attributes: { MessageRetentionPeriod: '1209600' } }));
   const dlqAttributes = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }));
   const queue = await sqs().send(new CreateQueueCommand({

@@ -2,6 +2,8 @@ import { inject } from 'vitest';
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { randomId } from '../../shared/ids.ts';
+import { queueNames, queueUrlVariable } from '../../shared/config.ts';
+import { createQueueWithDlq } from '../../shared/local/provision.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
 import { resetAwsClients } from '../../shared/aws/clients.ts';
 import { addMember, createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
@@ -40,6 +42,7 @@ export async function startTestApi(): Promise<TestApi> {
   Object.assign(process.env, inject('awsEnv'));
   resetDbClient();
   resetAwsClients();
+  await useOwnQueues();
   const { createLocalApp } = await import('../../shared/local/server.ts');
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
@@ -72,6 +75,19 @@ export async function startTestApi(): Promise<TestApi> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Queues of this test file alone. The table and bucket are shared by the whole run (every
+ * test makes its own organizations), but a queue is not: a file that polls a queue must
+ * only ever receive its own jobs, or parallel files would take each other's messages.
+ */
+let ownQueues: Promise<void> | undefined;
+function useOwnQueues(): Promise<void> {
+  return (ownQueues ??= (async () => {
+    const prefix = `test-${randomId(8).toLowerCase()}`;
+    for (const name of queueNames) process.env[queueUrlVariable(name)] = await createQueueWithDlq(`${prefix}-${name}`, 1);
+  })());
 }
 
 export interface TestUser {

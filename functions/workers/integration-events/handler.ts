@@ -1,11 +1,7 @@
 import { createQueueHandler } from '../../../shared/jobs/queue-handler.ts';
+import { dispatchIntegrationEvent } from '../../../shared/integrations/dispatch.ts';
 
-/**
- * Consumer of the `integration-events` queue: Integration event dispatch (implemented by the integrations issue).
- * Until then its jobs fail, so they are retried and end in the queue's DLQ instead of being lost.
- */
+/** Consumer of the `integration-events` queue: delivers integration events (shared/integrations/dispatch.ts). */
 export const handler = createQueueHandler({
-  'integration-event': async () => {
-    throw new Error('integration-event jobs are not implemented yet');
-  },
+  'integration-event': async (job) => dispatchIntegrationEvent(job.integrationName, job.eventId),
 });

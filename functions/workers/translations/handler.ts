@@ -1,11 +1,11 @@
 import { createQueueHandler } from '../../../shared/jobs/queue-handler.ts';
+import { runTranslationJob } from '../../../shared/commands/translations-run.ts';
 
 /**
- * Consumer of the `translations` queue: Translation runs (implemented by the translations issue).
- * Until then its jobs fail, so they are retried and end in the queue's DLQ instead of being lost.
+ * Consumer of the `translations` queue: translation runs (shared/commands/translations-run.ts).
+ * A job for a translation that does not exist fails (retried, then the DLQ); redelivered jobs
+ * of a completed run are no-ops.
  */
 export const handler = createQueueHandler({
-  'translation-run': async () => {
-    throw new Error('translation-run jobs are not implemented yet');
-  },
+  'translation-run': async (job) => runTranslationJob(job.organizationId, job.translationId),
 });

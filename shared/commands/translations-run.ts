@@ -1,0 +1,232 @@
+/**
+ * Translation runs (spec 4.16 POST .../run and the `translations` queue worker).
+ *
+ * Requesting a run stores a fresh run token (`pendingRun`) on the translation, sets status
+ * `pending` and enqueues a `translation-run` job. The worker:
+ *   1. reads the translation (a job for a translation that does not exist fails, so it is
+ *      retried and ends in the DLQ); without a pending run token there is nothing to do
+ *      (a redelivered job whose run already completed);
+ *   2. sets status `running` (on condition the token is unchanged);
+ *   3. reads the source space's primary revision and translates its pages (titles and
+ *      documents) and reusable contents with the Translator (shared/translate);
+ *   4. in ONE transaction: creates the result space on the first run ("<source title>
+ *      (<language>)", same org and parent, right after the source, `language` set) or moves
+ *      the existing result space to the new revision, writes the revision, and completes the
+ *      translation (status `completed`, `result`, `stats`, token removed), on condition the
+ *      token is still the one this job read. A redelivery after a crash redoes the run; a
+ *      run superseded by a newer request leaves the work to the newer job.
+ * A source space that is gone (or has no content) ends the run without retry: status back to
+ * `pending`, `lastError` recorded.
+ */
+import { config } from '../config.ts';
+import { nowIso, nowMs } from '../clock.ts';
+import { randomId } from '../ids.ts';
+import { getRecord, transact, type TransactItem } from '../db/operations.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../db/client.ts';
+import { translationEntity, type TranslationItem, type TranslationStats } from '../db/entities/translation.ts';
+import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
+import { isExpired } from '../policies/access.ts';
+import { loadRevision, prepareRevision } from '../content/revisions.ts';
+import { getJsonBlob, putJsonBlob } from '../content/blobs.ts';
+import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
+import { newSpace } from './create-space.ts';
+import { listChildren, positionAmong } from './content-tree.ts';
+import { enqueue } from '../jobs/enqueue.ts';
+import { defaultTranslator, type TranslateRequest, type Translator } from '../translate/translator.ts';
+import { countWords, translateDocument } from '../translate/documents.ts';
+
+const key = (orgId: string, translationId: string) => translationEntity.key({ orgId, translationId });
+
+export async function readTranslation(orgId: string, translationId: string, consistent = true): Promise<TranslationItem | undefined> {
+  const record = await getRecord(key(orgId, translationId), consistent);
+  return record ? translationEntity.fromRecord(record) : undefined;
+}
+
+/** Stores a new run token and enqueues the job. False when there is no such translation. */
+export async function requestTranslationRun(orgId: string, translationId: string): Promise<boolean> {
+  const token = randomId();
+  try {
+    await db().send(new UpdateCommand({
+      TableName: config.tableName,
+      Key: key(orgId, translationId),
+      UpdateExpression: 'SET pendingRun = :token, #status = :pending, updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':token': token, ':pending': 'pending', ':now': nowIso() },
+    }));
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+  await enqueue({ kind: 'translation-run', organizationId: orgId, translationId });
+  return true;
+}
+
+/** Sets attributes on condition the run token is unchanged; false when it changed. */
+async function updateIfToken(orgId: string, translationId: string, token: string, set: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':token': token };
+  const sets = Object.entries(set).map(([attr, value], i) => {
+    names[`#a${i}`] = attr;
+    values[`:v${i}`] = value;
+    return `#a${i} = :v${i}`;
+  });
+  const removes = remove.map((attr, i) => {
+    names[`#r${i}`] = attr;
+    return `#r${i}`;
+  });
+  try {
+    await db().send(new UpdateCommand({
+      TableName: config.tableName,
+      Key: key(orgId, translationId),
+      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+      ConditionExpression: 'pendingRun = :token',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+interface TranslatedContent {
+  manifest: Manifest;
+  pageIds: string[];
+  words: number;
+}
+
+/** The manifest with every page title, page document and reusable content translated. */
+export async function translateManifest(source: Manifest, translator: Translator, request: TranslateRequest): Promise<TranslatedContent> {
+  const pageIds: string[] = [];
+  let words = 0;
+  const translatePages = async (pages: ManifestPage[]): Promise<ManifestPage[]> => {
+    const titles = await translator.translate(pages.map((p) => p.title), request);
+    const out: ManifestPage[] = [];
+    for (const [i, page] of pages.entries()) {
+      words += countWords(page.title);
+      const copy: ManifestPage = { ...page, title: titles[i] ?? page.title, pages: await translatePages(page.pages ?? []) };
+      if (page.type === 'document') pageIds.push(page.id);
+      if (page.document) {
+        const result = await translateDocument(await getJsonBlob<StoredDocument>(page.document), translator, request);
+        words += result.words;
+        copy.document = await putJsonBlob(result.document);
+      }
+      out.push(copy);
+    }
+    return out;
+  };
+  const pages = await translatePages(source.pages);
+  const reusableContents = [];
+  for (const content of source.reusableContents) {
+    const result = await translateDocument(await getJsonBlob<StoredDocument>(content.document), translator, request);
+    words += result.words;
+    reusableContents.push({ ...content, document: await putJsonBlob(result.document) });
+  }
+  return { manifest: { ...source, pages, reusableContents }, pageIds, words };
+}
+
+function usableSpace(record: Record<string, unknown> | undefined, orgId: string): SpaceItem | undefined {
+  if (!record) return undefined;
+  const space = spaceEntity.fromRecord(record);
+  if (space.orgId !== orgId || space.deletedAt || isExpired(space)) return undefined;
+  return space;
+}
+
+/** The `translation-run` job. */
+export async function runTranslationJob(orgId: string, translationId: string, translator: Translator = defaultTranslator()): Promise<void> {
+  const translation = await readTranslation(orgId, translationId);
+  if (!translation) throw new Error(`No translation ${translationId} in organization ${orgId}`);
+  const token = translation.pendingRun;
+  if (!token) return; // already completed: a redelivered job
+  const started = nowMs();
+  if (!await updateIfToken(orgId, translationId, token, { status: 'running', updatedAt: nowIso() })) return;
+
+  const source = usableSpace(await getRecord(spaceEntity.key({ spaceId: translation.source.space }), true), orgId);
+  const revision = source?.revision ? await loadRevision(source.id, source.revision) : undefined;
+  if (!source || !revision) {
+    await updateIfToken(orgId, translationId, token,
+      { status: 'pending', updatedAt: nowIso(), lastError: `The source space ${translation.source.space} is gone or has no content` },
+      ['pendingRun']);
+    return;
+  }
+  const request: TranslateRequest = { from: translation.source.language, to: translation.language, instructions: translation.instructions };
+  const content = await translateManifest(revision.manifest, translator, request);
+
+  const now = nowIso();
+  const writes: TransactItem[] = [];
+  const existing = translation.result
+    ? usableSpace(await getRecord(spaceEntity.key({ spaceId: translation.result.space }), true), orgId)
+    : undefined;
+  let resultSpaceId: string;
+  let revisionId: string;
+  if (existing) {
+    const next = await prepareRevision({
+      spaceId: existing.id, manifest: content.manifest, parents: existing.revision ? [existing.revision] : [], type: 'edits', createdBy: translation.createdBy,
+    });
+    writes.push(next.put, {
+      Update: {
+        TableName: config.tableName,
+        Key: spaceEntity.key({ spaceId: existing.id }),
+        UpdateExpression: 'SET revision = :revision, updatedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+        ExpressionAttributeValues: { ':revision': next.revision.id, ':now': now },
+      },
+    });
+    resultSpaceId = existing.id;
+    revisionId = next.revision.id;
+  } else {
+    const siblings = await listChildren(orgId, source.parent);
+    let position: string;
+    try {
+      position = positionAmong(siblings, '', { after: { type: 'space', space: source.id } });
+    } catch {
+      position = positionAmong(siblings, '', undefined);
+    }
+    const space = newSpace({
+      orgId, createdBy: translation.createdBy, parent: source.parent, ancestors: source.ancestors, position,
+      title: `${source.title} (${translation.language})`.slice(0, 50), emoji: source.emoji, language: translation.language,
+    });
+    const first = await prepareRevision({ spaceId: space.id, manifest: content.manifest, parents: [], type: 'initial', createdBy: translation.createdBy });
+    space.revision = first.revision.id;
+    writes.push(
+      { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: space.id }, space), ConditionExpression: 'attribute_not_exists(pk)' } },
+      first.put,
+    );
+    resultSpaceId = space.id;
+    revisionId = first.revision.id;
+  }
+  const translatedPages = [...new Set([...(translation.translatedPages ?? []), ...content.pageIds])];
+  const duration = Math.round((nowMs() - started) / 1000);
+  const stats: TranslationStats = {
+    runs: translation.stats.runs + 1,
+    totalWords: translation.stats.totalWords + content.words,
+    totalPages: translatedPages.length,
+    totalDuration: translation.stats.totalDuration + duration,
+    latestRunDuration: duration,
+    latestPages: content.pageIds.length,
+    latestWords: content.words,
+  };
+  writes.push({
+    Update: {
+      TableName: config.tableName,
+      Key: key(orgId, translationId),
+      UpdateExpression: 'SET #status = :completed, #result = :result, stats = :stats, translatedPages = :pages, updatedAt = :now REMOVE pendingRun, lastError',
+      ConditionExpression: 'pendingRun = :token',
+      ExpressionAttributeNames: { '#status': 'status', '#result': 'result' },
+      ExpressionAttributeValues: {
+        ':completed': 'completed', ':result': { space: resultSpaceId, revision: revisionId, language: translation.language },
+        ':stats': stats, ':pages': translatedPages, ':now': now, ':token': token,
+      },
+    },
+  });
+  try {
+    await transact(writes);
+  } catch (error) {
+    const current = await readTranslation(orgId, translationId);
+    if (!current || current.pendingRun !== token) return; // deleted or superseded meanwhile: nothing to complete
+    throw error;
+  }
+}

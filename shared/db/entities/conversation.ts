@@ -1,0 +1,103 @@
+/**
+ * Conversations (spec 4.17), in the organization's partition:
+ *   ORG#<org> / CONVERSATION#<id>   an ingested conversation with its parts and metadata;
+ *                                   gsi1 ORG#<org>#CONVERSATIONS by `<processedAt>#<id>` (newest first).
+ *   ORG#<org> / CONVISSUE#<id>      an issue derived from one conversation;
+ *                                   gsi1 ORG#<org>#CONVISSUES, gsi2 ORG#<org>#CONVCLUSTER#<cluster>#ISSUES,
+ *                                   both by `<ingestedAt>#<id>`.
+ *   ORG#<org> / CONVCLUSTER#<id>    a cluster of issues (id: the normalized keyword);
+ *                                   gsi1 ORG#<org>#CONVCLUSTERS by `<updatedAt>#<id>`. Counters per
+ *                                   source (`source:<name>`) and per week (`week:<n>`, n = epoch weeks)
+ *                                   are attributes of the cluster item, ADDed by each ingestion.
+ */
+import { defineEntity } from '../entity.ts';
+
+export interface ConversationPart {
+  type: 'message';
+  role: string;
+  body: string;
+}
+
+export interface ConversationMetadata {
+  url?: string;
+  attributes: Record<string, string>;
+  createdAt?: string;
+}
+
+export interface ConversationItem {
+  id: string;
+  orgId: string;
+  subject: string;
+  /** `metadata.attributes.source`, else the host of `metadata.url`, else `api`. */
+  source: string;
+  metadata: ConversationMetadata;
+  parts: ConversationPart[];
+  /** `metadata.createdAt` when given, else the ingestion time. */
+  createdAt: string;
+  /** When it was ingested and analysed. */
+  processedAt: string;
+  ingestedBy: string;
+  /** The issue derived from it, when it raised one. */
+  issue?: string;
+}
+
+export const conversationEntity = defineEntity<ConversationItem, { orgId: string; conversationId: string }>({
+  type: 'conversation',
+  key: ({ orgId, conversationId }) => ({ pk: `ORG#${orgId}`, sk: `CONVERSATION#${conversationId}` }),
+  indexes: (c) => ({ gsi1: { pk: `ORG#${c.orgId}#CONVERSATIONS`, sk: `${c.processedAt}#${c.id}` } }),
+});
+
+export interface ConversationIssueItem {
+  id: string;
+  orgId: string;
+  title: string;
+  summary: string;
+  createdAt: string;
+  ingestedAt: string;
+  conversation: string;
+  cluster: string;
+}
+
+export const conversationIssueEntity = defineEntity<ConversationIssueItem, { orgId: string; issueId: string }>({
+  type: 'conversation-issue',
+  key: ({ orgId, issueId }) => ({ pk: `ORG#${orgId}`, sk: `CONVISSUE#${issueId}` }),
+  indexes: (i) => ({
+    gsi1: { pk: `ORG#${i.orgId}#CONVISSUES`, sk: `${i.ingestedAt}#${i.id}` },
+    gsi2: { pk: clusterIssuesPartition(i.orgId, i.cluster), sk: `${i.ingestedAt}#${i.id}` },
+  }),
+});
+
+export const clusterStatuses = ['active', 'archived'] as const;
+export type ClusterStatus = (typeof clusterStatuses)[number];
+
+export interface ConversationsClusterItem {
+  id: string;
+  orgId: string;
+  label: string;
+  icon: string;
+  summary: string;
+  /** Every cluster is `active`: nothing archives a cluster yet. */
+  status: ClusterStatus;
+  createdAt: string;
+  updatedAt: string;
+  issues: number;
+  conversations: number;
+  /** `source:<name>` and `week:<n>` counters. */
+  [counter: `source:${string}` | `week:${string}`]: number;
+}
+
+export const conversationsClusterEntity = defineEntity<ConversationsClusterItem, { orgId: string; clusterId: string }>({
+  type: 'conversations-cluster',
+  key: ({ orgId, clusterId }) => ({ pk: `ORG#${orgId}`, sk: `CONVCLUSTER#${clusterId}` }),
+  indexes: (c) => ({ gsi1: { pk: clustersPartition(c.orgId), sk: `${c.updatedAt}#${c.id}` } }),
+});
+
+export const clustersPartition = (orgId: string) => `ORG#${orgId}#CONVCLUSTERS`;
+export const conversationsPartition = (orgId: string) => `ORG#${orgId}#CONVERSATIONS`;
+export const issuesPartition = (orgId: string) => `ORG#${orgId}#CONVISSUES`;
+export function clusterIssuesPartition(orgId: string, clusterId: string): string {
+  return `ORG#${orgId}#CONVCLUSTER#${clusterId}#ISSUES`;
+}
+
+export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+export const weekNumber = (ms: number) => Math.floor(ms / WEEK_MS);

@@ -1,0 +1,104 @@
+/**
+ * Integrations (spec 2.13, 4.18): the integration, its installations and its events share
+ * the integration's partition `INTEGRATION#<name>`.
+ */
+import { defineEntity } from '../entity.ts';
+
+export interface IntegrationItem {
+  name: string;
+  version: number;
+  runtime: 'v1';
+  title: string;
+  description: string;
+  summary?: string;
+  /** S3 blob hashes (blobs/<sha256>) of the icon and preview images sent base64. */
+  iconBlob?: string;
+  previewImageBlobs: string[];
+  visibility: string;
+  target: string;
+  scopes: string[];
+  categories: string[];
+  blocks: unknown[];
+  contentSources: unknown[];
+  externalLinks: unknown[];
+  configurations: Record<string, unknown>;
+  /** S3 blob hash of the script. */
+  scriptBlob?: string;
+  contentSecurityPolicy?: unknown;
+  /** Secret names to sha256 hashes of their values: never returned, never readable back. */
+  secretHashes: Record<string, string>;
+  /** HMAC-SHA256 key of the `x-dps-signature` header on dispatched events (never returned). */
+  signingSecret: string;
+  ownerOrgId: string;
+  /** Filter helpers: lower-cased `name title`, hostnames of blocks' urlUnfurl, has-flags. */
+  searchText: string;
+  blockDomains: string[];
+  hasBlocks: boolean;
+  hasContentSources: boolean;
+  devTunnelUrl?: string;
+  devForwardAll?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** INTEGRATION#<name> / INTEGRATION; gsi1 INTEGRATIONS / <name>: the catalog ordered by name. */
+export const integrationEntity = defineEntity<IntegrationItem, { name: string }>({
+  type: 'integration',
+  key: ({ name }) => ({ pk: `INTEGRATION#${name}`, sk: 'INTEGRATION' }),
+  indexes: (item) => ({ gsi1: { pk: 'INTEGRATIONS', sk: item.name } }),
+});
+
+export interface InstallationItem {
+  id: string;
+  integrationName: string;
+  orgId: string;
+  status: 'active';
+  space_selection: 'all' | 'selected';
+  site_selection: 'all' | 'selected';
+  configuration: Record<string, unknown>;
+  externalIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** INTEGRATION#<name> / INSTALLATION#<id>; gsi1 ORG#<org>#INSTALLATIONS / <name>#<id>. */
+export const installationEntity = defineEntity<InstallationItem, { name: string; installationId: string }>({
+  type: 'integration-installation',
+  key: ({ name, installationId }) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLATION#${installationId}` }),
+  indexes: (item) => ({ gsi1: { pk: `ORG#${item.orgId}#INSTALLATIONS`, sk: `${item.integrationName}#${item.id}` } }),
+});
+
+/** INTEGRATION#<name> / INSTALLED#<org>: at most one installation per organization. */
+export const installationLockKey = (name: string, orgId: string) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLED#${orgId}` });
+
+export interface IntegrationEventLog {
+  message: string;
+  timestamp: string;
+  level: 'debug' | 'info' | 'error';
+}
+
+export interface IntegrationEventItem {
+  id: string;
+  integrationName: string;
+  installationId: string;
+  createdAt: string;
+  payload: Record<string, unknown>;
+  status: 'pending' | 'success' | 'failed';
+  logs: IntegrationEventLog[];
+}
+
+/**
+ * Event ids start with the creation time (ms, base36, 9 chars), so the key
+ * INTEGRATION#<name> / EVENT#<createdAt>#<id> is rebuilt from the id alone.
+ */
+export function eventCreatedAt(eventId: string): string | undefined {
+  const ms = parseInt(eventId.slice(0, 9), 36);
+  if (!/^[0-9a-z]{9}/.test(eventId) || !Number.isFinite(ms)) return undefined;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+export const integrationEventEntity = defineEntity<IntegrationEventItem, { name: string; createdAt: string; eventId: string }>({
+  type: 'integration-event',
+  key: ({ name, createdAt, eventId }) => ({ pk: `INTEGRATION#${name}`, sk: `EVENT#${createdAt}#${eventId}` }),
+});

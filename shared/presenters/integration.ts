@@ -1,0 +1,78 @@
+import type { IntegrationEventItem, IntegrationItem, InstallationItem } from '../db/entities/integration.ts';
+import type { OrganizationItem } from '../db/entities/organization.ts';
+import type { Role } from '../http/schemas.ts';
+import { presentOrganization } from './organization.ts';
+import { apiLocation, appLocation } from './urls.ts';
+
+/**
+ * Integration (spec 2.13). `owner` is the publishing organization as the caller sees it;
+ * `permissions.admin` is true for its admins. Secrets, the signing secret, the script and
+ * the dev tunnel are never shown.
+ */
+export function presentIntegration(item: IntegrationItem, owner: OrganizationItem, ownerRole: Role | null | undefined) {
+  const path = `/integrations/${item.name}`;
+  return {
+    object: 'integration' as const,
+    name: item.name,
+    version: item.version,
+    title: item.title,
+    description: item.description,
+    ...(item.summary !== undefined ? { summary: item.summary } : {}),
+    previewImages: item.previewImageBlobs.map((hash) => appLocation(`${path}/assets/${hash}`)),
+    target: item.target,
+    verified: false,
+    visibility: item.visibility,
+    scopes: item.scopes,
+    categories: item.categories,
+    blocks: item.blocks,
+    contentSources: item.contentSources,
+    configurations: item.configurations,
+    externalLinks: item.externalLinks,
+    owner: presentOrganization(owner, { role: ownerRole }),
+    urls: {
+      location: apiLocation(path),
+      icon: item.iconBlob ? appLocation(`${path}/assets/${item.iconBlob}`) : undefined,
+      app: appLocation(path),
+      assets: appLocation(`${path}/assets/`),
+      publicEndpoint: apiLocation(`${path}/public`),
+    },
+    permissions: { admin: ownerRole === 'admin' },
+    ...(item.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: item.contentSecurityPolicy } : {}),
+  };
+}
+
+/** Installation (spec 2.13); `target` is the organization it was installed into. */
+export function presentInstallation(item: InstallationItem, integration: Pick<IntegrationItem, 'name'>) {
+  const path = `/integrations/${integration.name}/installations/${item.id}`;
+  return {
+    object: 'integration-installation' as const,
+    id: item.id,
+    integration: integration.name,
+    status: item.status,
+    space_selection: item.space_selection,
+    site_selection: item.site_selection,
+    spaces: 0,
+    configuration: item.configuration,
+    createdAt: item.createdAt,
+    updatedAt: item.updatedAt,
+    urls: {
+      location: apiLocation(path),
+      app: appLocation(`/orgs/${item.orgId}/integrations/${integration.name}`),
+      publicEndpoint: apiLocation(`/integrations/${integration.name}/public/installations/${item.id}`),
+    },
+    externalIds: item.externalIds,
+    target: { organization: item.orgId },
+  };
+}
+
+/** Integration event (spec 2.13); `status` is pending until the worker dispatched it. */
+export function presentIntegrationEvent(item: IntegrationEventItem) {
+  return {
+    id: item.id,
+    integrationId: item.integrationName,
+    installationId: item.installationId,
+    createdAt: item.createdAt,
+    payload: item.payload,
+    status: item.status,
+  };
+}

@@ -1,0 +1,37 @@
+import type { OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
+import type { Role } from '../http/schemas.ts';
+import { atLeast } from '../policies/roles.ts';
+import { apiLocation, appLocation } from './urls.ts';
+
+/** Errors kept on the spec (lastProcessedErrors is truncated to this many; the count is not). */
+export const MAX_PROCESS_ERRORS = 20;
+
+/**
+ * OpenAPISpec (spec 2.11). `permissions`: view for any non-guest member (who may read
+ * specs), edit for role create and above (organization `createOpenAPISpec`).
+ * `urls.published` only when the spec is public, on the org's published hostname.
+ */
+export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role | null; orgHostname: string }) {
+  const path = `/orgs/${spec.orgId}/openapi/${spec.slug}`;
+  return {
+    object: 'openapi-spec' as const,
+    id: spec.id,
+    createdAt: spec.createdAt,
+    updatedAt: spec.updatedAt,
+    slug: spec.slug,
+    ...(spec.sourceURL !== undefined ? { sourceURL: spec.sourceURL } : {}),
+    processingState: spec.processingState,
+    visibility: spec.visibility,
+    ...(spec.lastVersion !== undefined ? { lastVersion: spec.lastVersion } : {}),
+    ...(spec.lastProcessedAt !== undefined ? { lastProcessedAt: spec.lastProcessedAt } : {}),
+    ...(spec.lastProcessErrorCode !== undefined ? { lastProcessErrorCode: spec.lastProcessErrorCode } : {}),
+    lastProcessedErrors: spec.lastProcessedErrors ?? [],
+    lastProcessedErrorCount: spec.lastProcessedErrorCount ?? spec.lastProcessedErrors?.length ?? 0,
+    permissions: { view: context.role !== null, edit: atLeast(context.role, 'create') },
+    urls: {
+      location: apiLocation(path),
+      app: appLocation(`/o/${spec.orgId}/openapi/${spec.slug}`),
+      ...(spec.visibility === 'public' ? { published: `https://${context.orgHostname}/openapi/${spec.slug}` } : {}),
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
+import type { TeamItem } from '../db/entities/team.ts';
+import type { Role } from '../http/schemas.ts';
+import { config } from '../config.ts';
+import { apiLocation } from './urls.ts';
+import { presentTeam } from './team.ts';
+
+/**
+ * Service-provider addresses of a provider, on the public API base (config.apiUrl). The
+ * SAML endpoints themselves (assertion consumer, start) are not served by this service yet:
+ * these are the addresses an IdP is configured with.
+ */
+export function samlService(provider: Pick<SAMLProviderItem, 'id'>) {
+  const base = `${config.apiUrl}/sso/saml/${provider.id}`;
+  return { acsURL: `${base}/acs`, startURL: `${base}/start`, entityID: base };
+}
+
+/** SAMLProvider (spec 2.14); `defaultTeam` embedded when set and still present. */
+export function presentSAMLProvider(provider: SAMLProviderItem, context: { role: Role | null; team?: TeamItem }) {
+  return {
+    object: 'saml-provider' as const,
+    id: provider.id,
+    label: provider.label,
+    ssoURL: provider.ssoURL,
+    entityID: provider.entityID,
+    certificate: provider.certificate,
+    ...(context.team ? { defaultTeam: presentTeam(context.team, { role: context.role }) } : {}),
+    defaultRole: provider.defaultRole,
+    createdAt: provider.createdAt,
+    status: 'active' as const,
+    service: samlService(provider),
+    urls: { location: apiLocation(`/orgs/${provider.orgId}/saml/${provider.id}`) },
+  };
+}
+
+/** SSO login option (spec 2.14). */
+export function presentSSOLoginOption(provider: SAMLProviderItem) {
+  return { id: provider.id, label: provider.label, startURL: samlService(provider).startURL };
+}

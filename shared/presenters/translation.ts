@@ -1,0 +1,30 @@
+import type { TranslationItem } from '../db/entities/translation.ts';
+import type { Role } from '../http/schemas.ts';
+import { atLeast } from '../policies/roles.ts';
+import { apiLocation } from './urls.ts';
+
+/** Translation (spec 2.14), `permissions` for the caller's org role. */
+export function presentTranslation(t: TranslationItem, context: { role: Role | null }) {
+  return {
+    object: 'translation' as const,
+    id: t.id,
+    status: t.status,
+    source: { space: t.source.space, language: t.source.language },
+    language: t.language,
+    instructions: t.instructions,
+    ...(t.result ? { result: { space: t.result.space, revision: t.result.revision, language: t.result.language } } : {}),
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    stats: { ...t.stats },
+    permissions: translationPermissions(context.role),
+    urls: { location: apiLocation(`/orgs/${t.orgId}/translations/${t.id}`) },
+  };
+}
+
+/**
+ * A translation, from the caller's org role: non-guest members view; `edit` (create, update,
+ * delete, run: a run creates and writes the result space) needs the create role.
+ */
+export function translationPermissions(role: Role | null | undefined) {
+  return { view: role !== undefined && role !== null, edit: atLeast(role, 'create') };
+}
