@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser } from './support/api.ts';
+import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser, presentedUser } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { advanceClock } from '../shared/clock.ts';
 import { commentEntity, commentReplyEntity } from '../shared/db/entities/comment.ts';
@@ -53,11 +53,6 @@ async function insertPage(org: TestOrg, space: Space, cr: ChangeRequest) {
   return { pageId: page.id as string, blockKey: doc.body.document.nodes[0].key as string, revision: revision as string };
 }
 
-function userJson(u: TestUser) {
-  return {
-    object: 'user', id: u.user.id, displayName: u.user.displayName, email: u.user.email, urls: { location: `${api.url}/v1/users/${u.user.id}` },
-  };
-}
 
 const crComments = (space: Space, cr: ChangeRequest | string) => `/spaces/${space.id}/change-requests/${typeof cr === 'string' ? cr : cr.id}/comments`;
 const spaceComments = (space: Space) => `/spaces/${space.id}/comments`;
@@ -99,7 +94,7 @@ describe('POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments', ()
     expect(res.body).toEqual({
       object: 'comment',
       id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
-      postedBy: userJson(org.admin),
+      postedBy: presentedUser(api, org.admin),
       postedAt: expect.any(String),
       reactions: [],
       replies: 0,
@@ -184,7 +179,7 @@ describe('POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments', ()
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ error: { code: 403, message: 'Posting a comment requires the comment role on the space' } });
     const commenter = await org.member('comment');
-    expect((await postOk(crComments(space, cr), commenter.token)).postedBy).toEqual(userJson(commenter));
+    expect((await postOk(crComments(space, cr), commenter.token)).postedBy).toEqual(presentedUser(api, commenter));
     const unknown = await api.request('POST', crComments(space, 'nope'), { token: org.admin.token, body });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.message).toBe(`No change request found with id or number nope in space ${space.id}`);
@@ -282,7 +277,7 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}/comments', () 
     expect(ids(desc.body.items)).toEqual(posted.map((p) => p.id).reverse());
     const get = await api.request('GET', `${crComments(space, cr)}/${posted[2]!.id}`, { token: org.admin.token });
     expect(desc.body.items[2]).toEqual(get.body);
-    expect(desc.body.items[2]).toMatchObject({ status: 'resolved', resolvedBy: userJson(alice) });
+    expect(desc.body.items[2]).toMatchObject({ status: 'resolved', resolvedBy: presentedUser(api, alice) });
     expect(ids((await list({ order: 'asc' })).body.items)).toEqual(posted.map((p) => p.id));
     const byNumber = await api.request('GET', crComments(space, String(cr.number)), { token: org.admin.token });
     expect(byNumber.body).toEqual(desc.body);
@@ -333,7 +328,7 @@ describe('PUT and DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/com
 
     const resolved = await api.request('PUT', `${crComments(space, cr)}/${a.id}`, { token: author.token, body: { resolved: true } });
     expect(resolved.status).toBe(200);
-    expect(resolved.body).toEqual({ ...a, status: 'resolved', resolvedAt: expect.any(String), resolvedBy: userJson(author) });
+    expect(resolved.body).toEqual({ ...a, status: 'resolved', resolvedAt: expect.any(String), resolvedBy: presentedUser(api, author) });
     expect(await stored(space, a.id)).toMatchObject({ status: 'resolved', resolvedBy: author.user.id, version: 2 });
     expect(await crCount(space, cr, org.admin.token)).toBe(1);
     // Resolving again changes nothing.
@@ -374,7 +369,7 @@ describe('PUT and DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/com
     expect(edited.status).toBe(200);
     expect(edited.body).toEqual({ ...comment, body: { markdown: 'Second' }, editedAt: expect.any(String) });
     const reacted = await api.request('PUT', path, { token: editor.token, body: { addedReactions: ['👍'] } });
-    expect(reacted.body.reactions).toEqual([{ emoji: '👍', count: 1, users: [{ user: userJson(editor), reactedAt: expect.any(String) }] }]);
+    expect(reacted.body.reactions).toEqual([{ emoji: '👍', count: 1, users: [{ user: presentedUser(api, editor), reactedAt: expect.any(String) }] }]);
     expect(await stored(space, comment.id)).toMatchObject({ markdown: 'Second', reactions: [{ emoji: '👍', users: [{ userId: editor.user.id }] }] });
 
     const notAuthor = await api.request('PUT', path, { token: org.admin.token, body: { body: { markdown: 'Hijack' } } });
@@ -438,7 +433,7 @@ describe.each([
     expect(first.body).toEqual({
       object: 'comment-reply',
       id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
-      postedBy: userJson(alice),
+      postedBy: presentedUser(api, alice),
       postedAt: expect.any(String),
       reactions: [],
       body: { markdown: 'One' },
@@ -476,8 +471,8 @@ describe.each([
     const read = await api.request('GET', path, { token: org.admin.token });
     expect(read.body.replies).toBe(3);
     expect(read.body.repliers).toEqual([
-      { user: userJson(alice), count: 2, updatedAt: third.postedAt },
-      { user: userJson(bob), count: 1, updatedAt: second.postedAt },
+      { user: presentedUser(api, alice), count: 2, updatedAt: third.postedAt },
+      { user: presentedUser(api, bob), count: 1, updatedAt: second.postedAt },
     ]);
     // Replies leave the open counts alone.
     if (inChangeRequest) expect(await crCount(space, cr, org.admin.token)).toBe(1);
@@ -510,14 +505,14 @@ describe.each([
     let read = await api.request('GET', path, { token: org.admin.token });
     expect(read.body.replies).toBe(2);
     expect(read.body.repliers).toEqual([
-      { user: userJson(alice), count: 1, updatedAt: a1.postedAt },
-      { user: userJson(bob), count: 1, updatedAt: b1.postedAt },
+      { user: presentedUser(api, alice), count: 1, updatedAt: a1.postedAt },
+      { user: presentedUser(api, bob), count: 1, updatedAt: b1.postedAt },
     ]);
     // A space admin deletes Bob's only reply: Bob leaves the repliers.
     expect((await api.request('DELETE', `${path}/replies/${b1.id}`, { token: org.admin.token })).status).toBe(204);
     read = await api.request('GET', path, { token: org.admin.token });
     expect(read.body.replies).toBe(1);
-    expect(read.body.repliers).toEqual([{ user: userJson(alice), count: 1, updatedAt: a1.postedAt }]);
+    expect(read.body.repliers).toEqual([{ user: presentedUser(api, alice), count: 1, updatedAt: a1.postedAt }]);
     expect(ids((await api.request('GET', `${path}/replies`, { token: alice.token })).body.items)).toEqual([a1.id]);
     // Gone, never there, or on an unknown comment: 204, nothing changes.
     for (const p of [`${path}/replies/${a2.id}`, `${path}/replies/never`, `${path.replace(comment.id, 'nope')}/replies/${a1.id}`]) {

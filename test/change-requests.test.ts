@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser } from './support/api.ts';
+import { newOrg, startTestApi, type TestApi, type TestOrg, presentedUser } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { changeRequestEntity, changeRequestNumberEntity } from '../shared/db/entities/change-request.ts';
@@ -49,15 +49,6 @@ const doc = (text: string) => ({
   nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }],
 });
 
-function userJson(u: TestUser) {
-  return {
-    object: 'user',
-    id: u.user.id,
-    displayName: u.user.displayName,
-    email: u.user.email,
-    urls: { location: `${api.url}/v1/users/${u.user.id}` },
-  };
-}
 
 describe('POST /spaces/{spaceId}/change-requests', () => {
   it('creates a draft change request from the space revision, with every field, and counts it on the space', async () => {
@@ -78,7 +69,7 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
       status: 'draft',
       subject: 'Fix typos',
       description: doc('Why'),
-      createdBy: userJson(editor),
+      createdBy: presentedUser(api, editor),
       createdAt: expect.any(String),
       updatedAt: res.body.createdAt,
       space: space.id,
@@ -211,7 +202,7 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
     const byNumber = await api.request('GET', `/spaces/${space.id}/change-requests/2`, { token: reader.token });
     expect(byNumber.status).toBe(200);
     expect(byNumber.body).toEqual(two);
-    expect(byNumber.body.createdBy).toEqual(userJson(org.admin));
+    expect(byNumber.body.createdBy).toEqual(presentedUser(api, org.admin));
   });
 
   it('answers 404 for unknown ids and numbers, other spaces and other organizations, 401 without token', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser } from './support/api.ts';
+import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser, presentedUser } from './support/api.ts';
 import { getRecord, queryAll, transact } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -53,15 +53,6 @@ async function addBlock(space: Space, key: string): Promise<{ pageId: string; re
   return { pageId: page.id, revision: next.revision.id };
 }
 
-function userJson(u: TestUser) {
-  return {
-    object: 'user',
-    id: u.user.id,
-    displayName: u.user.displayName,
-    email: u.user.email,
-    urls: { location: `${api.url}/v1/users/${u.user.id}` },
-  };
-}
 
 const commentsPath = (spaceId: string) => `/spaces/${spaceId}/comments`;
 
@@ -105,7 +96,7 @@ describe('POST /spaces/{spaceId}/comments', () => {
     expect(res.body).toEqual({
       object: 'comment',
       id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
-      postedBy: userJson(org.admin),
+      postedBy: presentedUser(api, org.admin),
       postedAt: expect.any(String),
       reactions: [],
       replies: 0,
@@ -198,7 +189,7 @@ describe('POST /spaces/{spaceId}/comments', () => {
     expect(denied.body).toEqual({ error: { code: 403, message: 'Posting a comment requires the comment role on the space' } });
     const commenter = await org.member('comment');
     const ok = await postOk(space, commenter.token);
-    expect(ok.postedBy).toEqual(userJson(commenter));
+    expect(ok.postedBy).toEqual(presentedUser(api, commenter));
     const other = await newOrg();
     expect((await post(space, other.admin.token, { body: { markdown: 'x' } })).status).toBe(404);
     expect((await api.request('POST', commentsPath('no-such-space'), { token: org.admin.token, body: { body: { markdown: 'x' } } })).status).toBe(404);
@@ -298,7 +289,7 @@ describe('GET /spaces/{spaceId}/comments', () => {
     expect(ids(desc.body.items)).toEqual(posted.map((p) => p.id).reverse());
     const get = await api.request('GET', `${commentsPath(space.id)}/${posted[2]!.id}`, { token: org.admin.token });
     expect(desc.body.items[2]).toEqual(get.body);
-    expect(desc.body.items[2]).toMatchObject({ status: 'resolved', resolvedBy: userJson(alice), resolvedAt: expect.any(String) });
+    expect(desc.body.items[2]).toMatchObject({ status: 'resolved', resolvedBy: presentedUser(api, alice), resolvedAt: expect.any(String) });
     const asc = await list({ order: 'asc' });
     expect(ids(asc.body.items)).toEqual(posted.map((p) => p.id));
   });
@@ -382,7 +373,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
     const resolved = await put(space, comment.id, author.token, { resolved: true });
     expect(resolved.status).toBe(200);
     expect(resolved.body).toEqual({
-      ...comment, status: 'resolved', resolvedAt: expect.any(String), resolvedBy: userJson(author),
+      ...comment, status: 'resolved', resolvedAt: expect.any(String), resolvedBy: presentedUser(api, author),
     });
     expect(await openCount(space, org.admin.token)).toBe(1);
     expect(await storedComment(space, comment.id)).toMatchObject({ status: 'resolved', resolvedBy: author.user.id, version: 2 });
@@ -405,7 +396,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
 
     // Resolved by the admin this time.
     const byAdmin = await put(space, comment.id, org.admin.token, { resolved: true });
-    expect(byAdmin.body.resolvedBy).toEqual(userJson(org.admin));
+    expect(byAdmin.body.resolvedBy).toEqual(presentedUser(api, org.admin));
     expect(await openCount(space, org.admin.token)).toBe(1);
   });
 
@@ -447,17 +438,17 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
     expect(a.status).toBe(200);
     const b = await put(space, comment.id, bob.token, { addedReactions: ['👍', '1f680'] });
     expect(b.body.reactions).toEqual([
-      { emoji: '👍', count: 2, users: [{ user: userJson(alice), reactedAt: expect.any(String) }, { user: userJson(bob), reactedAt: expect.any(String) }] },
-      { emoji: '🎉', count: 1, users: [{ user: userJson(alice), reactedAt: a.body.reactions[1].users[0].reactedAt }] },
-      { emoji: '1f680', count: 1, users: [{ user: userJson(bob), reactedAt: expect.any(String) }] },
+      { emoji: '👍', count: 2, users: [{ user: presentedUser(api, alice), reactedAt: expect.any(String) }, { user: presentedUser(api, bob), reactedAt: expect.any(String) }] },
+      { emoji: '🎉', count: 1, users: [{ user: presentedUser(api, alice), reactedAt: a.body.reactions[1].users[0].reactedAt }] },
+      { emoji: '1f680', count: 1, users: [{ user: presentedUser(api, bob), reactedAt: expect.any(String) }] },
     ]);
     // Adding twice counts once; removing a reaction the caller does not have changes nothing.
     const twice = await put(space, comment.id, alice.token, { addedReactions: ['👍'], removedReactions: ['1f680'] });
     expect(twice.body.reactions).toEqual(b.body.reactions);
     const removed = await put(space, comment.id, alice.token, { removedReactions: ['👍', '🎉'] });
     expect(removed.body.reactions).toEqual([
-      { emoji: '👍', count: 1, users: [{ user: userJson(bob), reactedAt: expect.any(String) }] },
-      { emoji: '1f680', count: 1, users: [{ user: userJson(bob), reactedAt: expect.any(String) }] },
+      { emoji: '👍', count: 1, users: [{ user: presentedUser(api, bob), reactedAt: expect.any(String) }] },
+      { emoji: '1f680', count: 1, users: [{ user: presentedUser(api, bob), reactedAt: expect.any(String) }] },
     ]);
     const stored = await storedComment(space, comment.id);
     expect(stored!.reactions).toEqual([
@@ -535,7 +526,7 @@ describe('replies', () => {
     expect(first.body).toEqual({
       object: 'comment-reply',
       id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
-      postedBy: userJson(alice),
+      postedBy: presentedUser(api, alice),
       postedAt: expect.any(String),
       reactions: [],
       body: { markdown: 'Agreed' },
@@ -553,8 +544,8 @@ describe('replies', () => {
     const read = await api.request('GET', `${commentsPath(space.id)}/${comment.id}`, { token: org.admin.token });
     expect(read.body.replies).toBe(3);
     expect(read.body.repliers).toEqual([
-      { user: userJson(alice), count: 2, updatedAt: third.body.postedAt },
-      { user: userJson(bob), count: 1, updatedAt: expect.any(String) },
+      { user: presentedUser(api, alice), count: 2, updatedAt: third.body.postedAt },
+      { user: presentedUser(api, bob), count: 1, updatedAt: expect.any(String) },
     ]);
     // Replies do not change the open count.
     expect(await openCount(space, org.admin.token)).toBe(1);
@@ -582,7 +573,7 @@ describe('replies', () => {
     expect(adminDenied.status).toBe(403);
     const reacted = await api.request('PUT', path, { token: bob.token, body: { addedReactions: ['❤️'] } });
     expect(reacted.status).toBe(200);
-    expect(reacted.body.reactions).toEqual([{ emoji: '❤️', count: 1, users: [{ user: userJson(bob), reactedAt: expect.any(String) }] }]);
+    expect(reacted.body.reactions).toEqual([{ emoji: '❤️', count: 1, users: [{ user: presentedUser(api, bob), reactedAt: expect.any(String) }] }]);
     const unreacted = await api.request('PUT', path, { token: bob.token, body: { removedReactions: ['❤️'] } });
     expect(unreacted.body.reactions).toEqual([]);
     expect(await getRecord(commentReplyEntity.key({ spaceId: space.id, commentId: comment.id, replyId: reply.id }))).toMatchObject({

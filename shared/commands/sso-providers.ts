@@ -5,16 +5,8 @@ import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
 import { samlProviderEntity, type SAMLProviderItem } from '../db/entities/saml-provider.ts';
 import { notFound } from '../http/errors.ts';
-import type { Role } from '../http/schemas.ts';
 
-export interface ProviderFields {
-  label: string;
-  entityID: string;
-  certificate: string;
-  ssoURL: string;
-  defaultTeam?: string;
-  defaultRole: Role | null;
-}
+export type ProviderFields = Pick<SAMLProviderItem, 'label' | 'entityID' | 'certificate' | 'ssoURL' | 'defaultTeam' | 'defaultRole'>;
 
 export async function createSAMLProvider(orgId: string, fields: ProviderFields): Promise<SAMLProviderItem> {
   const now = nowIso();

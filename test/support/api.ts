@@ -90,6 +90,17 @@ function useOwnQueues(): Promise<void> {
   })());
 }
 
+/** A user as the API presents it (shared/presenters/user.ts). */
+export function presentedUser(api: TestApi, u: TestUser) {
+  return {
+    object: 'user',
+    id: u.user.id,
+    displayName: u.user.displayName,
+    email: u.user.email,
+    urls: { location: `${api.url}/v1/users/${u.user.id}` },
+  };
+}
+
 export interface TestUser {
   user: UserItem;
   token: string;
