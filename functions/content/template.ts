@@ -8,11 +8,11 @@ import { id } from '../../shared/http/schemas.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { atLeast } from '../../shared/policies/roles.ts';
 import { nowIso } from '../../shared/clock.ts';
-import { config } from '../../shared/config.ts';
-import { transact, type TransactItem } from '../../shared/db/operations.ts';
+import { transact } from '../../shared/db/operations.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';
+import { movePrimaryRevision } from '../../shared/content/primary-revision.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
 import { contentTemplates, templateChanges, templateIds, type ContentTemplate, type TemplateContentRef } from '../../shared/content/templates.ts';
@@ -97,16 +97,7 @@ async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, templa
     const now = nowIso();
     const applied = await applyChanges(content.manifest, templateChanges(template, content.manifest, refs, spaceId), { now, revertSource: noRevert });
     const next = await prepareRevision({ spaceId, manifest: applied.manifest, parents: [content.revision.id], type: 'edits', createdBy: userId });
-    const move: TransactItem = {
-      Update: {
-        TableName: config.tableName,
-        Key: spaceKey,
-        UpdateExpression: 'SET #revision = :next, #updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt) AND #revision = :read AND #editMode <> :locked',
-        ExpressionAttributeNames: { '#revision': 'revision', '#updatedAt': 'updatedAt', '#editMode': 'editMode' },
-        ExpressionAttributeValues: { ':next': next.revision.id, ':now': now, ':read': content.revision.id, ':locked': 'locked' },
-      },
-    };
+    const move = movePrimaryRevision({ spaceId, from: content.revision.id, to: next.revision.id, now, unlockedOnly: true });
     try {
       await transact([next.put, move], () => new Moved());
       return;

@@ -7,10 +7,10 @@ import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { transact } from '../db/operations.ts';
 import { RecordLoader } from '../http/loader.ts';
-import { spaceEntity } from '../db/entities/space.ts';
 import { changeRequestEntity, statusCounter, type ChangeRequestItem } from '../db/entities/change-request.ts';
 import { loadRevision, prepareRevision, type LoadedRevision } from '../content/revisions.ts';
 import { changeRequestBase } from '../content/change-request-content.ts';
+import { movePrimaryRevision } from '../content/primary-revision.ts';
 import { mergeManifests, type PageConflict } from '../content/merge/manifests.ts';
 import { loadChangeRequest } from './change-requests-load.ts';
 import { changeRequestRevisionWrite } from './change-requests-update.ts';
@@ -66,16 +66,10 @@ export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: st
     const counter = statusCounter(cr.status);
     await transact([
       next.put,
-      {
-        Update: {
-          TableName: config.tableName,
-          Key: spaceEntity.key({ spaceId }),
-          UpdateExpression: `SET #revision = :next, updatedAt = :now${counter ? ' ADD #counter :minus' : ''}`,
-          ConditionExpression: '#revision = :primary AND attribute_not_exists(deletedAt)',
-          ExpressionAttributeNames: { '#revision': 'revision', ...(counter ? { '#counter': counter } : {}) },
-          ExpressionAttributeValues: { ':next': next.revision.id, ':primary': primary.revision.id, ':now': now, ...(counter ? { ':minus': -1 } : {}) },
-        },
-      },
+      movePrimaryRevision({
+        spaceId, from: primary.revision.id, to: next.revision.id, now, unlockedOnly: true,
+        ...(counter ? { add: { [counter]: -1 } } : {}),
+      }),
       {
         Update: {
           TableName: config.tableName,

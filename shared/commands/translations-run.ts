@@ -18,6 +18,7 @@
  * A source space that is gone (or has no content) ends the run without retry: status back to
  * `pending`, `lastError` recorded.
  */
+import { movePrimaryRevision } from '../content/primary-revision.ts';
 import { config } from '../config.ts';
 import { nowIso, nowMs } from '../clock.ts';
 import { randomId } from '../ids.ts';
@@ -166,15 +167,9 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     const next = await prepareRevision({
       spaceId: existing.id, manifest: content.manifest, parents: existing.revision ? [existing.revision] : [], type: 'edits', createdBy: translation.createdBy,
     });
-    writes.push(next.put, {
-      Update: {
-        TableName: config.tableName,
-        Key: spaceEntity.key({ spaceId: existing.id }),
-        UpdateExpression: 'SET revision = :revision, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-        ExpressionAttributeValues: { ':revision': next.revision.id, ':now': now },
-      },
-    });
+    // Conditional on the revision read: an edit merged into the result space meanwhile makes
+    // the run fail and be retried from fresh reads instead of being overwritten.
+    writes.push(next.put, movePrimaryRevision({ spaceId: existing.id, from: existing.revision, to: next.revision.id, now }));
     resultSpaceId = existing.id;
     revisionId = next.revision.id;
   } else {

@@ -9,6 +9,7 @@
 import { getRecord } from '../db/operations.ts';
 import { transact, type TransactItem } from '../db/operations.ts';
 import { config } from '../config.ts';
+import { movePrimaryRevision } from '../content/primary-revision.ts';
 import { nowIso } from '../clock.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { gitInfoEntity, gitOperationEntity, type GitOperationItem } from '../db/entities/git-info.ts';
@@ -174,17 +175,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     if (redirects.length) next.put.Put.Item.gitRedirects = redirects;
     const items: TransactItem[] = [next.put, operationDone(job, operationId, { commit: head, revision: next.revision.id }), infoUpdate(job, now, head)];
     if (!job.standalone) {
-      const gitSync = { repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? providerOf(job.url!), integration: 'git-sync', url: redactUrl(job.gitInfo?.url ?? job.url!), updatedAt: now };
-      items.push({
-        Update: {
-          TableName: config.tableName,
-          Key: spaceEntity.key({ spaceId: space.id }),
-          UpdateExpression: 'SET #revision = :next, updatedAt = :now, gitSync = :gitSync',
-          ConditionExpression: (space.revision ? '#revision = :primary' : 'attribute_not_exists(#revision)') + ' AND attribute_not_exists(deletedAt) AND editMode <> :locked',
-          ExpressionAttributeNames: { '#revision': 'revision' },
-          ExpressionAttributeValues: { ':next': next.revision.id, ':now': now, ':gitSync': gitSync, ':locked': 'locked', ...(space.revision ? { ':primary': space.revision } : {}) },
-        },
-      });
+      items.push(movePrimaryRevision({ spaceId: space.id, from: space.revision, to: next.revision.id, now, unlockedOnly: true, set: { gitSync: gitSyncOf(job, now) } }));
     }
     const outcome = await commitOutcome(items, 1, 2);
     if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
@@ -221,7 +212,7 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
         Update: {
           TableName: config.tableName, Key: spaceEntity.key({ spaceId: space.id }),
           UpdateExpression: 'SET gitSync = :gitSync', ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':gitSync': { repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? providerOf(job.url!), integration: 'git-sync', url: redactUrl(job.gitInfo?.url ?? job.url!), updatedAt: now } },
+          ExpressionAttributeValues: { ':gitSync': gitSyncOf(job, now) },
         },
       },
     ], 0, 1);
@@ -229,4 +220,15 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
   } finally {
     await checkout.close();
   }
+}
+
+/** The space's `gitSync` (spec 2.7) after an operation: where it syncs, never with credentials. */
+function gitSyncOf(job: GitSyncJob, now: string) {
+  return {
+    repoName: repoNameOf(job.url!),
+    installationProvider: job.gitInfo?.provider ?? providerOf(job.url!),
+    integration: 'git-sync',
+    url: redactUrl(job.gitInfo?.url ?? job.url!),
+    updatedAt: now,
+  };
 }
