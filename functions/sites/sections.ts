@@ -9,7 +9,7 @@ import {
   changeSite, childrenOf, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
   siteSpacesIn, slugify, uniquePath, type SiteTree,
 } from '../../shared/commands/sites-structure.ts';
-import { Rejection } from '../../shared/commands/members-retry.ts';
+import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSection } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { structureContext } from './context.ts';

@@ -7,7 +7,7 @@ import {
   changeSite, isDefaultSiteSpace, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
   siteSpacesIn, siteSpacesInOrder, type SiteTree,
 } from '../../shared/commands/sites-structure.ts';
-import { Rejection } from '../../shared/commands/members-retry.ts';
+import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSiteSpace, presentSiteSpaces } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { structureContext } from './context.ts';

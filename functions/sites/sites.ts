@@ -12,7 +12,7 @@ import {
   changeSite, loadSiteIn, loadSiteOrgAccess, normalizeTree, positionAtEnd, resolveSpace, sectionsInOrder,
   siteSpacesIn, slugify, uniquePath, type SiteTree,
 } from '../../shared/commands/sites-structure.ts';
-import { Rejection } from '../../shared/commands/members-retry.ts';
+import { Rejection } from '../../shared/commands/retry.ts';
 import { checkAdaptiveSchema, templateConditions } from '../../shared/commands/sites-adaptive.ts';
 import { presentPublishedSite, presentSite } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';

@@ -13,7 +13,7 @@ import { getRecord, queryPage, transact, type TransactItem } from '../db/operati
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { Rejection, retryOnConflict } from './members-retry.ts';
+import { Rejection, retryOnConflict } from './retry.ts';
 
 type Ctx = Context<AppEnv>;
 type SpaceWithNumber = SpaceItem & { [CHANGE_REQUEST_NUMBER_ATTRIBUTE]?: number };

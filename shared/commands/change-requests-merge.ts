@@ -14,7 +14,7 @@ import { movePrimaryRevision } from '../content/primary-revision.ts';
 import { mergeManifests, type PageConflict } from '../content/merge/manifests.ts';
 import { loadChangeRequest } from './change-requests-load.ts';
 import { changeRequestRevisionWrite } from './change-requests-update.ts';
-import { Rejection, retryOnConflict } from './members-retry.ts';
+import { Rejection, retryOnConflict } from './retry.ts';
 
 type Ctx = Context<AppEnv>;
 

@@ -11,7 +11,7 @@ import {
 import { transact, type TransactItem } from '../db/operations.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
-import { Rejection, retryOnConflict } from './members-retry.ts';
+import { Rejection, retryOnConflict } from './retry.ts';
 import { loadChangeRequest, parseChangeRequestNumber } from './change-requests-load.ts';
 
 type Ctx = Context<AppEnv>;

@@ -1,7 +1,7 @@
 import type { CommentItem, CommentReplyItem, StoredReaction, StoredReplier } from '../db/entities/comment.ts';
 import { authorize } from '../policies/authorize.ts';
 import { atLeast } from '../policies/roles.ts';
-import { Rejection } from './members-retry.ts';
+import { Rejection } from './retry.ts';
 import type { Caller } from './comments-store.ts';
 
 /** Changes to the body and reactions of a comment or reply, and the repliers of a comment. */

@@ -9,7 +9,7 @@ import {
 import { authorize } from '../policies/authorize.ts';
 import { atLeast } from '../policies/roles.ts';
 import { commentPermissions } from '../policies/permissions.ts';
-import { Rejection, retryOnConflict } from './members-retry.ts';
+import { Rejection, retryOnConflict } from './retry.ts';
 import { applyCommonChanges, authorizeChanges, countReplier, uncountReplier, type CommentChanges } from './comments-changes.ts';
 import { changedConcurrently, missingComment, putComment, putReply, readComment, readReply, type Caller } from './comments-store.ts';
 

@@ -7,7 +7,7 @@ import { changeRequestEntity } from '../db/entities/change-request.ts';
 import {
   commentEntity, commentReplyEntity, isInScope, type CommentItem, type CommentReplyItem, type CommentScope,
 } from '../db/entities/comment.ts';
-import { Rejection } from './members-retry.ts';
+import { Rejection } from './retry.ts';
 
 /**
  * Records of comments and replies, and the open-comment counter of their scope. Shared by

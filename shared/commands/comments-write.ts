@@ -6,7 +6,7 @@ import { queryAll, transact, type TransactItem } from '../db/operations.ts';
 import { commentEntity, commentScopeOf, replyPrefix, type CommentItem, type CommentScope, type CommentTargetItem } from '../db/entities/comment.ts';
 import { authorize } from '../policies/authorize.ts';
 import { canResolveComment, commentPermissions } from '../policies/permissions.ts';
-import { chunked, retryOnConflict } from './members-retry.ts';
+import { chunked, retryOnConflict } from './retry.ts';
 import { applyCommonChanges, authorizeChanges, type CommentChanges } from './comments-changes.ts';
 import { changedConcurrently, missingComment, openCommentsCounter, putComment, readComment, type Caller } from './comments-store.ts';
 

@@ -16,7 +16,7 @@ import {
   type ConversationIssueItem, type ConversationItem, type ConversationMetadata, type ConversationPart,
 } from '../db/entities/conversation.ts';
 import { conversationAnalyzer } from './conversations-analyzer.ts';
-import { retryOnConflict } from './members-retry.ts';
+import { retryOnConflict } from './retry.ts';
 
 export interface IngestInput {
   orgId: string;

@@ -8,7 +8,7 @@ import { memberEntity, type MemberItem } from '../db/entities/member.ts';
 import { memberTeamsPartition, teamEntity, teamMemberEntity, type TeamMemberItem } from '../db/entities/team.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Role } from '../http/schemas.ts';
-import { chunked, Rejection, retryOnConflict } from './members-retry.ts';
+import { chunked, Rejection, retryOnConflict } from './retry.ts';
 import { membersPartition } from './members-list.ts';
 
 

@@ -16,7 +16,7 @@ import { loadOrgAccess, loadSpaceAccess, type OrgAccess } from '../policies/acce
 import { atLeast } from '../policies/roles.ts';
 import type { Role } from '../http/schemas.ts';
 import type { SpaceItem } from '../db/entities/space.ts';
-import { retryOnConflict } from './members-retry.ts';
+import { retryOnConflict } from './retry.ts';
 
 type Ctx = Context<AppEnv>;
 

@@ -8,7 +8,7 @@ import {
   type TeamItem, type TeamMemberItem, type TeamMemberRole,
 } from '../db/entities/team.ts';
 import { ApiError } from '../http/errors.ts';
-import { chunked, Rejection, retryOnConflict } from './members-retry.ts';
+import { chunked, Rejection, retryOnConflict } from './retry.ts';
 
 
 /** Pairs (membership item + member counter) per transaction, leaving room for the team item. */
