@@ -32,14 +32,6 @@ export const config = {
   get publishedDomain(): string {
     return process.env.PUBLISHED_DOMAIN ?? 'docs.localhost';
   },
-  /** Secret used to sign visitor-claims JWTs returned by the ping operation. */
-  get visitorClaimsSecret(): string {
-    const secret = process.env.VISITOR_CLAIMS_SECRET;
-    if (secret) return secret;
-    // A known development key must never sign tokens in AWS (the stack sets the variable).
-    if (process.env.AWS_LAMBDA_FUNCTION_NAME) throw new Error('VISITOR_CLAIMS_SECRET is not set');
-    return 'local-development-visitor-claims-secret';
-  },
   queueUrl(name: QueueName): string | undefined {
     return process.env[queueUrlVariable(name)];
   },

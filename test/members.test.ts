@@ -6,6 +6,7 @@ import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
 import { randomId } from '../shared/ids.ts';
+import { derivedKey } from '../shared/secrets/keys.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { spaceEntity, type SpaceItem } from '../shared/db/entities/space.ts';
 import { teamEntity, teamMemberEntity } from '../shared/db/entities/team.ts';
@@ -329,7 +330,7 @@ describe('POST /orgs/{organizationId}/ping', () => {
     const res = await api.request('POST', `/orgs/${org.id}/ping`, { token: member.token });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(['serviceVisitorClaims']);
-    const { payload, protectedHeader } = await jwtVerify(res.body.serviceVisitorClaims, new TextEncoder().encode(config.visitorClaimsSecret), {
+    const { payload, protectedHeader } = await jwtVerify(res.body.serviceVisitorClaims, await derivedKey('visitor-claims'), {
       issuer: api.url, subject: member.user.id, algorithms: ['HS256'],
     });
     expect(protectedHeader.alg).toBe('HS256');
@@ -348,7 +349,7 @@ describe('POST /orgs/{organizationId}/ping', () => {
     const guest = await org.member(null);
     const res = await api.request('POST', `/orgs/${org.id}/ping`, { token: guest.token });
     expect(res.status).toBe(200);
-    const { payload } = await jwtVerify(res.body.serviceVisitorClaims, new TextEncoder().encode(config.visitorClaimsSecret));
+    const { payload } = await jwtVerify(res.body.serviceVisitorClaims, await derivedKey('visitor-claims'));
     expect(payload.role).toBeNull();
     const other = await newOrg();
     expect((await api.request('POST', `/orgs/${org.id}/ping`, { token: other.admin.token })).status).toBe(404);

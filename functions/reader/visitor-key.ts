@@ -33,7 +33,7 @@ export function mountVisitorKey(app: Hono) {
       object: 'site-visitor-key',
       siteId: site.id,
       algorithm: 'HS256',
-      key: siteVisitorKey(site.id),
+      key: await siteVisitorKey(site.id),
       usage: `Sign a JWT (HS256) with this key as UTF-8 bytes; send visitors to ${readerBaseUrl(site.id)}?jwt_token=<jwt>. Its claims are visitor.claims.* in adaptive content conditions.`,
     });
   });

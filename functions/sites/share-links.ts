@@ -27,20 +27,21 @@ export function mountShareLinks(app: GroupApp) {
     const query = c.req.valid('query');
     const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'admin');
     const page = pageOfArray(tree.shareLinks, { limit: query.limit, cursor: query.page, scope: `share-links:${siteId}` });
-    return c.json(presentList(page.items.map((l) => presentShareLink(l, tree.site, org)), page.next));
+    return c.json(presentList(await Promise.all(page.items.map((l) => presentShareLink(l, tree.site, org))), page.next));
   });
 
   app.post(base, validate('param', siteParams), validate('json', createShareLinkBody), async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const { name } = c.req.valid('json');
+    const id = randomId();
+    const secret = newShareSecret();
+    const sealedSecret = await sealShareSecret(secret, id);
     const { tree, result, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
-      const id = randomId();
-      const secret = newShareSecret();
       const now = nowIso();
-      t.shareLinks.push({ id, siteId, name, active: true, secretHash: hashShareSecret(secret), sealedSecret: sealShareSecret(secret, id), createdAt: now, updatedAt: now });
+      t.shareLinks.push({ id, siteId, name, active: true, secretHash: hashShareSecret(secret), sealedSecret, createdAt: now, updatedAt: now });
       return id;
     });
-    return c.json(presentShareLink(findLink(tree, result), tree.site, access.org), 201);
+    return c.json(await presentShareLink(findLink(tree, result), tree.site, access.org), 201);
   });
 
   app.patch(`${base}/:shareLinkId`, validate('param', shareLinkParams), validate('json', updateShareLinkBody), async (c) => {
@@ -52,7 +53,7 @@ export function mountShareLinks(app: GroupApp) {
       if (body.name !== undefined) link.name = body.name;
       link.updatedAt = nowIso();
     });
-    return c.json(presentShareLink(findLink(tree, shareLinkId), tree.site, access.org));
+    return c.json(await presentShareLink(findLink(tree, shareLinkId), tree.site, access.org));
   });
 
   app.delete(`${base}/:shareLinkId`, validate('param', shareLinkParams), async (c) => {

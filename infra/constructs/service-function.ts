@@ -6,6 +6,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queueNames, queueUrlVariable, type QueueName } from '../../shared/config.ts';
@@ -18,6 +19,8 @@ export interface ServiceResources {
   table: ITable;
   bucket: IBucket;
   queues: Record<QueueName, IQueue>;
+  /** The service secret (shared/secrets): read at run time through its ARN, never placed in the environment. */
+  serviceSecret: ISecret;
   /** Extra variables for every function, e.g. PUBLIC_API_URL. */
   environment?: Record<string, string>;
 }
@@ -37,7 +40,7 @@ const requireBanner = "import { createRequire } from 'module'; const require = c
 /** Every Lambda of the service, with runtime, bundling, logging and environment fixed once. */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const { table, bucket, queues, environment } = props.resources;
+    const { table, bucket, queues, serviceSecret, environment } = props.resources;
     super(scope, id, {
       entry: join(projectRoot, props.entry),
       handler: 'handler',
@@ -53,6 +56,7 @@ export class ServiceFunction extends NodejsFunction {
         TABLE_NAME: table.tableName,
         BUCKET_NAME: bucket.bucketName,
         ...Object.fromEntries(queueNames.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
+        SERVICE_SECRET_ARN: serviceSecret.secretArn,
         NODE_OPTIONS: '--enable-source-maps',
         ...environment,
       },
@@ -68,5 +72,6 @@ export class ServiceFunction extends NodejsFunction {
         externalModules: [],
       },
     });
+    serviceSecret.grantRead(this);
   }
 }

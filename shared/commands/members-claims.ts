@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import { config } from '../config.ts';
+import { derivedKey } from '../secrets/keys.ts';
 import { nowEpochSeconds } from '../clock.ts';
 import type { MemberItem } from '../db/entities/member.ts';
 
@@ -7,7 +8,7 @@ export const VISITOR_CLAIMS_TTL_SECONDS = 60 * 60;
 
 /**
  * The JWT the ping returns in `serviceVisitorClaims` (spec 4.13, 5.3): HS256 with
- * config.visitorClaimsSecret; sub = user id, org = organization id, role = org role
+ * the service's 'visitor-claims' key (shared/secrets/keys.ts); sub = user id, org = organization id, role = org role
  * (null for guests), iat, exp = iat + 1 hour, iss = the API's public URL.
  */
 export async function signVisitorClaims(member: MemberItem): Promise<string> {
@@ -18,5 +19,5 @@ export async function signVisitorClaims(member: MemberItem): Promise<string> {
     .setIssuer(config.apiUrl)
     .setIssuedAt(now)
     .setExpirationTime(now + VISITOR_CLAIMS_TTL_SECONDS)
-    .sign(new TextEncoder().encode(config.visitorClaimsSecret));
+    .sign(await derivedKey('visitor-claims'));
 }

@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { config } from '../config.ts';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { derivedKey } from '../secrets/keys.ts';
 import { randomId, sha256Hex } from '../ids.ts';
 
 /**
@@ -18,13 +18,11 @@ export function hashShareSecret(secret: string): string {
   return sha256Hex(`share-link:${secret}`);
 }
 
-function sealingKey(): Buffer {
-  return Buffer.from(hkdfSync('sha256', config.visitorClaimsSecret, 'docs-service', 'share-link-secret-v1', 32));
-}
+const sealingKey = () => derivedKey('share-link-sealing');
 
-export function sealShareSecret(secret: string, shareLinkId: string): string {
+export async function sealShareSecret(secret: string, shareLinkId: string): Promise<string> {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', sealingKey(), iv);
+  const cipher = createCipheriv('aes-256-gcm', await sealingKey(), iv);
   // The link id is authenticated data: a sealed secret cannot be moved to another link.
   cipher.setAAD(Buffer.from(shareLinkId));
   const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
@@ -32,10 +30,11 @@ export function sealShareSecret(secret: string, shareLinkId: string): string {
 }
 
 /** The secret, or undefined when it cannot be opened (other key, tampered record). */
-export function openShareSecret(sealed: string, shareLinkId: string): string | undefined {
+export async function openShareSecret(sealed: string, shareLinkId: string): Promise<string | undefined> {
+  const key = await sealingKey();
   try {
     const [iv, tag, body] = sealed.split('.').map((p) => Buffer.from(p, 'base64url'));
-    const decipher = createDecipheriv('aes-256-gcm', sealingKey(), iv!);
+    const decipher = createDecipheriv('aes-256-gcm', key, iv!);
     decipher.setAAD(Buffer.from(shareLinkId));
     decipher.setAuthTag(tag!);
     return Buffer.concat([decipher.update(body!), decipher.final()]).toString('utf8');

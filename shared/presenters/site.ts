@@ -202,8 +202,8 @@ export function presentStructure(ctx: StructureContext) {
 }
 
 /** ShareLink (spec 2.12): `urls.published` carries the secret, opened from its sealed form. */
-export function presentShareLink(link: ShareLinkItem, site: SiteItem, org: OrganizationItem) {
-  const secret = openShareSecret(link.sealedSecret, link.id);
+export async function presentShareLink(link: ShareLinkItem, site: SiteItem, org: OrganizationItem) {
+  const secret = await openShareSecret(link.sealedSecret, link.id);
   return {
     object: 'share-link' as const,
     id: link.id,

@@ -1,6 +1,5 @@
-import { hkdfSync } from 'node:crypto';
 import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import { config } from '../config.ts';
+import { derivedKey } from '../secrets/keys.ts';
 
 /**
  * Visitor authentication of `visitor-auth` sites (docs/decisions.md, "Reader site").
@@ -10,16 +9,16 @@ import { config } from '../config.ts';
  * `GET /s/<siteId>/~visitor-key` (org admins, with their API token) and signs visitor
  * tokens with it in their own login flow.
  */
-export function siteVisitorKey(siteId: string): string {
-  return Buffer.from(hkdfSync('sha256', config.visitorClaimsSecret, 'docs-service', `site-visitor-key-v1:${siteId}`, 32)).toString('base64url');
+export async function siteVisitorKey(siteId: string): Promise<string> {
+  return (await derivedKey('site-visitor-key', siteId)).toString('base64url');
 }
 
-const keyBytes = (siteId: string) => new TextEncoder().encode(siteVisitorKey(siteId));
+const keyBytes = async (siteId: string) => new TextEncoder().encode(await siteVisitorKey(siteId));
 
 /** The claims of a visitor token signed with the site's key, or undefined (bad signature, expired, other algorithm). */
 export async function verifyVisitorToken(siteId: string, token: string): Promise<JWTPayload | undefined> {
   try {
-    const { payload } = await jwtVerify(token, keyBytes(siteId), { algorithms: ['HS256'], clockTolerance: 5 });
+    const { payload } = await jwtVerify(token, await keyBytes(siteId), { algorithms: ['HS256'], clockTolerance: 5 });
     return payload;
   } catch {
     return undefined;
@@ -32,5 +31,5 @@ export async function signVisitorToken(siteId: string, claims: Record<string, un
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
     .setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds)
-    .sign(keyBytes(siteId));
+    .sign(await keyBytes(siteId));
 }

@@ -45,11 +45,23 @@ describe('HTTP API', () => {
     }
   });
 
-  it('gives the group functions the visitor-claims key from Secrets Manager, not a literal', () => {
-    for (const group of groupNames) {
-      const fn = resources[functionByDescription.get(`docs-service group ${group}`)!]!;
-      const value = JSON.stringify(fn.Properties.Environment.Variables.VISITOR_CLAIMS_SECRET);
-      expect(value, group).toMatch(/resolve:secretsmanager/);
+  it('tells every function where the service secret is, never its value, and lets it read only that secret', () => {
+    const secrets = ofType('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(1);
+    const [secretId] = secrets[0]!;
+    const functions = ofType('AWS::Lambda::Function').filter(([, r]) => String(r.Properties.Description ?? '').startsWith('docs-service'));
+    expect(functions.length).toBeGreaterThan(groupNames.length);
+    for (const [, fn] of functions) {
+      const variables = fn.Properties.Environment.Variables;
+      expect(variables.SERVICE_SECRET_ARN, fn.Properties.Description).toEqual({ Ref: secretId });
+      // No variable holds a resolved secret value.
+      expect(JSON.stringify(variables), fn.Properties.Description).not.toMatch(/resolve:secretsmanager/);
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      const statements = ofType('AWS::IAM::Policy')
+        .filter(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))
+        .flatMap(([, r]) => r.Properties.PolicyDocument.Statement);
+      const reads = statements.filter((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
+      expect(reads.map((s: any) => s.Resource), fn.Properties.Description).toEqual([{ Ref: secretId }]);
     }
   });
 
@@ -74,8 +86,6 @@ describe('HTTP API', () => {
     }
     const permissions = ofType('AWS::Lambda::Permission').map(([, r]) => r.Properties);
     expect(permissions.some((p) => getAttId(p.FunctionName) === reader && p.Principal === 'apigateway.amazonaws.com')).toBe(true);
-    const fn = resources[reader!]!;
-    expect(JSON.stringify(fn.Properties.Environment.Variables.VISITOR_CLAIMS_SECRET)).toMatch(/resolve:secretsmanager/);
   });
 
   it('gives the reader read-only access to the table and bucket', () => {

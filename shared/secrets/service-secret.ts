@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from '../config.ts';
+
+/**
+ * The one service secret every purpose-specific key is derived from (keys.ts). Nothing is
+ * built in: where it comes from depends on where the service runs, checked in this order:
+ * - `SERVICE_SECRET_ARN` (the CDK stack sets it): read from Secrets Manager at run time,
+ *   once per Lambda instance; the value never appears in the template or the environment.
+ * - `SERVICE_SECRET`: an operator-provided value (at least 32 characters).
+ * - `DATA_DIR`: `<DATA_DIR>/service-secret`, created with 32 random bytes on first start
+ *   (mode 0600), so tokens and sealed values survive restarts of `npm start`.
+ * - otherwise 32 random bytes kept in memory for the life of the process.
+ * Inside a Lambda one of the first two is required: a random per-instance secret would
+ * make every instance sign with another key.
+ */
+export const MIN_SECRET_LENGTH = 32;
+
+let cached: Promise<Buffer> | undefined;
+
+export function serviceSecret(): Promise<Buffer> {
+  cached ??= loadServiceSecret().catch((error: unknown) => {
+    cached = undefined; // a failed read (throttling, network) is retried on the next call
+    throw error;
+  });
+  return cached;
+}
+
+/** Forget the loaded secret (tests that change the environment). */
+export function resetServiceSecret(): void {
+  cached = undefined;
+}
+
+async function loadServiceSecret(): Promise<Buffer> {
+  const arn = process.env.SERVICE_SECRET_ARN;
+  if (arn) {
+    const client = new SecretsManagerClient({ region: config.region });
+    const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
+    return checked(out.SecretString ?? Buffer.from(out.SecretBinary ?? []).toString('utf8'), 'the secret named by SERVICE_SECRET_ARN');
+  }
+  const fromEnv = process.env.SERVICE_SECRET;
+  if (fromEnv) return checked(fromEnv, 'SERVICE_SECRET');
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) throw new Error('SERVICE_SECRET_ARN is not set: the service secret must come from Secrets Manager');
+  const dataDir = process.env.DATA_DIR;
+  if (dataDir) return fileSecret(join(dataDir, 'service-secret'));
+  return randomBytes(32);
+}
+
+function checked(value: string, source: string): Buffer {
+  if (value.length < MIN_SECRET_LENGTH) throw new Error(`${source} must be at least ${MIN_SECRET_LENGTH} characters`);
+  return Buffer.from(value, 'utf8');
+}
+
+function fileSecret(path: string): Buffer {
+  try {
+    return checked(readFileSync(path, 'utf8').trim(), path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(join(path, '..'), { recursive: true });
+  const value = randomBytes(32).toString('base64url');
+  // 'wx': two processes starting at once must not both write; the loser reads the winner's.
+  try {
+    writeFileSync(path, `${value}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return checked(readFileSync(path, 'utf8').trim(), path);
+    throw error;
+  }
+  return Buffer.from(value, 'utf8');
+}

@@ -1,0 +1,152 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hkdfSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import { derivedKey } from '../shared/secrets/keys.ts';
+import { resetServiceSecret, serviceSecret } from '../shared/secrets/service-secret.ts';
+import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { publishedSite, spaceWithPages, GUIDE_MARKDOWN } from './support/reader-site.ts';
+
+/** Variables these tests change; restored after each test. */
+const VARIABLES = ['SERVICE_SECRET', 'SERVICE_SECRET_ARN', 'DATA_DIR', 'AWS_LAMBDA_FUNCTION_NAME', 'AWS_ENDPOINT_URL_SECRETS_MANAGER'] as const;
+const saved = Object.fromEntries(VARIABLES.map((v) => [v, process.env[v]]));
+
+afterEach(() => {
+  for (const v of VARIABLES) {
+    if (saved[v] === undefined) delete process.env[v];
+    else process.env[v] = saved[v];
+  }
+  resetServiceSecret();
+});
+
+describe('the service secret', () => {
+  it('is random per process when nothing configures it, and stable within the process', async () => {
+    for (const v of VARIABLES) delete process.env[v];
+    resetServiceSecret();
+    const first = await serviceSecret();
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect((await serviceSecret()).equals(first)).toBe(true);
+    resetServiceSecret();
+    expect((await serviceSecret()).equals(first)).toBe(false);
+  });
+
+  it('is created once in DATA_DIR (mode 0600) and read back after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'secret-'));
+    try {
+      for (const v of VARIABLES) delete process.env[v];
+      process.env.DATA_DIR = join(dir, 'nested');
+      resetServiceSecret();
+      const first = await serviceSecret();
+      const file = join(dir, 'nested', 'service-secret');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file, 'utf8').trim()).toBe(first.toString('utf8'));
+      resetServiceSecret(); // a restart of npm start
+      expect((await serviceSecret()).equals(first)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to run a Lambda without Secrets Manager, and refuses a short operator secret', async () => {
+    for (const v of VARIABLES) delete process.env[v];
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'docs-service-spaces';
+    resetServiceSecret();
+    await expect(serviceSecret()).rejects.toThrow(/SERVICE_SECRET_ARN is not set/);
+    delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+    process.env.SERVICE_SECRET = 'too short';
+    resetServiceSecret();
+    await expect(serviceSecret()).rejects.toThrow(/at least 32 characters/);
+  });
+
+  it('derives a different key per purpose and per context, none equal to the secret', async () => {
+    for (const v of VARIABLES) delete process.env[v];
+    process.env.SERVICE_SECRET = 'x'.repeat(40);
+    resetServiceSecret();
+    const keys = [
+      await derivedKey('visitor-claims'), await derivedKey('share-link-sealing'), await derivedKey('cursor'),
+      await derivedKey('site-visitor-key', 'a'), await derivedKey('site-visitor-key', 'b'), await derivedKey('webhook-signing', 'a'),
+    ].map((k) => k.toString('hex'));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).not.toContain(Buffer.from('x'.repeat(40)).toString('hex'));
+    // HKDF-SHA256 with the documented label: a deployment can reproduce its keys.
+    const expected = Buffer.from(hkdfSync('sha256', Buffer.from('x'.repeat(40)), 'docs-service', 'cursor-v1:', 32)).toString('hex');
+    expect(keys[2]).toBe(expected);
+  });
+});
+
+describe('the service secret from Secrets Manager (SERVICE_SECRET_ARN)', () => {
+  let server: Server;
+  const calls: { target: string; body: Record<string, unknown> }[] = [];
+  const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:docs-service-AbCdEf';
+  const VALUE = 'a-secret-value-from-secrets-manager-0123456789';
+
+  beforeAll(async () => {
+    // Speaks the Secrets Manager JSON 1.1 protocol (X-Amz-Target: secretsmanager.GetSecretValue).
+    server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        const body = JSON.parse(text) as Record<string, unknown>;
+        calls.push({ target: String(req.headers['x-amz-target']), body });
+        res.setHeader('content-type', 'application/x-amz-json-1.1');
+        if (body.SecretId !== ARN) {
+          res.statusCode = 400;
+          res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'Secrets Manager can’t find the specified secret.' }));
+          return;
+        }
+        res.end(JSON.stringify({ ARN, Name: 'docs-service', SecretString: VALUE, VersionId: 'v1', CreatedDate: 1 }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('reads the secret once per instance at run time, with the AWS SDK', async () => {
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    process.env.SERVICE_SECRET_ARN = ARN;
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'docs-service-spaces';
+    process.env.SERVICE_SECRET = 'ignored-because-the-arn-wins-0123456789';
+    resetServiceSecret();
+    calls.length = 0;
+    expect((await serviceSecret()).toString('utf8')).toBe(VALUE);
+    await derivedKey('cursor');
+    await derivedKey('visitor-claims');
+    expect(calls).toEqual([{ target: 'secretsmanager.GetSecretValue', body: { SecretId: ARN } }]);
+
+    process.env.SERVICE_SECRET_ARN = `${ARN}-missing`;
+    resetServiceSecret();
+    await expect(serviceSecret()).rejects.toThrow(/can’t find/);
+  });
+});
+
+describe('no built-in secret signs anything', () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi();
+  });
+  afterAll(() => api.close());
+
+  it('refuses a visitor token signed with the former built-in development secret', async () => {
+    const org = await newOrg();
+    const space = await spaceWithPages(api, org, 'Guarded', [GUIDE_MARKDOWN]);
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    // What anyone reading the old source could compute for this site.
+    const oldKey = Buffer.from(hkdfSync('sha256', 'local-development-visitor-claims-secret', 'docs-service', `site-visitor-key-v1:${site.id}`, 32)).toString('base64url');
+    const forged = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(oldKey));
+    const res = await fetch(`${site.url}?jwt_token=${forged}`);
+    expect(res.status).toBe(401);
+    expect(await res.text()).not.toContain('Back up your data');
+
+    // The key the site's admin reads from the service does open it.
+    const keyRes = await fetch(`${site.url}/~visitor-key`, { headers: { authorization: `Bearer ${org.admin.token}` } });
+    expect(keyRes.status).toBe(200);
+    const { key } = await keyRes.json() as { key: string };
+    expect(key).not.toBe(oldKey);
+    const good = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(key));
+    expect((await fetch(`${site.url}/getting-started?jwt_token=${good}`)).status).toBe(200);
+  });
+});
