@@ -2,6 +2,7 @@ import { createGroupApp } from '../../shared/http/group-app.ts';
 import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
 import { mountPdf } from './pdf.ts';
 import { mountMerge } from './merge.ts';
+import { mountReviews } from './reviews.ts';
 import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
@@ -19,7 +20,7 @@ import {
 
 /**
  * Change requests (spec 4.4): create, list (space and organization), get by id or number,
- * update. Merge, update-from-main and PDF answer 501 until the content merge lands.
+ * update; merge and update-from-main (merge.ts), reviews (reviews.ts), PDF (pdf.ts).
  */
 export const app = createGroupApp();
 
@@ -82,5 +83,6 @@ app.get(
 );
 
 mountMerge(app);
+mountReviews(app);
 mountPdf(app);
 answerRemainingWith501(app, 'change-requests');

@@ -7,12 +7,12 @@ export const changeRequestParams = v.object({ spaceId: id, changeRequestId: id }
 export const organizationParams = v.object({ organizationId: id });
 
 /** Spec 8: at most 100 characters (surrounding whitespace removed); may be empty. */
-const subject = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(100, 'must be at most 100 characters'));
+export const subject = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(100, 'must be at most 100 characters'));
 
 /** Serialized size cap of a stored description (a DynamoDB item holds at most 400 KB). */
 export const MAX_DESCRIPTION_BYTES = 256 * 1024;
 
-const description = v.pipe(
+export const description = v.pipe(
   v.custom<Record<string, unknown>>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && 'nodes' in value,
     'must be a rich document {object: "document", data, nodes}',
@@ -26,10 +26,10 @@ const description = v.pipe(
 
 /**
  * Body of createChangeRequest: `subject` and `description` are checked; further free
- * properties are accepted (spec 4.4) and ignored — except `template`, which this operation
+ * properties are accepted (spec 4.4) and dropped (v.object) — except `template`, which this operation
  * does not apply (POST /spaces/{spaceId}/content/template with `changeRequestId` does).
  */
-export const createChangeRequestBody = v.looseObject({
+export const createChangeRequestBody = v.object({
   subject: v.optional(subject),
   description: v.optional(description),
   template: v.optional(v.never('is not applied on creation: create the change request, then POST /spaces/{spaceId}/content/template with its changeRequestId')),

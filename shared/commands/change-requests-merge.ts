@@ -15,6 +15,7 @@ import { mergeManifests, type PageConflict } from '../content/merge/manifests.ts
 import { loadChangeRequest } from './change-requests-load.ts';
 import { changeRequestRevisionWrite } from './change-requests-update.ts';
 import { Rejection, retryOnConflict } from './retry.ts';
+import { effectiveMergeRules, enforceMergeRules } from './change-requests-merge-rules.ts';
 
 type Ctx = Context<AppEnv>;
 
@@ -29,14 +30,18 @@ function conflictError(action: string, conflicts: PageConflict[]): ApiError {
 }
 
 /** Loads what merge and update work on, and checks who may run them. */
-async function prepare(c: Ctx, spaceId: string, idOrNumber: string, attempt: number) {
+async function prepare(c: Ctx, spaceId: string, idOrNumber: string, attempt: number, action: 'merge' | 'update') {
   // A retry starts from fresh reads of everything.
   if (attempt > 0) c.set('loader', new RecordLoader());
   const access = await loadChangeRequest(c, spaceId, idOrNumber);
-  const { changeRequest: cr, space, role } = access;
+  const { changeRequest: cr, space, role, org } = access;
   authorize(atLeast(role, 'edit'), 'Merging or updating a change request requires the edit role on the space');
   authorize(space.editMode !== 'locked', 'The space is locked: its content cannot change');
   if (cr.status === 'merged' || cr.status === 'archived') throw new Rejection(409, `The change request is ${cr.status}`);
+  // Merge rules bind everyone, admins included, unless a rule `allow_bypass` names them.
+  if (action === 'merge') {
+    enforceMergeRules(effectiveMergeRules(space, org), { cr, spaceRevision: space.revision, actor: c.get('caller').userId });
+  }
   const [base, primary, proposed] = await Promise.all([
     revisionOf(spaceId, changeRequestBase(cr)), revisionOf(spaceId, space.revision!), revisionOf(spaceId, cr.revision),
   ]);
@@ -49,11 +54,13 @@ async function prepare(c: Ctx, spaceId: string, idOrNumber: string, attempt: num
  * space's revision, its counters and the change request's status change in one transaction,
  * conditional on both revisions being the ones merged (a concurrent edit or merge makes it
  * run again from fresh reads). Conflicts answer 409 with the pages and blocks involved.
+ * The space's merge rules are checked first (403 naming the rule, nothing written), and the
+ * transaction is conditional on the reviews, subject and description they were checked on.
  */
 export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: string) {
   const userId = c.get('caller').userId;
   return retryOnConflict(async (attempt) => {
-    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt);
+    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt, 'merge');
     // Nothing moved on the primary side: the change request's content is the result.
     const merged = base.revision.id === primary.revision.id
       ? { manifest: proposed.manifest, conflicts: [] }
@@ -75,11 +82,13 @@ export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: st
           TableName: config.tableName,
           Key: changeRequestEntity.key({ spaceId, changeRequestId: cr.id }),
           UpdateExpression: 'SET #status = :merged, revisionMerged = :next, mergedBy = :user, mergedAt = :now, updatedAt = :now',
-          ConditionExpression: '#revision = :proposed AND #status = :status',
-          ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision' },
+          // The merge rules were checked on this state: reviews, subject and description as read.
+          ConditionExpression: `#revision = :proposed AND #status = :status AND #updatedAt = :read AND ${reviewsVersionCondition(cr)}`,
+          ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision', '#updatedAt': 'updatedAt', '#reviews': 'reviewsVersion' },
           ExpressionAttributeValues: {
             ':merged': 'merged', ':next': next.revision.id, ':user': userId, ':now': now,
-            ':proposed': proposed.revision.id, ':status': cr.status,
+            ':proposed': proposed.revision.id, ':status': cr.status, ':read': cr.updatedAt,
+            ...(cr.reviewsVersion === undefined ? {} : { ':reviews': cr.reviewsVersion }),
           },
         },
       },
@@ -87,6 +96,10 @@ export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: st
     const updated: ChangeRequestItem = { ...cr, status: 'merged', revisionMerged: next.revision.id, mergedBy: userId, mergedAt: now, updatedAt: now };
     return { revision: next.revision, changeRequest: updated, space: { ...space, revision: next.revision.id } };
   });
+}
+
+function reviewsVersionCondition(cr: ChangeRequestItem): string {
+  return cr.reviewsVersion === undefined ? 'attribute_not_exists(#reviews)' : '#reviews = :reviews';
 }
 
 /**
@@ -97,7 +110,7 @@ export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: st
 export async function updateChangeRequestFromPrimary(c: Ctx, spaceId: string, idOrNumber: string) {
   const userId = c.get('caller').userId;
   return retryOnConflict(async (attempt) => {
-    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt);
+    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt, 'update');
     if (base.revision.id === primary.revision.id) return { revision: proposed.revision, changeRequest: cr, space };
     const merged = await mergeManifests(base.manifest, proposed.manifest, primary.manifest);
     if (merged.conflicts.length > 0) throw conflictError('updated', merged.conflicts);

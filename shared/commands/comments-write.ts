@@ -22,9 +22,9 @@ import { changedConcurrently, missingComment, openCommentsCounter, putComment, r
 export type { Caller } from './comments-store.ts';
 export type { CommentChanges } from './comments-changes.ts';
 
-/** Posts an open comment; its scope's open-comment counter goes up in the same transaction. */
-export async function postComment(input: { spaceId: string; postedBy: string; markdown: string; target: CommentTargetItem }): Promise<CommentItem> {
-  const comment: CommentItem = {
+/** A new open comment, not stored yet (postComment stores one; a review stores its own with the review). */
+export function newComment(input: { spaceId: string; postedBy: string; markdown: string; target: CommentTargetItem }): CommentItem {
+  return {
     id: randomId(),
     spaceId: input.spaceId,
     postedBy: input.postedBy,
@@ -37,6 +37,11 @@ export async function postComment(input: { spaceId: string; postedBy: string; ma
     repliers: [],
     version: 1,
   };
+}
+
+/** Posts an open comment; its scope's open-comment counter goes up in the same transaction. */
+export async function postComment(input: { spaceId: string; postedBy: string; markdown: string; target: CommentTargetItem }): Promise<CommentItem> {
+  const comment = newComment(input);
   const scope = commentScopeOf(comment);
   const missing = scope.changeRequestId === undefined
     ? notFound(`No space found with id ${scope.spaceId}`)

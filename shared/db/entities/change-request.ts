@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import type { LatestReviewState, ReviewRequestState } from './change-request-review.ts';
 
 export const changeRequestStatuses = ['draft', 'open', 'merged', 'archived'] as const;
 export type ChangeRequestStatus = (typeof changeRequestStatuses)[number];
@@ -33,8 +34,14 @@ export interface ChangeRequestItem {
   comments: number;
   /** User ids who contributed (the creator first). Internal: the `contributor` filter. */
   contributors: string[];
-  /** User ids asked to review. Internal: the `requestedReviewer` filter. */
+  /** User ids asked to review, in request order. Internal: the `requestedReviewer` filter. */
   requestedReviewers: string[];
+  /** Details of each pending review request, by user id (shared/commands/change-request-reviews-state.ts). */
+  reviewRequests?: Record<string, ReviewRequestState>;
+  /** Each reviewer's latest review, by user id: what merge rules are evaluated on. */
+  latestReviews?: Record<string, LatestReviewState>;
+  /** Bumped by every review or review request write; a merge is conditional on it. */
+  reviewsVersion?: number;
   conversationsIssuesCluster?: string;
 }
 

@@ -1,0 +1,78 @@
+import type { GroupApp } from '../../shared/http/group-app.ts';
+import { validate } from '../../shared/http/validate.ts';
+import { presentList } from '../../shared/presenters/list.ts';
+import { apiLocation } from '../../shared/presenters/urls.ts';
+import { reviewsPath } from '../../shared/presenters/change-request-review.ts';
+import type { RichDocument } from '../../shared/db/entities/change-request.ts';
+import { loadChangeRequest } from '../../shared/commands/change-requests-load.ts';
+import { requestReviewers, removeRequestedReviewer } from '../../shared/commands/change-request-reviews-request.ts';
+import { submitReview } from '../../shared/commands/change-request-reviews-submit.ts';
+import {
+  findReview, listRequestedReviewers, listReviews, presentRequestedReviewers, presentReviews,
+} from '../../shared/commands/change-request-reviews-read.ts';
+import { changeRequestParams } from './schemas.ts';
+import {
+  getReviewQuery, listRequestedReviewersQuery, listReviewsQuery, requestReviewersBody, requestedReviewerParams, reviewParams,
+  submitReviewBody,
+} from './review-schemas.ts';
+
+const changeRequest = '/spaces/:spaceId/change-requests/:changeRequestId';
+
+/**
+ * Change request reviews, as the public interface has them: requested reviewers (request,
+ * list, remove) and reviews (submit, list, get). Reading needs `read` on the space; see
+ * docs/permissions.md for who may request and review. Merge rules read the result
+ * (shared/commands/change-requests-merge-rules.ts).
+ */
+export function mountReviews(app: GroupApp): void {
+  app.get(`${changeRequest}/requested-reviewers`, validate('param', changeRequestParams), validate('query', listRequestedReviewersQuery), async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { changeRequest: cr } = await loadChangeRequest(c, spaceId, changeRequestId);
+    const { page, limit } = c.req.valid('query');
+    const { items, next } = await listRequestedReviewers(c, cr, { page, limit });
+    return c.json(presentList(items, next));
+  });
+
+  app.post(`${changeRequest}/requested-reviewers`, validate('param', changeRequestParams), validate('json', requestReviewersBody), async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { users, subject, description } = c.req.valid('json');
+    const changes = {
+      ...(subject !== undefined ? { subject } : {}),
+      ...(description !== undefined ? { description: description as RichDocument } : {}),
+    };
+    const { changeRequest: cr } = await requestReviewers(c, spaceId, changeRequestId, users, changes);
+    return c.json({ users: await presentRequestedReviewers(c, cr, users) });
+  });
+
+  app.delete(`${changeRequest}/requested-reviewers/:userId`, validate('param', requestedReviewerParams), async (c) => {
+    const { spaceId, changeRequestId, userId } = c.req.valid('param');
+    const removed = await removeRequestedReviewer(c, spaceId, changeRequestId, userId);
+    // The public interface: 205 when removed, 204 when there was no such request.
+    return c.body(null, removed ? 205 : 204);
+  });
+
+  app.get(`${changeRequest}/reviews`, validate('param', changeRequestParams), validate('query', listReviewsQuery), async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { page, limit, outdated } = c.req.valid('query');
+    const { changeRequest: cr, role } = await loadChangeRequest(c, spaceId, changeRequestId);
+    const { reviews, next } = await listReviews(cr, { page, limit, outdated });
+    return c.json(presentList(await presentReviews(c, role, cr, reviews), next));
+  });
+
+  app.post(`${changeRequest}/reviews`, validate('param', changeRequestParams), validate('json', submitReviewBody), async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { status, comment } = c.req.valid('json');
+    const { changeRequest: cr, role, review } = await submitReview(c, spaceId, changeRequestId, { status, markdown: comment?.markdown });
+    const [presented] = await presentReviews(c, role, cr, [review]);
+    c.header('Location', apiLocation(`${reviewsPath(cr)}/${review.id}`));
+    return c.json(presented, 201);
+  });
+
+  app.get(`${changeRequest}/reviews/:reviewId`, validate('param', reviewParams), validate('query', getReviewQuery), async (c) => {
+    const { spaceId, changeRequestId, reviewId } = c.req.valid('param');
+    const { changeRequest: cr, role } = await loadChangeRequest(c, spaceId, changeRequestId);
+    const review = await findReview(c, cr, reviewId);
+    const [presented] = await presentReviews(c, role, cr, [review]);
+    return c.json(presented);
+  });
+}

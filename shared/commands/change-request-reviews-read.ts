@@ -1,0 +1,78 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import type { Role } from '../http/schemas.ts';
+import { notFound } from '../http/errors.ts';
+import { pageOfArray } from '../http/array-page.ts';
+import { queryPage } from '../db/operations.ts';
+import type { Key } from '../db/table.ts';
+import { userEntity } from '../db/entities/user.ts';
+import { commentEntity } from '../db/entities/comment.ts';
+import type { ChangeRequestItem } from '../db/entities/change-request.ts';
+import { changeRequestReviewEntity, reviewsPartition, type ChangeRequestReviewItem } from '../db/entities/change-request-review.ts';
+import { presentRequestedReviewer, presentReview, reviewUserIds } from '../presenters/change-request-review.ts';
+import { presentComments } from './comments-present.ts';
+import { currentReviews } from './change-request-reviews-state.ts';
+
+type Ctx = Context<AppEnv>;
+
+/**
+ * The `outdated` filter as a FilterExpression: the reviews that count are listed on the change
+ * request item (at most 100, the most an IN takes), so "not outdated" is "one of those ids".
+ */
+function outdatedFilter(cr: ChangeRequestItem, outdated: boolean | undefined) {
+  if (outdated === undefined) return { filter: undefined, empty: false };
+  const ids = [...currentReviews(cr).values()].map((r) => r.review);
+  if (ids.length === 0) return { filter: undefined, empty: !outdated };
+  const values = Object.fromEntries(ids.map((id, i) => [`:r${i}`, id]));
+  const list = `#id IN (${Object.keys(values).join(', ')})`;
+  return { filter: { expression: outdated ? `NOT (${list})` : list, names: { '#id': 'id' }, values }, empty: false };
+}
+
+/** getReviewsByChangeRequestId: one page of a change request's reviews, oldest first (one Query of gsi2). */
+export async function listReviews(cr: ChangeRequestItem, query: { page?: string; limit: number; outdated?: boolean }) {
+  const { filter, empty } = outdatedFilter(cr, query.outdated);
+  if (empty) return { reviews: [] as ChangeRequestReviewItem[] };
+  const page = await queryPage({
+    index: 'gsi2', partition: reviewsPartition(cr.spaceId, cr.id), forward: true, limit: query.limit, cursor: query.page, filter,
+  });
+  return { reviews: page.records.map((r) => changeRequestReviewEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
+}
+
+/** getChangeRequestReviewById: 404 when the change request has no such review. */
+export async function findReview(c: Ctx, cr: ChangeRequestItem, reviewId: string): Promise<ChangeRequestReviewItem> {
+  const record = await c.get('loader').get(changeRequestReviewEntity.key({ spaceId: cr.spaceId, changeRequestId: cr.id, reviewId }));
+  if (!record) throw notFound(`No review found with id ${reviewId} in change request ${cr.id}`);
+  return changeRequestReviewEntity.fromRecord(record);
+}
+
+/** Users and comments of the reviews in one batch, then the comments (and their users) presented. */
+export async function presentReviews(c: Ctx, role: Role | null, cr: ChangeRequestItem, reviews: ChangeRequestReviewItem[]) {
+  const loader = c.get('loader');
+  const userKeys = [...new Set(reviews.flatMap(reviewUserIds))].map((userId) => userEntity.key({ userId }));
+  const commentKeys = reviews.flatMap((r) => (r.commentId ? [commentEntity.key({ spaceId: cr.spaceId, commentId: r.commentId })] : []));
+  await loader.load([...userKeys, ...commentKeys]);
+  const comments = commentKeys.map((k) => loader.peek(k)).filter((r) => r !== undefined).map((r) => commentEntity.fromRecord(r));
+  const presented = new Map((await presentComments(c, role, comments)).map((p) => [p.id, p]));
+  return reviews.map((review) => presentReview(review, {
+    changeRequest: cr,
+    user: (userId) => userOf(c, userId),
+    comment: (commentId) => presented.get(commentId),
+  }));
+}
+
+/** getRequestedReviewersByChangeRequestId: the pending requests in request order, paged in memory (at most 100). */
+export async function listRequestedReviewers(c: Ctx, cr: ChangeRequestItem, query: { page?: string; limit: number }) {
+  const page = pageOfArray(cr.requestedReviewers ?? [], { limit: query.limit, cursor: query.page, scope: `requested-reviewers:${cr.id}` });
+  return { items: await presentRequestedReviewers(c, cr, page.items), next: page.next };
+}
+
+export async function presentRequestedReviewers(c: Ctx, cr: ChangeRequestItem, userIds: string[]) {
+  const named = userIds.flatMap((userId) => [userId, cr.reviewRequests?.[userId]?.requestedBy ?? cr.createdBy]);
+  await c.get('loader').load([...new Set(named)].map((userId) => userEntity.key({ userId }) as Key));
+  return userIds.map((userId) => presentRequestedReviewer(userId, { changeRequest: cr, user: (id) => userOf(c, id) }));
+}
+
+function userOf(c: Ctx, userId: string) {
+  const record = c.get('loader').peek(userEntity.key({ userId }));
+  return record ? userEntity.fromRecord(record) : undefined;
+}

@@ -1,0 +1,70 @@
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env.ts';
+import { RecordLoader } from '../http/loader.ts';
+import { config } from '../config.ts';
+import { nowIso } from '../clock.ts';
+import { randomId } from '../ids.ts';
+import { authorize } from '../policies/authorize.ts';
+import { atLeast } from '../policies/roles.ts';
+import { transact, type TransactItem } from '../db/operations.ts';
+import type { CommentItem } from '../db/entities/comment.ts';
+import { changeRequestReviewEntity, type ChangeRequestReviewItem, type ReviewStatus } from '../db/entities/change-request-review.ts';
+import type { ChangeRequestItem } from '../db/entities/change-request.ts';
+import { newComment } from './comments-write.ts';
+import { putComment } from './comments-store.ts';
+import { loadChangeRequest } from './change-requests-load.ts';
+import { retryOnConflict } from './retry.ts';
+import { assertReviewable, assertReviewerCount, reviewStateOf, reviewStateWrite, reviewsChangedConcurrently } from './change-request-reviews-state.ts';
+
+type Ctx = Context<AppEnv>;
+
+/**
+ * submitChangeRequestReview: a review of the change request's current revision, by someone
+ * with the review role on the space or whom a request asked (who can read it); never by the
+ * change request's author. It becomes the reviewer's latest review, so their earlier one is
+ * outdated. A comment given with it is posted in the change request (counted in its
+ * `comments`) in the same transaction, which is conditional on the revision reviewed.
+ */
+export async function submitReview(c: Ctx, spaceId: string, idOrNumber: string, input: { status: ReviewStatus; markdown?: string }) {
+  const reviewer = c.get('caller').userId;
+  return retryOnConflict(async (attempt) => {
+    if (attempt > 0) c.set('loader', new RecordLoader());
+    const access = await loadChangeRequest(c, spaceId, idOrNumber);
+    const { changeRequest: cr, role } = access;
+    const request = cr.reviewRequests?.[reviewer];
+    authorize(
+      atLeast(role, 'review') || (request !== undefined && atLeast(role, 'read')),
+      'Reviewing a change request requires the review role on the space, or a request for your review',
+    );
+    authorize(cr.createdBy !== reviewer, 'The author of a change request cannot review it');
+    assertReviewable(cr);
+    const now = nowIso();
+    const comment: CommentItem | undefined = input.markdown
+      ? newComment({ spaceId, postedBy: reviewer, markdown: input.markdown, target: { revision: cr.revision, changeRequest: cr.id } })
+      : undefined;
+    const review: ChangeRequestReviewItem = {
+      id: randomId(), spaceId, changeRequestId: cr.id, reviewer, status: input.status, revision: cr.revision, createdAt: now,
+      ...(request ? { requestedBy: request.requestedBy } : {}),
+      ...(comment ? { commentId: comment.id } : {}),
+    };
+    const state = reviewStateOf(cr);
+    state.latestReviews[reviewer] = { review: review.id, status: review.status, revision: review.revision };
+    assertReviewerCount(state);
+    const items: TransactItem[] = [
+      reviewStateWrite(cr, state, { revision: cr.revision, addComment: comment !== undefined }),
+      {
+        Put: {
+          TableName: config.tableName,
+          Item: changeRequestReviewEntity.toRecord({ spaceId, changeRequestId: cr.id, reviewId: review.id }, review),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
+    if (comment) items.push(putComment(comment));
+    await transact(items, reviewsChangedConcurrently);
+    const updated: ChangeRequestItem = {
+      ...cr, ...state, reviewsVersion: (cr.reviewsVersion ?? 0) + 1, comments: cr.comments + (comment ? 1 : 0),
+    };
+    return { ...access, changeRequest: updated, review, comment };
+  });
+}
