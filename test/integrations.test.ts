@@ -5,7 +5,7 @@ import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './sup
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { installationLockKey, integrationEntity } from '../shared/db/entities/integration.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
-import { verifySignature } from '../shared/integrations/signature.ts';
+import { Webhook } from 'standardwebhooks';
 import { randomId } from '../shared/ids.ts';
 
 let api: TestApi;
@@ -56,7 +56,10 @@ describe('POST /integrations/{integrationName}', () => {
     const again = await api.request('POST', `/integrations/${name}`, { token: org.admin.token, body: publishBody(org, { title: 'Renamed' }) });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ version: 2, title: 'Renamed' });
-    expect((await stored(name))!.signingSecret).toBe(record!.signingSecret);
+    // The Standard Webhooks signing secret: shown to the owner's admins, the same across updates, never stored.
+    expect(res.body.signingSecrets.integration).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(again.body.signingSecrets).toEqual(res.body.signingSecrets);
+    expect(JSON.stringify(await stored(name))).not.toContain(res.body.signingSecrets.integration.slice(6));
   });
 
   it('400 naming the field, 401, 403, 404 for an unknown organization', async () => {
@@ -99,6 +102,9 @@ describe('GET /integrations and /integrations/{integrationName}', () => {
     const res = await api.request('GET', `/integrations/${name}`, { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name, permissions: { admin: false } });
+    expect(res.body.signingSecrets).toBeUndefined();
+    const asOwner = await api.request('GET', `/integrations/${name}`, { token: org.admin.token });
+    expect(asOwner.body.signingSecrets.integration).toMatch(/^whsec_/);
     const stranger = await newUser('Stranger');
     expect((await api.request('GET', `/integrations/${name}`, { token: stranger.token })).status).toBe(404);
     expect((await api.request('GET', `/integrations/${uniqueName()}`, { token: stranger.token })).status).toBe(404);
@@ -212,8 +218,9 @@ describe('installations, dev mode, events and dispatch', () => {
     for (let i = 0; i < 5 && received.length === 0; i++) await pollOnce('integration-events', 1);
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]!.body)).toEqual(event.payload);
-    const secret = (await stored(name))!.signingSecret as string;
-    expect(verifySignature(received[0]!.body, secret, received[0]!.headers['x-dps-signature'] as string)).toBe(true);
+    const { signingSecrets } = (await api.request('GET', `/integrations/${name}`, { token: owner.admin.token })).body;
+    expect(received[0]!.headers['webhook-id']).toBe(event.id);
+    expect(new Webhook(signingSecrets.integration).verify(received[0]!.body, received[0]!.headers as Record<string, string>)).toEqual(event.payload);
 
     const detail = await api.request('GET', `/integrations/${name}/events/${event.id}`, { token: owner.admin.token });
     expect(detail.status).toBe(200);

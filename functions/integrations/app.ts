@@ -22,6 +22,7 @@ import { listInstalledTargets } from '../../shared/integrations/targets.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
+import { webhookSigningSecret } from '../../shared/integrations/signature.ts';
 import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations-write.ts';
 import {
   devBody, eventParams, listTargetsQuery, installBody, integrationParams, listEventsQuery, listInstallationsQuery, listIntegrationsQuery, publishBody,
@@ -107,7 +108,8 @@ app.get('/integrations', validate('query', listIntegrationsQuery), async (c) => 
 
 app.get('/integrations/:integrationName', validate('param', integrationParams), async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
-  return c.json(presentIntegration(item, owner.org, owner.role));
+  const secret = owner.role === 'admin' ? await webhookSigningSecret(item) : undefined;
+  return c.json(presentIntegration(item, owner.org, owner.role, secret));
 });
 
 app.post('/integrations/:integrationName', validate('param', integrationParams), validate('json', publishBody), async (c) => {
@@ -129,7 +131,7 @@ app.post('/integrations/:integrationName', validate('param', integrationParams),
     authorize(false, `The integration ${integrationName} is owned by another organization`);
   }
   const item = await publishIntegration(integrationName, body, existing);
-  return c.json(presentIntegration(item, access.org, access.role), existing ? 200 : 201);
+  return c.json(presentIntegration(item, access.org, access.role, await webhookSigningSecret(item)), existing ? 200 : 201);
 });
 
 app.delete('/integrations/:integrationName', validate('param', integrationParams), async (c) => {

@@ -1,5 +1,4 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes } from 'node:crypto';
 import { db } from '../db/client.ts';
 import { config } from '../config.ts';
 import { nowIso, nowMs } from '../clock.ts';
@@ -57,7 +56,6 @@ export async function publishIntegration(name: string, body: PublishBody, existi
     ...(scriptBlob ? { scriptBlob } : existing?.scriptBlob ? { scriptBlob: existing.scriptBlob } : {}),
     ...(body.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: body.contentSecurityPolicy } : {}),
     secretHashes: Object.fromEntries(Object.entries(body.secrets).map(([k, v]) => [k, sha256Hex(v)])),
-    signingSecret: existing?.signingSecret ?? randomBytes(32).toString('hex'),
     ownerOrgId: existing?.ownerOrgId ?? body.organization,
     searchText: `${name} ${body.title}`.toLowerCase(),
     blockDomains: [...new Set(blocks.flatMap((b) => hostnames(b.urlUnfurl ?? [])))],

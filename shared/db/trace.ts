@@ -15,3 +15,12 @@ export function countRoundTrip(): void {
 export function roundTrips(): number {
   return store.getStore()?.roundTrips ?? 0;
 }
+
+/**
+ * Runs `fn` outside the request's count. Only for a write issued concurrently with a
+ * counted round trip that the request waits on anyway (the rate-limit counter beside the
+ * authentication read), so it adds no sequential round trip of its own.
+ */
+export function untraced<T>(fn: () => T): T {
+  return store.exit(fn);
+}

@@ -1,10 +1,10 @@
-import { serve } from '@hono/node-server';
 import { prepareAwsTarget } from './aws-target.ts';
 import { bootstrapLocalAdmin } from './bootstrap.ts';
 import { startQueuePollers } from './queue-poller.ts';
 import { sweepExpiredSpaces } from '../commands/purge-space.ts';
 import { writeLocalStackInfo, removeLocalStackInfo } from './local-stack-file.ts';
 import { config } from '../config.ts';
+import { serveLocal } from './http-server.ts';
 
 /**
  * `npm start`: the whole API on one local HTTP server under /v1, backed by embedded
@@ -18,7 +18,7 @@ const { dynamodbEndpoint = '', awsEndpoint = '' } = target.emulators ?? {};
 process.env.PUBLIC_API_URL ??= `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
 const { createLocalApp } = await import('./server.ts');
 const admin = await bootstrapLocalAdmin();
-const server = serve({ fetch: createLocalApp().fetch, port, hostname: host });
+const { server } = await serveLocal({ fetch: createLocalApp().fetch, port, hostname: host });
 const pollers = startQueuePollers();
 if (target.emulators) {
   writeLocalStackInfo({ dynamodbEndpoint, awsEndpoint, tableName: config.tableName, pid: process.pid });

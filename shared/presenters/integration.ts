@@ -6,10 +6,15 @@ import { apiLocation, appLocation } from './urls.ts';
 
 /**
  * Integration (spec 2.13). `owner` is the publishing organization as the caller sees it;
- * `permissions.admin` is true for its admins. Secrets, the signing secret, the script and
- * the dev tunnel are never shown.
+ * `permissions.admin` is true for its admins. Secrets, the script and the dev tunnel are never
+ * shown. `signingSecrets.integration` (beyond the spec; named as in @gitbook/api's
+ * IntegrationEnvironment) is the Standard Webhooks secret event deliveries are signed with
+ * (shared/integrations/signature.ts): given only for the owning organization's admins.
  */
-export function presentIntegration(item: IntegrationItem, owner: OrganizationItem, ownerRole: Role | null | undefined) {
+export function presentIntegration(
+  item: IntegrationItem, owner: OrganizationItem, ownerRole: Role | null | undefined,
+  signingSecret?: string,
+) {
   const path = `/integrations/${item.name}`;
   return {
     object: 'integration' as const,
@@ -38,6 +43,7 @@ export function presentIntegration(item: IntegrationItem, owner: OrganizationIte
     },
     permissions: { admin: ownerRole === 'admin' },
     ...(item.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: item.contentSecurityPolicy } : {}),
+    ...(signingSecret !== undefined && ownerRole === 'admin' ? { signingSecrets: { integration: signingSecret } } : {}),
   };
 }
 

@@ -27,8 +27,6 @@ export interface IntegrationItem {
   contentSecurityPolicy?: unknown;
   /** Secret names to sha256 hashes of their values: never returned, never readable back. */
   secretHashes: Record<string, string>;
-  /** HMAC-SHA256 key of the `x-dps-signature` header on dispatched events (never returned). */
-  signingSecret: string;
   ownerOrgId: string;
   /** Filter helpers: lower-cased `name title`, hostnames of blocks' urlUnfurl, has-flags. */
   searchText: string;

@@ -1,0 +1,120 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { config } from '../config.ts';
+import { nowEpochSeconds } from '../clock.ts';
+import { countRequest, rateLimitCounterEntity, type RateLimitScope } from '../db/entities/rate-limit.ts';
+import { untraced } from '../db/trace.ts';
+import type { Key } from '../db/table.ts';
+import type { StoredRecord } from '../db/operations.ts';
+import { ApiError, errorBody } from './errors.ts';
+import { clientAddress } from './rate-limit-client-address.ts';
+import type { AppEnv } from './env.ts';
+
+/**
+ * Rate limits that hold across Lambda instances: a DynamoDB counter per subject and fixed
+ * one-minute window (shared/db/entities/rate-limit.ts), counted with an atomic ADD.
+ * - a valid token: `RATE_LIMIT_PER_MINUTE` (600) per token, counted while the
+ *   authentication batch reads, so it adds no round trip;
+ * - API requests without a valid token (missing, unknown, revoked: token guessing):
+ *   `READER_RATE_LIMIT_PER_MINUTE` (300) per client address; once over, every bearer
+ *   request from the address gets 429 until the window ends, a right guess included;
+ * - reader requests (published sites, share-key and visitor-token guesses): the same
+ *   per-address limit, counted separately.
+ * Over the limit: 429 with Retry-After. Every answer carries X-RateLimit-Limit,
+ * X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds of the window's end).
+ */
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Epoch seconds at which the window ends and the count starts again. */
+  reset: number;
+  limited: boolean;
+}
+
+function currentWindow(): { start: number; reset: number } {
+  const now = nowEpochSeconds();
+  const start = now - (now % RATE_LIMIT_WINDOW_SECONDS);
+  return { start, reset: start + RATE_LIMIT_WINDOW_SECONDS };
+}
+
+function stateOf(limit: number, used: number, reset: number, limited: boolean): RateLimitState {
+  return { limit, remaining: Math.max(0, limit - used), reset, limited };
+}
+
+/** Counts one request of `subject` and says whether it is over `limit`. */
+async function count(scope: RateLimitScope, subject: string, limit: number): Promise<RateLimitState> {
+  const { start, reset } = currentWindow();
+  const used = await countRequest({ scope, subject, windowStart: start, expiresAt: reset });
+  return stateOf(limit, used, reset, used > limit);
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(state.limit),
+    'X-RateLimit-Remaining': String(state.remaining),
+    'X-RateLimit-Reset': String(state.reset),
+  };
+  if (state.limited) headers['Retry-After'] = String(Math.max(1, state.reset - nowEpochSeconds()));
+  return headers;
+}
+
+function tooManyRequests(state: RateLimitState, what: string): ApiError {
+  const wait = Math.max(1, state.reset - nowEpochSeconds());
+  return new ApiError(429, `Too many requests: ${what} is limited to ${state.limit} requests per minute; retry in ${wait} s`);
+}
+
+/** Outermost on every API route: writes the state the authentication left on whatever the answer is. */
+export const rateLimitHeadersMiddleware = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  const state = c.get('rateLimit');
+  if (state) for (const [name, value] of Object.entries(rateLimitHeaders(state))) c.header(name, value);
+});
+
+/** Counts a request against its token; started beside the authentication read, untraced (see trace.ts). */
+export function countTokenRequest(tokenHash: string): Promise<RateLimitState> {
+  return untraced(() => count('token', tokenHash, config.rateLimitPerMinute));
+}
+
+/** After authentication succeeded: 429 when the token is over its limit. */
+export function enforceTokenLimit(c: Context<AppEnv>, state: RateLimitState): void {
+  c.set('rateLimit', state);
+  if (state.limited) throw tooManyRequests(state, 'an access token');
+}
+
+/** The caller address's counter of requests without a valid token, read in the authentication batch. */
+export function failedAuthenticationCounterKey(c: Context): Key {
+  return rateLimitCounterEntity.key({ scope: 'address', subject: clientAddress(c), windowStart: currentWindow().start });
+}
+
+/**
+ * 429 before the token's validity shows when the address already spent its allowance of
+ * requests without a valid token: otherwise a right guess would still answer 200.
+ */
+export function refuseBlockedAddress(c: Context<AppEnv>, counter: StoredRecord | undefined): void {
+  const limit = config.readerRateLimitPerMinute;
+  const used = Number(counter?.count ?? 0);
+  if (used < limit) return;
+  const state = stateOf(limit, used, currentWindow().reset, true);
+  c.set('rateLimit', state);
+  throw tooManyRequests(state, 'an address sending requests without a valid access token');
+}
+
+/** Counts a request without a valid token against its address; 429 once over the limit. */
+export async function countFailedAuthentication(c: Context<AppEnv>): Promise<void> {
+  const state = await count('address', clientAddress(c), config.readerRateLimitPerMinute);
+  c.set('rateLimit', state);
+  if (state.limited) throw tooManyRequests(state, 'an address sending requests without a valid access token');
+}
+
+/** Reader requests per client address; the 429 is answered here, before any site is read. */
+export const readerRateLimit = createMiddleware(async (c, next) => {
+  const state = await count('reader', clientAddress(c), config.readerRateLimitPerMinute);
+  const headers = rateLimitHeaders(state);
+  if (state.limited) {
+    return c.json(errorBody(429, tooManyRequests(state, 'reading published sites from one address').message), 429, { ...headers, 'Cache-Control': 'no-store' });
+  }
+  await next();
+  for (const [name, value] of Object.entries(headers)) c.header(name, value);
+});
