@@ -32,7 +32,21 @@ export const config = {
   get publishedDomain(): string {
     return process.env.PUBLISHED_DOMAIN ?? 'docs.localhost';
   },
+  /** Requests per minute allowed to one access token (shared/http/rate-limit.ts). */
+  get rateLimitPerMinute(): number {
+    return positiveInteger(process.env.RATE_LIMIT_PER_MINUTE, 600);
+  },
+  /** Requests per minute allowed to one client address: reader requests, and API requests without a valid token. */
+  get readerRateLimitPerMinute(): number {
+    return positiveInteger(process.env.READER_RATE_LIMIT_PER_MINUTE, 300);
+  },
   queueUrl(name: QueueName): string | undefined {
     return process.env[queueUrlVariable(name)];
   },
 };
+
+/** A positive integer variable; unset or anything else keeps the default. */
+function positiveInteger(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value !== undefined && Number.isSafeInteger(n) && n > 0 ? n : fallback;
+}

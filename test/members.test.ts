@@ -228,7 +228,7 @@ describe('PATCH /orgs/{organizationId}/members/{userId}', () => {
   it('rejects bad bodies naming the field, writing nothing', async () => {
     const org = await newOrg();
     const member = await org.member('read');
-    for (const [body, field] of [[{ role: 'owner' }, 'role'], [{}, 'role'], [{ role: 'edit', extra: 1 }, 'extra'], [[], 'role']] as const) {
+    for (const [body, field] of [[{ role: 'owner' }, 'role'], [{}, 'role'], [{ role: 'edit', extra: 1 }, 'extra'], [[], 'body']] as const) {
       const res = await api.request('PATCH', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message).toMatch(new RegExp(`^${field}: `));

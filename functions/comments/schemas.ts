@@ -16,7 +16,7 @@ export const MAX_MARKDOWN_BYTES = 100 * 1024;
 const markdown = v.pipe(
   v.string('must be a string'),
   v.nonEmpty('must not be empty (send body {} for an empty body)'),
-  v.check((s) => Buffer.byteLength(s, 'utf8') <= MAX_MARKDOWN_BYTES, 'must be at most 100 KB'),
+  v.maxBytes(MAX_MARKDOWN_BYTES, 'must be at most 100 KB'),
 );
 
 /**

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, order } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, order, storedSize } from '../../shared/http/schemas.ts';
 import { clusterStatuses } from '../../shared/db/entities/conversation.ts';
 
 /** Path parameters of the `conversations` group. */
@@ -28,12 +28,12 @@ const part = v.strictObject({
 
 export const ingestConversationBody = v.strictObject({
   /** The caller's id of the conversation: ingestion is idempotent by it. */
-  id: v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -')),
+  id: v.pipe(v.string('must be a string'), v.maxLength(100, 'must be 1 to 100 letters, digits or . _ : -'), v.regex(/^[A-Za-z0-9._:-]{1,100}$/, 'must be 1 to 100 letters, digits or . _ : -')),
   metadata: v.optional(v.strictObject({
     url: v.optional(v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters'), v.url('must be a URL'))),
     attributes: v.optional(v.pipe(
       v.record(text(100), text(1000), 'must be an object of strings'),
-      v.check((a) => Object.keys(a).length <= 50, 'must have at most 50 entries'),
+      v.maxEntries(50, 'must have at most 50 entries'),
     )),
     createdAt: v.optional(v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO 8601 date-time'))),
   })),
@@ -43,6 +43,8 @@ export const ingestConversationBody = v.strictObject({
     v.minLength(1, 'must hold at least one part'),
     v.maxLength(MAX_PARTS, `must hold at most ${MAX_PARTS} parts`),
     v.check((parts) => parts.reduce((n, p) => n + p.body.length, 0) <= MAX_TOTAL_BODY, `must total at most ${MAX_TOTAL_BODY} characters`),
+    // Characters are not bytes: 200,000 emoji are 800 KB, twice what one item holds.
+    storedSize(),
   ),
 });
 

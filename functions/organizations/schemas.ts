@@ -15,6 +15,7 @@ export const emailDomain = v.pipe(
   v.string('must be a string'),
   v.trim(),
   v.toLowerCase(),
+  v.maxLength(253, 'must be at most 253 characters'),
   v.regex(DOMAIN, 'must be a valid domain name (e.g. example.com)'),
 );
 

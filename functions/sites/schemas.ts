@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, partialBody, queryBoolean } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
 import { siteTypes, siteVisibilities } from '../../shared/db/entities/site.ts';
 
 export const organizationParams = v.object({ organizationId: id });
@@ -13,7 +13,7 @@ export const shareLinkParams = v.object({ organizationId: id, siteId: id, shareL
 const str = () => v.string('must be a string');
 const siteTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'));
 const visibility = v.picklist(siteVisibilities, `must be one of ${siteVisibilities.join(', ')}`);
-const basename = v.pipe(str(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/, 'must be 1 to 100 letters, digits, dots, dashes, underscores or tildes'));
+const basename = v.pipe(str(), v.maxLength(100, 'must be at most 100 characters'), v.regex(/^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/, 'must be 1 to 100 letters, digits, dots, dashes, underscores or tildes'));
 const proxyOrigin = v.pipe(str(), v.maxLength(512, 'must be at most 512 characters'), v.regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by one or more path segments, e.g. example.com/docs'));
 const icon = v.pipe(str(), v.maxLength(50, 'must be at most 50 characters'));
 const condition = v.nullable(v.pipe(str(), v.maxLength(1024, 'must be at most 1024 characters')));
@@ -45,7 +45,8 @@ export const updateSiteBody = partialBody({
   proxy: v.optional(v.nullable(proxyOrigin)),
 });
 
-export const adaptiveSchemaBody = v.strictObject({ jsonSchema: v.unknown() });
+/** Stored in the site's adaptive-schema item: at most 300 KB of JSON (shared/http/schemas.ts storedSize). */
+export const adaptiveSchemaBody = v.strictObject({ jsonSchema: v.pipe(v.unknown(), storedSize()) });
 
 export const shareKeyQuery = v.object({ shareKey });
 export const listSiteSpacesQuery = v.object({ ...listQueryEntries, shareKey, default: v.optional(queryBoolean) });

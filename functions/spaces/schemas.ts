@@ -6,7 +6,7 @@ export const organizationParams = v.object({ organizationId: id });
 
 const title = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(50, 'must be at most 50 characters'));
 const emoji = v.nullable(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters')));
-const language = v.pipe(v.string('must be a string'), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-br'));
+const language = v.pipe(v.string('must be a string'), v.maxLength(35, 'must be at most 35 characters'), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-br'));
 const editMode = v.picklist(['live', 'locked'], 'must be live or locked');
 
 export const getSpaceQuery = v.object({ shareKey: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))) });

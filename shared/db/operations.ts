@@ -7,6 +7,7 @@ import { config } from '../config.ts';
 import { keyString } from './entity.ts';
 import { indexes, PK, SK, type IndexName, type Key } from './table.ts';
 import { ApiError } from '../http/errors.ts';
+import { loadCursorKey, openCursor, sealCursor } from '../http/cursor.ts';
 
 export type StoredRecord = Record<string, unknown>;
 
@@ -66,7 +67,11 @@ export async function queryPage(options: QueryOptions): Promise<QueryPage> {
     condition += ' AND begins_with(#s, :s)';
   }
   const keyAttributes = options.index ? [PK, SK, attrs.pk, attrs.sk] : [PK, SK];
-  let startKey = options.cursor ? decodeCursor(options.cursor, keyAttributes, attrs.pk, options.partition) : undefined;
+  await loadCursorKey();
+  // A cursor is only accepted for the query that produced it (shared/http/cursor.ts).
+  const scope = `query:${options.index ?? 'table'}:${options.partition}:${options.prefix ?? ''}`;
+  const encodeCursor = (key: Record<string, unknown>) => sealCursor(scope, key);
+  let startKey = options.cursor ? openCursor(options.cursor, scope, isStartKey(keyAttributes, attrs.pk, options.partition)) : undefined;
   const records: StoredRecord[] = [];
   let lastKey: Record<string, unknown> | undefined;
   do {
@@ -113,24 +118,12 @@ function pick(item: StoredRecord, attributes: string[]): Record<string, unknown>
   return Object.fromEntries(attributes.filter((a) => a in item).map((a) => [a, item[a]]));
 }
 
-function encodeCursor(key: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-/** A cursor is only accepted for the query that produced it (same key shape and partition). */
-function decodeCursor(cursor: string, attributes: string[], partitionAttr: string, partition: string) {
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw new ApiError(400, 'page: is not a valid page cursor');
-  }
-  const valid = typeof key === 'object' && key !== null && !Array.isArray(key)
+/** The shape of a start key of this query (checked after the cursor's tag). */
+function isStartKey(attributes: string[], partitionAttr: string, partition: string) {
+  return (key: unknown): key is Record<string, unknown> => typeof key === 'object' && key !== null && !Array.isArray(key)
     && Object.keys(key).length === attributes.length
     && attributes.every((a) => typeof (key as Record<string, unknown>)[a] === 'string')
     && (key as Record<string, unknown>)[partitionAttr] === partition;
-  if (!valid) throw new ApiError(400, 'page: is not a valid page cursor');
-  return key as Record<string, unknown>;
 }
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

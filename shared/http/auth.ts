@@ -5,7 +5,11 @@ import { RecordLoader } from './loader.ts';
 import { prefetchKeys } from './prefetch.ts';
 import { hintedKeys, rememberTokenUser } from './key-hints.ts';
 import { unauthorized } from './errors.ts';
+import { nowEpochSeconds } from '../clock.ts';
 import type { AppEnv } from './env.ts';
+import {
+  countFailedAuthentication, countTokenRequest, enforceTokenLimit, failedAuthenticationCounterKey, refuseBlockedAddress,
+} from './rate-limit.ts';
 
 /**
  * Authenticate: `Authorization: Bearer <token>` must name a known, unrevoked token.
@@ -14,14 +18,30 @@ import type { AppEnv } from './env.ts';
  */
 export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const match = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})\s*$/i.exec(c.req.header('authorization') ?? '');
-  if (!match) throw unauthorized();
+  if (!match) {
+    await countFailedAuthentication(c);
+    throw unauthorized();
+  }
   const tokenHash = sha256Hex(match[1]!);
   const tokenKey = tokenEntity.key({ hash: tokenHash });
   const loader = new RecordLoader();
   const resourceKeys = prefetchKeys(c.req.path);
-  await loader.load([tokenKey, ...resourceKeys, ...hintedKeys(tokenHash, resourceKeys)]);
+  // The address's count of failed attempts rides in the same batch; the token's counter is
+  // written concurrently (shared/http/rate-limit.ts).
+  const addressCounterKey = failedAuthenticationCounterKey(c);
+  const [tokenCount] = await Promise.all([
+    countTokenRequest(tokenHash),
+    loader.load([tokenKey, addressCounterKey, ...resourceKeys, ...hintedKeys(tokenHash, resourceKeys)]),
+  ]);
+  refuseBlockedAddress(c, loader.peek(addressCounterKey));
   const token = loader.peek(tokenKey);
-  if (!token || token.revokedAt) throw unauthorized('The access token is unknown or has been revoked');
+  if (!token || token.revokedAt) {
+    await countFailedAuthentication(c);
+    throw unauthorized('The access token is unknown or has been revoked');
+  }
+  // Tokens with an expiry (SSO logins) stop at it, before the table's TTL removes them.
+  if (typeof token.expiresAt === 'number' && token.expiresAt <= nowEpochSeconds()) throw unauthorized('The access token has expired');
+  enforceTokenLimit(c, tokenCount);
   rememberTokenUser(tokenHash, token.userId as string);
   c.set('loader', loader);
   c.set('caller', { userId: token.userId as string, tokenHash });

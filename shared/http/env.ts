@@ -1,5 +1,6 @@
 import type { RecordLoader } from './loader.ts';
 import type { UserItem } from '../db/entities/user.ts';
+import type { RateLimitState } from './rate-limit.ts';
 
 export interface Caller {
   userId: string;
@@ -13,5 +14,7 @@ export interface AppEnv {
     caller: Caller;
     loader: RecordLoader;
     user?: UserItem;
+    /** Set by authentication; written as X-RateLimit-* headers on the answer. */
+    rateLimit?: RateLimitState;
   };
 }

@@ -38,6 +38,11 @@ export function errorResponse(c: Context, error: unknown) {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return c.json(errorBody(status, (error as Error).message || 'Bad request'), status as ContentfulStatusCode);
   }
+  // The client's connection closed while its body was read (e.g. the local server's request
+  // timeout cut a trickled body): nobody is left to answer, and it is not a service fault.
+  if ((error as NodeJS.ErrnoException)?.code === 'ECONNRESET' && (error as Error).message === 'aborted') {
+    return c.json(errorBody(408, 'body: the connection closed before the body was received'), 408);
+  }
   console.error(JSON.stringify({ level: 'error', message: 'unhandled error', path: c.req.path, error: String((error as Error)?.stack ?? error) }));
   return c.json(errorBody(500, 'Internal server error'), 500);
 }

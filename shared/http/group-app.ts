@@ -1,14 +1,17 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './auth.ts';
+import { rateLimitHeadersMiddleware } from './rate-limit.ts';
 import { requireJsonBody } from './json-body.ts';
+import { checkPathParams } from './path-params.ts';
+import { loadCursorKey } from './cursor.ts';
 import { ApiError, errorBody, errorResponse } from './errors.ts';
 import { runTraced, roundTrips } from '../db/trace.ts';
 import type { AppEnv } from './env.ts';
 
 /**
  * The app every endpoint group starts from: `/v1` base path, round-trip tracing, body
- * limit, bearer authentication, JSON errors for everything (including unknown routes).
+ * limit, path parameter checks, bearer authentication, JSON body checks, JSON errors for everything (including unknown routes).
  * Order on every route: authenticate -> validate -> load -> authorize -> act -> present.
  */
 export function createGroupApp() {
@@ -19,10 +22,17 @@ export function createGroupApp() {
       c.header('x-db-round-trips', String(roundTrips()));
     });
   });
+  app.use('*', rateLimitHeadersMiddleware);
   app.use('*', bodyLimit({
     maxSize: 6 * 1024 * 1024,
     onError: (c) => c.json(errorBody(413, 'body: is larger than 6 MB'), 413),
   }));
+  // Path ids are checked before authenticate reads keys built from them.
+  app.use('*', checkPathParams);
+  app.use('*', async (_c, next) => {
+    await loadCursorKey();
+    await next();
+  });
   app.use('*', authenticate);
   app.use('*', requireJsonBody);
   app.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));

@@ -1,22 +1,44 @@
+import { MIMEType } from 'node:util';
 import { createMiddleware } from 'hono/factory';
-import { badRequest } from './errors.ts';
+import { ApiError, badRequest } from './errors.ts';
+import { checkJsonDepth, checkJsonStructure } from './json-structure.ts';
 
 /**
- * Request bodies are JSON: a non-empty body must say so in Content-Type and parse.
- * Runs before validation so the caller gets "body: ..." rather than a parser message;
- * Hono caches the text, so validators read it again at no cost.
+ * Request bodies are JSON objects: a non-empty body must be sent as `application/json` or
+ * `application/<type>+json` (415 otherwise), parse, be an object (every operation's body
+ * is one), and pass the structural limits of json-structure.ts. Runs before validation so
+ * the caller gets "body: ..." rather than a parser message; Hono caches the text, so
+ * validators read it again at no cost.
  */
 export const requireJsonBody = createMiddleware(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
   const text = await c.req.text();
   if (text.trim().length === 0) return next();
-  if (!/^application\/(?:[\w.-]+\+)?json\b/i.test(c.req.header('content-type') ?? '')) {
-    throw badRequest('body: must be sent with Content-Type: application/json');
+  if (!isJsonMediaType(c.req.header('content-type'))) {
+    throw new ApiError(415, 'Content-Type: must be application/json or application/<type>+json (UTF-8)');
   }
+  checkJsonDepth(text);
+  let body: unknown;
   try {
-    JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
     throw badRequest('body: is not valid JSON');
   }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body: must be a JSON object');
+  checkJsonStructure(body);
   return next();
 });
+
+/** `application/json` or a `+json` structured syntax suffix (RFC 6839), in UTF-8. */
+export function isJsonMediaType(header: string | undefined): boolean {
+  if (!header) return false;
+  let type: MIMEType;
+  try {
+    type = new MIMEType(header);
+  } catch {
+    return false;
+  }
+  const charset = type.params.get('charset');
+  if (charset !== null && charset.toLowerCase() !== 'utf-8') return false;
+  return type.type === 'application' && (type.subtype === 'json' || /^[^+]+\+json$/.test(type.subtype));
+}

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_CURSOR_LENGTH } from './cursor.ts';
 
 /** Shared valibot pieces used by every group's schemas.ts. */
 
@@ -7,6 +8,24 @@ export type Role = (typeof roles)[number];
 
 export const role = v.picklist(roles, `must be one of ${roles.join(', ')}`);
 export const nullableRole = v.nullable(role);
+
+/**
+ * A user-controlled value stored inside one DynamoDB item (at most 400 KB per item, names
+ * and other attributes included): its JSON must fit in MAX_STORED_FIELD_BYTES, checked up
+ * front so a too-large value is a 400 naming the field, never a failed write.
+ */
+export const MAX_STORED_FIELD_BYTES = 300 * 1024;
+const storedSizeChecks = new WeakSet<object>();
+export function storedSize<T>(max = MAX_STORED_FIELD_BYTES) {
+  const action = v.check<T, string>(
+    (value) => Buffer.byteLength(JSON.stringify(value) ?? '') <= max,
+    `must be at most ${Math.floor(max / 1024)} KB once serialized`,
+  );
+  storedSizeChecks.add(action);
+  return action;
+}
+/** Whether a pipe action is a storedSize check (test/support/hostile/schema-bounds.ts). */
+export const isStoredSizeCheck = (action: unknown): boolean => storedSizeChecks.has(action as object);
 
 export const id = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
 
@@ -27,9 +46,9 @@ export const listLimit = v.pipe(
   v.maxValue(MAX_PAGE_SIZE, `must be an integer from 1 to ${MAX_PAGE_SIZE}`),
 );
 
-/** `page` and `limit` of every list operation. */
+/** `page` and `limit` of every list operation; the cursor itself is checked by shared/http/cursor.ts. */
 export const listQueryEntries = {
-  page: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'))),
+  page: v.optional(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(MAX_CURSOR_LENGTH, 'is not a valid page cursor'))),
   limit: v.optional(listLimit, String(DEFAULT_PAGE_SIZE)),
 };
 export const listQuery = v.object(listQueryEntries);
@@ -68,15 +87,22 @@ export const documentBlock: v.GenericSchema = v.looseObject({
   nodes: v.optional(v.array(v.lazy(() => documentBlock))),
   leaves: v.optional(v.array(v.unknown())),
 });
-export const richDocument = v.looseObject({
-  object: v.literal('document', 'must be "document"'),
-  data: v.optional(v.looseObject({ schemaVersion: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'))) })),
-  nodes: v.array(documentBlock, 'must be an array of blocks'),
-});
+/** Largest rich document stored in an item (change request description, instructions). */
+export const MAX_RICH_DOCUMENT_BYTES = 256 * 1024;
+export const richDocument = v.pipe(
+  v.looseObject({
+    object: v.literal('document', 'must be "document"'),
+    data: v.optional(v.looseObject({ schemaVersion: v.optional(v.pipe(v.number('must be a number'), v.integer('must be an integer'))) })),
+    nodes: v.array(documentBlock, 'must be an array of blocks'),
+  }),
+  storedSize(MAX_RICH_DOCUMENT_BYTES),
+);
 
+export const MAX_MERGE_RULES = 50;
+export const MAX_RULE_USERS = 100;
 const reviewerRule = v.object({
   rule: v.picklist(['require_specific_reviewers', 'require_one_of_specific_reviewers', 'allow_bypass']),
-  users: v.array(id, 'must be an array of user ids'),
+  users: v.pipe(v.array(id, 'must be an array of user ids'), v.maxLength(MAX_RULE_USERS, `must hold at most ${MAX_RULE_USERS} user ids`)),
 });
 const simpleRule = v.object({
   rule: v.picklist([
@@ -88,11 +114,14 @@ const simpleRule = v.object({
 const customRule = v.object({
   rule: v.literal('custom'),
   expression: v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters')),
-  message: v.optional(v.string('must be a string')),
+  message: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'))),
 });
 const mergeRuleList = v.object({
   type: v.literal('rules'),
-  rules: v.array(v.union([reviewerRule, simpleRule, customRule], 'must be a known merge rule'), 'must be an array of rules'),
+  rules: v.pipe(
+    v.array(v.union([reviewerRule, simpleRule, customRule], 'must be a known merge rule'), 'must be an array of rules'),
+    v.maxLength(MAX_MERGE_RULES, `must hold at most ${MAX_MERGE_RULES} rules`),
+  ),
 });
 
 /** Merge rules of an organization: `rules`, `none`, or (as the interface shows) `inherit`. */

@@ -1,5 +1,5 @@
 import { queryAll, queryPage } from '../db/operations.ts';
-import { badRequest } from '../http/errors.ts';
+import { loadCursorKey, openCursor, sealCursor } from '../http/cursor.ts';
 import { installationEntity, integrationEntity, type InstallationItem } from '../db/entities/integration.ts';
 
 export interface TargetPage {
@@ -9,17 +9,8 @@ export interface TargetPage {
 
 interface Cursor { i: string; p?: string }
 
-function decode(page: string | undefined): Cursor | undefined {
-  if (!page) return undefined;
-  try {
-    const value = JSON.parse(Buffer.from(page, 'base64url').toString('utf8')) as Cursor;
-    if (typeof value.i === 'string' && (value.p === undefined || typeof value.p === 'string')) return value;
-  } catch {
-    // fall through
-  }
-  throw badRequest('page: is not a valid page cursor');
-}
-const encode = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+const isCursor = (value: unknown): value is Cursor => typeof value === 'object' && value !== null
+  && typeof (value as Cursor).i === 'string' && ((value as Cursor).p === undefined || typeof (value as Cursor).p === 'string');
 
 /**
  * The spaces or sites an integration is installed on, installation by installation (in id
@@ -33,7 +24,10 @@ export async function listInstalledTargets(
   kind: 'SPACES' | 'SITES',
   options: { limit: number; page?: string; externalId?: string; keep?: (record: Record<string, unknown>) => boolean },
 ): Promise<TargetPage> {
-  const cursor = decode(options.page);
+  await loadCursorKey();
+  const scope = `integration-targets:${integrationName}:${kind}`;
+  const cursor = options.page ? openCursor(options.page, scope, isCursor) : undefined;
+  const encode = (value: Cursor) => sealCursor(scope, value);
   const installations = (await queryAll({
     partition: integrationEntity.key({ name: integrationName }).pk, prefix: 'INSTALLATION#',
     filter: options.externalId ? { expression: 'contains(externalIds, :e)', values: { ':e': options.externalId } } : undefined,
