@@ -1,16 +1,19 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, parseDocument, type YAMLError } from 'yaml';
 import { db } from '../db/client.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { openAPISpecEntity, type OpenAPIProcessErrorCode } from '../db/entities/openapi-spec.ts';
+import { openAPISpecEntity, type OpenAPIProcessErrorCode, type OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
+import { egressFetch, type EgressLimits } from '../net/egress.ts';
+import { isEgressError } from '../net/egress-error.ts';
+import { openCredentials, withCredentials } from '../net/url-credentials.ts';
 import { getBytesBlob, putJsonBlob } from '../content/blobs.ts';
 import { MAX_PROCESS_ERRORS } from '../presenters/openapi-spec.ts';
-import { readOpenAPISpec } from './openapi-write.ts';
+import { credentialsRecordId, readOpenAPISpec } from './openapi-write.ts';
 
-/** Limits of fetching a spec from its URL (an object so tests can lower them). */
-export const openAPIFetchLimits = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024 };
+/** Caps of fetching a spec from its URL (an object so tests can lower them). */
+export const openAPIFetchLimits: EgressLimits = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, connectTimeoutMs: 5_000, maxRedirects: 5 };
 
 class ProcessError extends Error {
   constructor(readonly code: OpenAPIProcessErrorCode, message: string, readonly errors: { message: string; code?: string }[] = []) {
@@ -18,47 +21,46 @@ class ProcessError extends Error {
   }
 }
 
-/** Fetches the source URL: http(s) only, a timeout, a size cap (read as a stream). */
-async function fetchSource(url: string): Promise<string> {
-  let parsed: URL;
+/**
+ * Fetches the source URL through the egress guard (with its sealed credentials, if any).
+ * Failures name the field, the host and a status or error code, never the fetched body.
+ */
+async function fetchSource(spec: OpenAPISpecItem): Promise<string> {
+  const credentials = spec.sourceCredentials !== undefined
+    ? await openCredentials(spec.sourceCredentials, credentialsRecordId(spec.orgId, spec.slug))
+    : undefined;
   try {
-    parsed = new URL(url);
-  } catch {
-    throw new ProcessError('FETCH_ERROR', `Invalid URL: ${url}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ProcessError('FETCH_ERROR', `Unsupported URL scheme ${parsed.protocol}`);
-  const { timeoutMs, maxBytes } = openAPIFetchLimits;
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(parsed, { signal, redirect: 'follow', headers: { accept: 'application/json, application/yaml, text/yaml, */*' } });
-    if (!res.ok) throw new ProcessError('FETCH_ERROR', `Fetching the spec answered HTTP ${res.status}`);
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > maxBytes) throw new ProcessError('FETCH_ERROR', `The spec is larger than ${maxBytes} bytes`);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of res.body ?? []) {
-      size += chunk.length;
-      if (size > maxBytes) throw new ProcessError('FETCH_ERROR', `The spec is larger than ${maxBytes} bytes`);
-      chunks.push(chunk);
+    const res = await egressFetch({
+      url: withCredentials(spec.sourceURL!, credentials), label: 'source.url', ...openAPIFetchLimits,
+      headers: { accept: 'application/json, application/yaml, text/yaml, */*' },
+    });
+    if (res.status < 200 || res.status > 299) {
+      res.cancel();
+      throw new ProcessError('FETCH_ERROR', `source.url: fetching the spec answered HTTP ${res.status}`);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return await res.text();
   } catch (error) {
-    if (error instanceof ProcessError) throw error;
-    const name = (error as Error)?.name;
-    if (name === 'TimeoutError' || name === 'AbortError' || signal.aborted) {
-      throw new ProcessError('FETCH_TIMEOUT', `Fetching the spec took longer than ${timeoutMs / 1000} s`);
-    }
-    throw new ProcessError('FETCH_ERROR', `Fetching the spec failed: ${String((error as Error)?.cause ?? (error as Error)?.message ?? error)}`);
+    if (!isEgressError(error)) throw error;
+    throw new ProcessError(error.failure === 'timeout' ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', error.message);
   }
+}
+
+/** Where a JSON or YAML syntax error is, without quoting the text around it. */
+function syntaxError(text: string, json: boolean): { message: string; code: string } {
+  // JSON.parse's message quotes the input: the YAML parser (a JSON superset) gives a position instead.
+  const error = parseDocument(text).errors[0] as YAMLError | undefined;
+  const where = error?.linePos ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+  return { message: `Invalid ${json ? 'JSON' : 'YAML'} syntax${where}${error ? ` (${error.code})` : ''}`, code: 'SYNTAX' };
 }
 
 /** Parses JSON or YAML and checks the shape of an OpenAPI 3.x / Swagger 2.0 document. */
 export function parseOpenAPIDocument(text: string): Record<string, unknown> {
   let doc: unknown;
+  const json = text.trimStart().startsWith('{');
   try {
-    doc = text.trimStart().startsWith('{') ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
-  } catch (error) {
-    throw new ProcessError('PARSE_ERROR', 'The spec is neither valid JSON nor valid YAML', [{ message: String((error as Error).message).slice(0, 500), code: 'SYNTAX' }]);
+    doc = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+  } catch {
+    throw new ProcessError('PARSE_ERROR', 'The spec is neither valid JSON nor valid YAML', [syntaxError(text, json)]);
   }
   const errors: { message: string; code: string }[] = [];
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
@@ -68,9 +70,9 @@ export function parseOpenAPIDocument(text: string): Record<string, unknown> {
   const openapi = d.openapi;
   const swagger = d.swagger;
   if (typeof openapi === 'string') {
-    if (!/^3\.\d+(\.\d+)?/.test(openapi)) errors.push({ message: `Unsupported openapi version ${openapi}`, code: 'VERSION' });
+    if (!/^3\.\d+(\.\d+)?/.test(openapi)) errors.push({ message: 'Unsupported "openapi" version (3.x expected)', code: 'VERSION' });
   } else if (swagger !== undefined) {
-    if (String(swagger) !== '2.0') errors.push({ message: `Unsupported swagger version ${String(swagger)}`, code: 'VERSION' });
+    if (String(swagger) !== '2.0') errors.push({ message: 'Unsupported "swagger" version (2.0 expected)', code: 'VERSION' });
   } else {
     errors.push({ message: 'Missing "openapi" (3.x) or "swagger" (2.0) field', code: 'VERSION' });
   }
@@ -102,7 +104,7 @@ export async function processOpenAPISpec(orgId: string, slug: string, processId:
   const now = nowIso();
   try {
     const text = spec.sourceURL !== undefined
-      ? await fetchSource(spec.sourceURL)
+      ? await fetchSource(spec)
       : new TextDecoder().decode(await getBytesBlob(spec.sourceTextBlob!));
     const document = parseOpenAPIDocument(text);
     const blob = await putJsonBlob(document);

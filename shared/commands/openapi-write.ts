@@ -7,16 +7,35 @@ import { getRecord } from '../db/operations.ts';
 import { openAPISpecEntity, type OpenAPISpecItem, type OpenAPIVisibility } from '../db/entities/openapi-spec.ts';
 import { putBytesBlob } from '../content/blobs.ts';
 import { enqueue } from '../jobs/enqueue.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { checkEgressUrlSyntax } from '../net/destination.ts';
+import { isEgressError } from '../net/egress-error.ts';
+import { sealCredentials, splitCredentials } from '../net/url-credentials.ts';
 
 export type OpenAPISource = { url: string } | { text: string };
 
 const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
-/** Stored source fields of a request's `source` (inline text goes to a blob: items stay small). */
-async function sourceFields(source: OpenAPISource): Promise<Pick<OpenAPISpecItem, 'sourceURL' | 'sourceTextBlob'>> {
-  if ('url' in source) return { sourceURL: source.url };
-  return { sourceTextBlob: await putBytesBlob(new TextEncoder().encode(source.text), 'text/plain; charset=utf-8') };
+type SourceFields = Pick<OpenAPISpecItem, 'sourceURL' | 'sourceCredentials' | 'sourceTextBlob'>;
+
+/** What the sealed credentials of a spec are bound to: they open for this spec only. */
+export const credentialsRecordId = (orgId: string, slug: string) => `openapi:${orgId}/${slug}`;
+
+/**
+ * Stored source fields of a request's `source`: inline text goes to a blob (items stay
+ * small); a URL is refused at once when it names a non-public address literally, and
+ * its credentials are sealed apart from it (the stored and presented URL has none).
+ */
+async function sourceFields(orgId: string, slug: string, source: OpenAPISource): Promise<SourceFields> {
+  if (!('url' in source)) return { sourceTextBlob: await putBytesBlob(new TextEncoder().encode(source.text), 'text/plain; charset=utf-8') };
+  try {
+    checkEgressUrlSyntax(source.url, 'source.url');
+  } catch (error) {
+    if (isEgressError(error)) throw badRequest(error.message);
+    throw error;
+  }
+  const { url, credentials } = splitCredentials(source.url);
+  return { sourceURL: url, ...(credentials ? { sourceCredentials: await sealCredentials(credentials, credentialsRecordId(orgId, slug)) } : {}) };
 }
 
 export async function readOpenAPISpec(orgId: string, slug: string, consistent = false): Promise<OpenAPISpecItem | undefined> {
@@ -28,7 +47,7 @@ export async function readOpenAPISpec(orgId: string, slug: string, consistent = 
 export async function createOpenAPISpec(orgId: string, slug: string, source: OpenAPISource): Promise<OpenAPISpecItem> {
   const now = nowIso();
   const spec: OpenAPISpecItem = {
-    id: randomId(), orgId, slug, createdAt: now, updatedAt: now, ...(await sourceFields(source)),
+    id: randomId(), orgId, slug, createdAt: now, updatedAt: now, ...(await sourceFields(orgId, slug, source)),
     processingState: 'pending', visibility: 'private', processId: randomId(),
   };
   try {
@@ -50,16 +69,24 @@ export async function createOpenAPISpec(orgId: string, slug: string, source: Ope
  * (the last version and its results stay until the run ends). Undefined when absent.
  */
 export async function replaceOpenAPISource(orgId: string, slug: string, source: OpenAPISource): Promise<OpenAPISpecItem | undefined> {
-  const fields = await sourceFields(source);
+  const fields = await sourceFields(orgId, slug, source);
   const processId = randomId();
   const now = nowIso();
+  const sourceUpdate = fields.sourceURL === undefined
+    ? 'sourceTextBlob = :src REMOVE sourceURL, sourceCredentials'
+    : fields.sourceCredentials === undefined
+      ? 'sourceURL = :src REMOVE sourceTextBlob, sourceCredentials'
+      : 'sourceURL = :src, sourceCredentials = :creds REMOVE sourceTextBlob';
   try {
     const out = await db().send(new UpdateCommand({
       TableName: config.tableName,
       Key: openAPISpecEntity.key({ orgId, slug }),
-      UpdateExpression: `SET updatedAt = :now, processingState = :pending, processId = :pid, ${'url' in source ? 'sourceURL = :src REMOVE sourceTextBlob' : 'sourceTextBlob = :src REMOVE sourceURL'}`,
+      UpdateExpression: `SET updatedAt = :now, processingState = :pending, processId = :pid, ${sourceUpdate}`,
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': now, ':pending': 'pending', ':pid': processId, ':src': fields.sourceURL ?? fields.sourceTextBlob },
+      ExpressionAttributeValues: {
+        ':now': now, ':pending': 'pending', ':pid': processId, ':src': fields.sourceURL ?? fields.sourceTextBlob,
+        ...(fields.sourceCredentials !== undefined ? { ':creds': fields.sourceCredentials } : {}),
+      },
       ReturnValues: 'ALL_NEW',
     }));
     await enqueue({ kind: 'openapi-process', organizationId: orgId, slug, processId });

@@ -1,5 +1,8 @@
 import * as v from 'valibot';
 import { id } from '../http/schemas.ts';
+import { documentLimitsCheck, pageDocumentLimits } from './limits.ts';
+import { markdownPrecheck } from './markdown/limits.ts';
+import { egressUrl } from '../net/url-schema.ts';
 
 /**
  * The body of POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (the public
@@ -19,10 +22,25 @@ const pageMetadata = {
   noRobotsIndex: v.optional(v.boolean('must be a boolean')),
 };
 
+/** Page markdown: size and same-line nesting are checked here, the rest once parsed (markdown/limits.ts). */
+const markdown = v.pipe(
+  v.string('must be a string'),
+  v.rawCheck(({ dataset, addIssue }) => {
+    const issue = dataset.typed ? markdownPrecheck(dataset.value) : undefined;
+    if (issue) addIssue({ message: issue });
+  }),
+);
+
+/**
+ * A rich page document, bounded in depth and nodes before anything walks it (limits.ts).
+ * The shape check is shallow, so it can run first (and the union reports the limit).
+ */
+const pageDocument = v.pipe(v.looseObject({ object: v.literal('document'), nodes: v.array(v.unknown()) }), documentLimitsCheck(pageDocumentLimits));
+
 /** A page document: markdown (the exchange format), a rich document, or nothing. */
 const documentInput = v.union([
-  v.strictObject({ markdown: v.pipe(v.string('must be a string'), v.maxLength(1_000_000, 'must be at most 1 MB')) }),
-  v.strictObject({ document: v.looseObject({ object: v.literal('document'), nodes: v.array(v.unknown()) }) }),
+  v.strictObject({ markdown }),
+  v.strictObject({ document: pageDocument }),
   v.strictObject({}),
 ], 'must be {markdown}, {document} or {}');
 
@@ -35,7 +53,7 @@ const fileInput = v.pipe(
     name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
     contentType: v.optional(v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type'))),
     base64: v.optional(v.pipe(v.string('must be a string'), v.base64('must be base64'), v.maxLength(1_400_000, 'must decode to at most 1 MB'))),
-    url: v.optional(v.pipe(v.string('must be a string'), v.url('must be a URL'), v.maxLength(2048, 'must be at most 2048 characters'))),
+    url: v.optional(egressUrl),
   }),
   v.check((f) => (f.base64 === undefined) !== (f.url === undefined), 'must set exactly one of base64 and url'),
   v.check((f) => f.base64 === undefined || f.contentType !== undefined, 'contentType is required with base64'),

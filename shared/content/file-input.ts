@@ -1,10 +1,15 @@
 import { imageSize } from 'image-size';
 import { badRequest } from '../http/errors.ts';
+import { egressFetch, type EgressLimits } from '../net/egress.ts';
+import { checkEgressUrlSyntax } from '../net/destination.ts';
+import { isEgressError } from '../net/egress-error.ts';
 import { putBytesBlob } from './blobs.ts';
 import type { ManifestFile } from './types.ts';
 
 const MAX_BASE64_BYTES = 1024 * 1024;
-const MAX_URL_BYTES = 20 * 1024 * 1024;
+
+/** Caps of fetching a file by URL (an object so tests can lower them). */
+export const fileUrlLimits: EgressLimits = { maxBytes: 20 * 1024 * 1024, timeoutMs: 15_000, connectTimeoutMs: 5_000, maxRedirects: 5 };
 
 const byExtension: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
@@ -35,22 +40,32 @@ export async function storeFileInput(input: FileInput, id: string, field: string
     bytes = Buffer.from(input.base64, 'base64');
     if (bytes.length > MAX_BASE64_BYTES) throw badRequest(`${field}.base64: must decode to at most 1 MB`);
   } else {
-    const url = new URL(input.url!);
-    // Never let a caller make the service fetch instance metadata or non-web schemes.
-    if (!/^https?:$/.test(url.protocol) || /^(169\.254\.|\[?fd00:ec2::254)/.test(url.hostname) || url.hostname === 'metadata.google.internal') {
-      throw badRequest(`${field}.url: must be a public http(s) URL`);
-    }
-    const response = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch((error: Error) => {
-      throw badRequest(`${field}.url: could not be fetched (${error.message})`);
-    });
-    if (!response.ok) throw badRequest(`${field}.url: answered ${response.status}`);
-    bytes = new Uint8Array(await response.arrayBuffer());
-    if (bytes.length > MAX_URL_BYTES) throw badRequest(`${field}.url: the file is larger than 20 MB`);
-    sourceType = response.headers.get('content-type')?.split(';')[0]?.trim();
+    ({ bytes, sourceType } = await fetchFileUrl(input.url!, `${field}.url`));
   }
   const contentType = input.contentType ?? sourceType ?? contentTypeOf(input.name);
   const blob = await putBytesBlob(bytes, contentType);
   return { id, name: input.name, contentType, size: bytes.length, blob, ...dimensionsOf(bytes, contentType) };
+}
+
+/**
+ * Fetches a file URL through the egress guard, during the request: any refusal or
+ * failure is a 400 naming the field. Literal private addresses and other schemes are
+ * refused before any connection; the guarded fetch checks every resolved address.
+ */
+async function fetchFileUrl(url: string, field: string): Promise<{ bytes: Uint8Array; sourceType?: string }> {
+  try {
+    checkEgressUrlSyntax(url, field);
+    const response = await egressFetch({ url, label: field, ...fileUrlLimits });
+    if (response.status < 200 || response.status > 299) {
+      response.cancel();
+      throw badRequest(`${field}: answered HTTP ${response.status}`);
+    }
+    const bytes = await response.bytes();
+    return { bytes, sourceType: response.headers['content-type']?.split(';')[0]?.trim() || undefined };
+  } catch (error) {
+    if (isEgressError(error)) throw badRequest(error.message);
+    throw error;
+  }
 }
 
 /** `{dimensions}` of an image (any format image-size reads), `{}` for anything else or unreadable bytes. */

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
-import http from 'isomorphic-git/http/node';
+import { egressHttp as http } from './egress-http.ts';
 
 export interface RemoteAccess {
   /** URL without credentials. */

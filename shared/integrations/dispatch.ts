@@ -3,17 +3,18 @@ import { db } from '../db/client.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { getRecord } from '../db/operations.ts';
+import { egressFetch } from '../net/egress.ts';
 import {
   eventCreatedAt, installationEntity, integrationEntity, integrationEventEntity, type IntegrationEventLog,
 } from '../db/entities/integration.ts';
-import { SIGNATURE_HEADER, signBody } from './signature.ts';
+import { webhookHeaders, webhookSigningSecret } from './signature.ts';
 
 export const DISPATCH_TIMEOUT_MS = 10_000;
 
 /**
  * Delivers one integration event (the `integration-events` worker). With a development
- * tunnel (and `all`, or an installation in the owning organization) the payload JSON is POSTed to the tunnel URL, signed with `x-dps-signature:
- * sha256=<hex HMAC-SHA256 of the body>` keyed by the integration's signing secret; the
+ * tunnel (and `all`, or an installation in the owning organization) the payload JSON is POSTed to the tunnel URL, signed per
+ * the Standard Webhooks specification with the integration's signing secret (signature.ts); the
  * HTTP status (or the network error) goes into the event's trace logs and the event ends
  * `success` (2xx) or `failed`. Without a tunnel the service has no runtime to run the
  * integration's script, so the event is marked delivered with a log line. Delivery is
@@ -43,19 +44,23 @@ export async function dispatchIntegrationEvent(integrationName: string, eventId:
     status = 'failed';
   } else if (toTunnel && integration.devTunnelUrl) {
     const body = JSON.stringify(event.payload);
+    // The real time, not the service clock (tests move that): receivers check it against theirs.
+    const signed = webhookHeaders(await webhookSigningSecret(integration), eventId, body, new Date());
     try {
-      const res = await fetch(integration.devTunnelUrl, {
+      // Through the egress guard: checked, pinned address; no redirects; the answer is not read.
+      const res = await egressFetch({
+        url: integration.devTunnelUrl, label: 'tunnelUrl', timeoutMs: DISPATCH_TIMEOUT_MS, maxBytes: 64 * 1024, maxRedirects: 0,
         method: 'POST',
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signBody(body, integration.signingSecret), 'x-dps-event-id': eventId },
+        headers: { 'content-type': 'application/json', ...signed },
         body,
-        signal: AbortSignal.timeout(DISPATCH_TIMEOUT_MS),
       });
-      await res.arrayBuffer().catch(() => undefined);
-      status = res.ok ? 'success' : 'failed';
-      log(`Delivered to development tunnel: HTTP ${res.status}`, res.ok ? 'debug' : 'error');
+      res.cancel();
+      const ok = res.status >= 200 && res.status < 300;
+      status = ok ? 'success' : 'failed';
+      log(`Delivered to development tunnel: HTTP ${res.status}`, ok ? 'debug' : 'error');
     } catch (error) {
       status = 'failed';
-      log(`Delivery to development tunnel failed: ${(error as Error).name === 'TimeoutError' ? `timed out after ${DISPATCH_TIMEOUT_MS} ms` : (error as Error).message}`, 'error');
+      log(`Delivery to development tunnel failed: ${(error as Error).message}`, 'error');
     }
   } else {
     status = 'success';

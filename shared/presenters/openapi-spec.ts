@@ -2,6 +2,7 @@ import type { OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import type { Role } from '../http/schemas.ts';
 import { atLeast } from '../policies/roles.ts';
 import { apiLocation, appLocation } from './urls.ts';
+import { withoutCredentials } from '../net/url-credentials.ts';
 
 /** Errors kept on the spec (lastProcessedErrors is truncated to this many; the count is not). */
 export const MAX_PROCESS_ERRORS = 20;
@@ -19,7 +20,8 @@ export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role 
     createdAt: spec.createdAt,
     updatedAt: spec.updatedAt,
     slug: spec.slug,
-    ...(spec.sourceURL !== undefined ? { sourceURL: spec.sourceURL } : {}),
+    // Stored URLs carry no credentials; older records might: they are never shown.
+    ...(spec.sourceURL !== undefined ? { sourceURL: withoutCredentials(spec.sourceURL) } : {}),
     processingState: spec.processingState,
     visibility: spec.visibility,
     ...(spec.lastVersion !== undefined ? { lastVersion: spec.lastVersion } : {}),

@@ -22,6 +22,8 @@ export default async function setup(project: TestProject) {
     AWS_REGION: 'us-east-1',
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
+    // Fixture servers (specs, Git repositories, tunnels) listen on 127.0.0.1: the egress guard refuses it otherwise.
+    EGRESS_ALLOWLIST: '127.0.0.1',
   };
   for (const name of queueNames) env[queueUrlVariable(name)] = process.env[queueUrlVariable(name)]!;
   project.provide('awsEnv', env);

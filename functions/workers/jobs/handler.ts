@@ -1,6 +1,7 @@
 import { createQueueHandler } from '../../../shared/jobs/queue-handler.ts';
 import { purgeSpace } from '../../../shared/commands/purge-space.ts';
 import { processOpenAPISpec } from '../../../shared/commands/openapi-process.ts';
+import { reclusterConversations } from '../../../shared/commands/conversations-recluster.ts';
 
 /** Consumer of the general `jobs` queue (slow work that is not Git, translation or events). */
 export const handler = createQueueHandler({
@@ -9,5 +10,8 @@ export const handler = createQueueHandler({
   },
   'openapi-process': async (job) => {
     await processOpenAPISpec(job.organizationId, job.slug, job.processId);
+  },
+  'conversations-cluster': async (job) => {
+    await reclusterConversations(job.organizationId, job.ingestedAt);
   },
 });

@@ -16,6 +16,8 @@ export interface OpenAPISpecItem {
   updatedAt: string;
   /** `source.url` of the last create/PUT (absent for inline text sources). */
   sourceURL?: string;
+  /** Credentials that were in `source.url`, sealed (shared/net/url-credentials.ts); never presented. */
+  sourceCredentials?: string;
   /** Blob hash (shared/content/blobs.ts) of the inline `source.text` of the last create/PUT. */
   sourceTextBlob?: string;
   processingState: OpenAPIProcessingState;
