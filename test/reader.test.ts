@@ -40,7 +40,7 @@ describe('public site', () => {
     expect(html).toContain(`href="/s/${site.id}/getting-started" aria-current="page"`);
     expect(html).toContain(`href="/s/${site.id}/configuration"`);
     expect(html).toMatch(/<div class="hint hint-warning" role="note"[^>]*>\s*<p>Back up your data before upgrading.<\/p>/);
-    expect(html).toContain('<div class="tabs" data-tabs>');
+    expect(html).toContain('<div class="tabs" data-tabs="">');
     expect(html).toMatch(/role="tab"[^>]*aria-selected="true">macOS<\/button>/);
     expect(html).toMatch(/role="tabpanel"[^>]*hidden><p>Run apt install widget.<\/p>/);
     expect(html).toContain('<figcaption class="code-title">config.yaml</figcaption>');

@@ -6,23 +6,41 @@ import { evaluateDocument } from '../../shared/content/evaluate.ts';
 import { rankRevision, presentRankedPages } from '../../shared/content/search/space-search.ts';
 import { loadPageDocument } from '../../shared/presenters/page-document.ts';
 import { defaultCustomization } from '../../shared/presenters/site.ts';
+import { h } from 'hastscript';
+import type { ElementContent } from 'hast';
+import { highlightedExcerpt, queryTerms } from '../../shared/content/search/excerpt.ts';
 import { renderDocument } from '../../shared/reader/document.ts';
-import { escapeHtml } from '../../shared/reader/html.ts';
-import { errorPage, renderShell } from '../../shared/reader/layout.ts';
+import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
+import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
 import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
+import { readerRateLimit } from '../../shared/http/rate-limit.ts';
 
 /**
  * The reader site (beyond the spec, docs/decisions.md "Reader site"): published sites as
  * HTML at `/s/<siteId>/[<section>/][<site space>/]<page path>`, each page also as
  * markdown (`.md`), plus llms.txt, llms-full.txt, sitemap.xml and robots.txt. No bearer
  * auth: visibility is enforced on every request from the site record, share links and
- * visitor tokens. Errors are HTML pages, never content.
+ * visitor tokens. Errors are HTML pages, never content. Every response carries the
+ * reader's security headers; HTML pages replace the default policy with their own.
  */
 export const app = new Hono();
+
+app.use('*', async (c, next) => {
+  await next();
+  for (const [name, value] of Object.entries(BASE_HEADERS)) {
+    if (!c.res.headers.has(name)) c.res.headers.set(name, value);
+  }
+});
+
+/** An HTML page with its own Content-Security-Policy. */
+function page(c: Context, rendered: RenderedPage, status: 200 | 401 | 404 | 500 = 200) {
+  c.header('Content-Security-Policy', rendered.csp);
+  return c.html(rendered.html, status);
+}
 
 const PUBLIC_CACHE = 'public, max-age=60, s-maxage=300';
 const PRIVATE_CACHE = 'private, no-store';
@@ -30,7 +48,7 @@ const PRIVATE_CACHE = 'private, no-store';
 function fail(c: Context, status: 401 | 404 | 500, title: string, message: string) {
   c.header('Cache-Control', 'no-store');
   c.header('X-Robots-Tag', 'noindex');
-  return c.html(errorPage(status, title, message), status);
+  return page(c, errorPage(status, title, message), status);
 }
 
 const notFound = (c: Context) => fail(c, 404, 'Page not found', 'There is no published page at this address.');
@@ -39,8 +57,8 @@ const notFound = (c: Context) => fail(c, 404, 'Page not found', 'There is no pub
 function contentHeaders(c: Context, tree: ReaderSite['tree'], access: { shared: boolean; noindex: boolean }, parts: string[]): boolean {
   c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
   if (access.noindex) c.header('X-Robots-Tag', 'noindex');
+  // Share-link and visitor-auth URLs carry credentials: no referrer at all.
   if (access.shared) c.header('Referrer-Policy', 'no-referrer');
-  c.header('X-Content-Type-Options', 'nosniff');
   const etag = `"${createHash('sha256').update([tree.site.id, tree.site.version, tree.site.updatedAt, ...parts].join('\n')).digest('base64url').slice(0, 27)}"`;
   c.header('ETag', etag);
   const match = c.req.header('if-none-match');
@@ -49,6 +67,8 @@ function contentHeaders(c: Context, tree: ReaderSite['tree'], access: { shared: 
 
 const text = (c: Context, body: string, type: string) => c.body(body, 200, { 'Content-Type': `${type}; charset=utf-8` });
 
+// Per client address, before anything is read: share-key and visitor-token guesses included.
+app.use('*', readerRateLimit);
 mountVisitorKey(app);
 
 app.get('/s/:siteId/*', read);
@@ -103,7 +123,7 @@ async function read(c: Context) {
   const { manifest } = content;
   const pages = readablePages(manifest);
   const customization = defaultCustomization(tree.site.title);
-  const shell = (title: string, main: string, extra: Partial<Parameters<typeof renderShell>[0]> = {}) => c.html(renderShell({
+  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
     site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, ...extra,
   }));
 
@@ -123,7 +143,7 @@ async function read(c: Context) {
   if (!located || located.page.type !== 'document') {
     if (pagePath === '' && !asMarkdown) {
       if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey])) return c.body(null, 304);
-      return shell(space.title, `<h1>${escapeHtml(space.title)}</h1><p>This space has no pages yet.</p>`);
+      return shell(space.title, [h('h1', space.title), h('p', 'This space has no pages yet.')]);
     }
     return notFound(c);
   }
@@ -131,45 +151,53 @@ async function read(c: Context) {
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest), 'text/markdown');
 
-  const { page } = located;
-  const document = evaluateDocument(await loadPageDocument(page), { space: manifest.variables, page: page.variables ?? {} });
+  const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
   const body = await renderDocument(document, { manifest, current: located, pageHref: (path) => `${space.basePath}/${path}` });
-  const index = pages.findIndex((p) => p.page.id === page.id);
+  const { page: current } = located;
+  const index = pages.findIndex((p) => p.page.id === current.id);
   const prev = index > 0 ? pages[index - 1] : undefined;
   const next = index >= 0 ? pages[index + 1] : undefined;
   const link = (l: LocatedPage, rel: 'prev' | 'next') =>
-    `<a rel="${rel}" href="${escapeHtml(`${space.basePath}/${l.path}`)}"><small>${rel === 'prev' ? '← Previous' : 'Next →'}</small><br>${escapeHtml(l.page.title)}</a>`;
-  const pagination = customization.pagination.enabled && page.layout?.pagination !== false && (prev || next)
-    ? `<nav class="pagination" aria-label="Pagination">${prev ? link(prev, 'prev') : '<span></span>'}${next ? link(next, 'next') : '<span></span>'}</nav>`
-    : '';
+    h('a', { rel: [rel], href: `${space.basePath}/${l.path}` }, [h('small', rel === 'prev' ? '← Previous' : 'Next →'), h('br'), l.page.title]);
+  const pagination = customization.pagination.enabled && current.layout?.pagination !== false && (prev || next)
+    ? [h('nav.pagination', { ariaLabel: 'Pagination' }, [prev ? link(prev, 'prev') : h('span'), next ? link(next, 'next') : h('span')])]
+    : [];
   const markdownHref = `${space.basePath}/${located.path}.md`;
-  const main = `<article>
-<h1>${page.emoji ? `${escapeHtml(page.emoji)} ` : ''}${escapeHtml(page.title)}</h1>
-${page.description && page.layout?.description !== false ? `<p class="description">${escapeHtml(page.description)}</p>` : ''}
-${body}
-</article>
-<p class="page-actions"><a href="${escapeHtml(markdownHref)}" type="text/markdown">View as Markdown</a></p>
-${pagination}`;
-  return shell(page.title, main, {
+  const main = [
+    h('article', [
+      h('h1', `${current.emoji ? `${current.emoji} ` : ''}${current.title}`),
+      ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
+      ...body.nodes,
+    ]),
+    h('p.page-actions', h('a', { href: markdownHref }, 'View as Markdown')),
+    ...pagination,
+  ];
+  return shell(current.title, main, {
     currentPath: located.path,
-    description: page.description,
+    description: current.description,
     markdownHref,
-    noindex: access.noindex || page.noIndex === true || page.noRobotsIndex === true,
+    imageOrigins: body.fileOrigins,
+    noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,
   });
 }
 
-async function searchResults(space: ReaderSpace, content: Awaited<ReturnType<typeof spaceContent>>, pages: LocatedPage[], q: string): Promise<string> {
-  const heading = `<h1>Search results for “${escapeHtml(q)}”</h1>`;
-  if (q.trim() === '') return `${heading}<p>Type something to search for.</p>`;
+async function searchResults(space: ReaderSpace, content: Awaited<ReturnType<typeof spaceContent>>, pages: LocatedPage[], q: string): Promise<ElementContent[]> {
+  const heading = h('h1', `Search results for “${q}”`);
+  if (q.trim() === '') return [heading, h('p', 'Type something to search for.')];
   const readable = new Set(pages.map((p) => p.page.id));
   const ranked = (await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q)).filter((r) => readable.has(r.where.page.id));
-  if (ranked.length === 0) return `${heading}<p class="no-results">No results.</p>`;
+  if (ranked.length === 0) return [heading, h('p.no-results', 'No results.')];
+  const terms = queryTerms(q);
   const items = presentRankedPages(space.space.id, ranked.slice(0, 20)).map((r) => {
     const excerpt = r.sections[0]?.body ?? r.description;
     const anchor = r.sections[0]?.id ? `#${r.sections[0].id}` : '';
-    return `<li><a href="${escapeHtml(`${space.basePath}/${r.path}${anchor}`)}">${escapeHtml(r.title)}</a>${r.ancestors.length ? ` <small>${escapeHtml(r.ancestors.map((a) => a.title).join(' › '))}</small>` : ''}${excerpt ? `<p>${escapeHtml(excerpt)}</p>` : ''}</li>`;
+    return h('li', [
+      h('a', { href: `${space.basePath}/${r.path}${anchor}` }, r.title),
+      ...(r.ancestors.length ? [' ', h('small', r.ancestors.map((a) => a.title).join(' › '))] : []),
+      ...(excerpt ? [h('p', highlightedExcerpt(excerpt, terms))] : []),
+    ]);
   });
-  return `${heading}<ol class="search-results">${items.join('')}</ol>`;
+  return [heading, h('ol.search-results', items)];
 }
 
 app.notFound((c) => notFound(c));

@@ -3,7 +3,10 @@ import { evaluateDocument } from '../../shared/content/evaluate.ts';
 import { loadPageDocument, pageMarkdown } from '../../shared/presenters/page-document.ts';
 import type { LocatedPage } from '../../shared/content/tree.ts';
 import type { Manifest } from '../../shared/content/types.ts';
-import { escapeHtml } from '../../shared/reader/html.ts';
+import type { List, Root } from 'mdast';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+import { exportableDocument } from '../../shared/reader/markdown-export.ts';
 import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
 
 /** Absolute URL of a reader path (llms.txt, sitemap.xml and robots.txt carry absolute URLs). */
@@ -20,21 +23,31 @@ export async function spacesWithPages(site: ReaderSite) {
 /** A page's markdown (frontmatter, `# Title`, document), variables evaluated. */
 export async function markdownOf(located: LocatedPage, manifest: Manifest): Promise<string> {
   const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
-  return pageMarkdown(located.page, document);
+  return pageMarkdown(located.page, exportableDocument(document));
 }
 
 export const markdownUrl = (space: ReaderSpace, path: string) => absolute(`${space.basePath}/${path}.md`);
 
+// Titles and descriptions are text: remark-stringify escapes what would read as markdown.
+const llmsPrinter = unified().use(remarkStringify, { bullet: '-', listItemIndent: 'one' }).freeze();
+
 /** llms.txt (llmstxt.org): the site's title, then its pages as links to their markdown. */
 export async function llmsTxt(site: ReaderSite): Promise<string> {
   const all = await spacesWithPages(site);
-  const lines = [`# ${site.tree.site.title}`, ''];
+  const tree: Root = { type: 'root', children: [{ type: 'heading', depth: 1, children: [{ type: 'text', value: site.tree.site.title }] }] };
   for (const { space, pages } of all) {
-    if (all.length > 1) lines.push(`## ${space.title}`, '');
-    for (const { page, path } of pages) lines.push(`- [${page.title}](${markdownUrl(space, path)})${page.description ? `: ${page.description}` : ''}`);
-    lines.push('');
+    if (all.length > 1) tree.children.push({ type: 'heading', depth: 2, children: [{ type: 'text', value: space.title }] });
+    const list: List = { type: 'list', spread: false, children: pages.map(({ page, path }) => ({
+      type: 'listItem' as const,
+      spread: false,
+      children: [{ type: 'paragraph' as const, children: [
+        { type: 'link' as const, url: markdownUrl(space, path), children: [{ type: 'text' as const, value: page.title }] },
+        ...(page.description ? [{ type: 'text' as const, value: `: ${page.description}` }] : []),
+      ] }],
+    })) };
+    if (list.children.length > 0) tree.children.push(list);
   }
-  return `${lines.join('\n').trimEnd()}\n`;
+  return llmsPrinter.stringify(tree);
 }
 
 /** llms-full.txt: every page's markdown, in reading order. */
@@ -49,12 +62,16 @@ export async function llmsFullTxt(site: ReaderSite): Promise<string> {
   return `# ${site.tree.site.title}\n\n${parts.join('\n---\n\n')}`;
 }
 
+const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+/** Text content of an XML element (the sitemap's URLs and dates). */
+const escapeXml = (value: string) => value.replace(/[&<>]/g, (ch) => XML_ENTITIES[ch]!);
+
 /** sitemap.xml of a public site: its readable, indexable pages. */
 export async function sitemapXml(site: ReaderSite): Promise<string> {
   const all = await spacesWithPages(site);
   const urls = all.flatMap(({ space, pages }) => pages
     .filter(({ page }) => !page.noIndex && !page.noRobotsIndex)
-    .map(({ page, path }) => `  <url><loc>${escapeHtml(absolute(`${space.basePath}/${path}`))}</loc><lastmod>${escapeHtml(page.updatedAt)}</lastmod></url>`));
+    .map(({ page, path }) => `  <url><loc>${escapeXml(absolute(`${space.basePath}/${path}`))}</loc><lastmod>${escapeXml(page.updatedAt)}</lastmod></url>`));
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 

@@ -2,14 +2,18 @@ import { getJsonBlob } from '../content/blobs.ts';
 import { fileDownloadUrl } from '../content/file-urls.ts';
 import { findPage, findPageByPath, type LocatedPage } from '../content/tree.ts';
 import type { Manifest, ManifestFile, StoredDocument } from '../content/types.ts';
-import { anchorOf, escapeHtml, safeUrl } from './html.ts';
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import { anchorOf } from './html.ts';
+import { raw } from './sanitize.ts';
 
 /**
- * A page's document (shared/content/markdown/types.ts) as HTML. Every text and attribute
- * is escaped; raw HTML blocks of a document are shown as text, not run (the reader shares
- * its origin with the API). Block tags: hints, tabs (switched by the layout's script),
- * code with titles, steppers, content refs, embeds, files, includes (reusable content)
- * and images, whose file refs become presigned S3 URLs.
+ * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
+ * document stays `raw` nodes here: the layout parses and sanitizes the whole page body at
+ * once (shared/reader/sanitize.ts), so nothing built here is trusted as HTML. Block tags:
+ * hints, tabs (switched by the layout's script), code with titles, steppers, content refs,
+ * embeds, files, includes (reusable content) and images, whose file refs become presigned
+ * S3 URLs.
  */
 
 type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[]; leaves?: { text: string; marks?: { type: string; data?: Record<string, unknown> }[] }[] };
@@ -131,155 +135,161 @@ function textOf(node: Node): string {
   return (node.nodes ?? []).map(textOf).join('');
 }
 
-function leafHtml(leaf: { text: string; marks?: { type: string }[] }): string {
-  let out = escapeHtml(leaf.text).replace(/\n/g, '<br>');
-  for (const mark of leaf.marks ?? []) {
-    if (mark.type === 'bold') out = `<strong>${out}</strong>`;
-    else if (mark.type === 'italic') out = `<em>${out}</em>`;
-    else if (mark.type === 'strikethrough') out = `<del>${out}</del>`;
-    else if (mark.type === 'code') out = `<code>${out}</code>`;
+type Out = ElementContent[];
+
+const MARK_TAGS: Record<string, string> = { bold: 'strong', italic: 'em', strikethrough: 'del', code: 'code' };
+
+function leaf(value: { text: string; marks?: { type: string }[] }): Out {
+  const lines = value.text.split('\n');
+  let out: Out = lines.flatMap((line, i) => (i === 0 ? [{ type: 'text' as const, value: line }] : [h('br'), { type: 'text' as const, value: line }]));
+  for (const mark of value.marks ?? []) {
+    const tag = MARK_TAGS[mark.type];
+    if (tag) out = [h(tag, out)];
   }
   return out;
 }
 
-function inlines(ctx: RenderContext, nodes: Node[] = []): string {
-  return nodes.map((node) => {
-    if (node.object === 'text') return (node.leaves ?? []).map(leafHtml).join('');
+function inlines(ctx: RenderContext, nodes: Node[] = []): Out {
+  return nodes.flatMap((node): Out => {
+    if (node.object === 'text') return (node.leaves ?? []).flatMap(leaf);
     const data = node.data ?? {};
     switch (node.type) {
-      case 'link': {
-        const { href } = refHref(ctx, data.ref);
-        return `<a href="${safeUrl(href)}">${inlines(ctx, node.nodes)}</a>`;
-      }
-      case 'inline-image': {
-        const { href } = refHref(ctx, data.ref);
-        return `<img src="${safeUrl(href)}" alt="${escapeHtml(data.alt ?? '')}" loading="lazy">`;
-      }
+      case 'link':
+        return [h('a', { href: refHref(ctx, data.ref).href }, inlines(ctx, node.nodes))];
+      case 'inline-image':
+        return [h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), loading: 'lazy' })];
       case 'html':
-        return `<code>${escapeHtml(data.html ?? '')}</code>`;
+        return [raw(String(data.html ?? ''))];
       case 'markdown':
-        return escapeHtml(data.markdown ?? '');
+        return [{ type: 'text', value: String(data.markdown ?? '') }];
       default:
         return inlines(ctx, node.nodes);
     }
-  }).join('');
+  });
 }
 
-function heading(ctx: RenderContext, node: Node, level: number): string {
+function heading(ctx: RenderContext, node: Node, level: number): ElementContent {
   const text = textOf(node);
   let id = typeof node.data?.id === 'string' && node.data.id ? node.data.id : anchorOf(text);
   while (ctx.ids.anchors.has(id)) id = `${id}-${ctx.ids.next++}`;
   ctx.ids.anchors.add(id);
-  return `<h${level} id="${escapeHtml(id)}"><a class="anchor" href="#${escapeHtml(id)}" aria-hidden="true">#</a>${inlines(ctx, node.nodes)}</h${level}>`;
+  return h(`h${level}`, { id }, [h('a.anchor', { href: `#${id}`, ariaHidden: 'true' }, '#'), ...inlines(ctx, node.nodes)]);
 }
 
-function caption(data: Record<string, unknown>): string {
-  return typeof data.caption === 'string' && data.caption ? `<figcaption>${escapeHtml(data.caption)}</figcaption>` : '';
+function caption(data: Record<string, unknown>): Out {
+  return typeof data.caption === 'string' && data.caption ? [h('figcaption', data.caption)] : [];
 }
 
-function image(ctx: RenderContext, node: Node): string {
+function image(ctx: RenderContext, node: Node): ElementContent {
   const data = node.data ?? {};
-  const { href } = refHref(ctx, data.ref);
-  return `<figure class="image"><img src="${safeUrl(href)}" alt="${escapeHtml(data.alt ?? '')}" loading="lazy">${caption(data)}</figure>`;
+  return h('figure.image', [h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), loading: 'lazy' }), ...caption(data)]);
+}
+
+/** An embed is a link card, and only for a web page (http or https). */
+function embedUrl(value: unknown): URL | undefined {
+  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
+  const url = new URL(value);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
+const ALIGNMENTS = new Set(['left', 'right', 'center']);
 
-export function renderBlocks(ctx: RenderContext, nodes: Node[] = [], depth = 0): string {
-  return nodes.map((node) => renderBlock(ctx, node, depth)).join('\n');
+export function renderBlocks(ctx: RenderContext, nodes: Node[] = [], depth = 0): Out {
+  return nodes.flatMap((node) => renderBlock(ctx, node, depth));
 }
 
-function renderBlock(ctx: RenderContext, node: Node, depth: number): string {
-  if (node.object === 'text') return `<p>${inlines(ctx, [node])}</p>`;
+function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
+  if (node.object === 'text') return [h('p', inlines(ctx, [node]))];
   const data = node.data ?? {};
   const children = () => renderBlocks(ctx, node.nodes, depth);
   switch (node.type) {
     case 'paragraph': {
       const body = inlines(ctx, node.nodes);
-      return body ? `<p>${body}</p>` : '';
+      return body.length > 0 ? [h('p', body)] : [];
     }
-    case 'heading-1': return heading(ctx, node, 2);
-    case 'heading-2': return heading(ctx, node, 3);
-    case 'heading-3': return heading(ctx, node, 4);
-    case 'divider': return '<hr>';
-    case 'blockquote': return `<blockquote>${children()}</blockquote>`;
+    case 'heading-1': return [heading(ctx, node, 2)];
+    case 'heading-2': return [heading(ctx, node, 3)];
+    case 'heading-3': return [heading(ctx, node, 4)];
+    case 'divider': return [h('hr')];
+    case 'blockquote': return [h('blockquote', children())];
     case 'list-unordered':
     case 'list-ordered':
     case 'list-tasks': {
-      const tag = node.type === 'list-ordered' ? 'ol' : 'ul';
-      const start = node.type === 'list-ordered' && typeof data.start === 'number' && data.start !== 1 ? ` start="${data.start}"` : '';
-      const items = (node.nodes ?? []).map((item) => {
-        const box = node.type === 'list-tasks' ? `<input type="checkbox" disabled${item.data?.checked === true ? ' checked' : ''}> ` : '';
-        return `<li>${box}${renderBlocks(ctx, item.nodes, depth)}</li>`;
-      });
-      return `<${tag}${start}${node.type === 'list-tasks' ? ' class="tasks"' : ''}>${items.join('')}</${tag}>`;
+      const tasks = node.type === 'list-tasks';
+      const start = node.type === 'list-ordered' && typeof data.start === 'number' && data.start !== 1 ? data.start : undefined;
+      const items = (node.nodes ?? []).map((item) => h('li', [
+        ...(tasks ? [h('input', { type: 'checkbox', disabled: true, checked: item.data?.checked === true }), { type: 'text' as const, value: ' ' }] : []),
+        ...renderBlocks(ctx, item.nodes, depth),
+      ]));
+      return [h(node.type === 'list-ordered' ? 'ol' : 'ul', { start, className: tasks ? ['tasks'] : undefined }, items)];
     }
     case 'code': {
       const lines = (node.nodes ?? []).map(textOf).join('\n');
-      const syntax = typeof data.syntax === 'string' && data.syntax ? data.syntax : '';
-      const title = typeof data.title === 'string' && data.title ? `<figcaption class="code-title">${escapeHtml(data.title)}</figcaption>` : '';
-      return `<figure class="code">${title}<pre${data.lineNumbers ? ' class="line-numbers"' : ''}><code${syntax ? ` class="language-${escapeHtml(syntax)}"` : ''}>${escapeHtml(lines)}</code></pre></figure>`;
+      const syntax = typeof data.syntax === 'string' && data.syntax ? data.syntax : undefined;
+      const title = typeof data.title === 'string' && data.title ? [h('figcaption.code-title', data.title)] : [];
+      return [h('figure.code', [...title, h('pre', { className: data.lineNumbers ? ['line-numbers'] : undefined }, h('code', { className: syntax ? [`language-${syntax}`] : undefined }, lines))])];
     }
     case 'table': {
-      const rows = node.nodes ?? [];
-      const align = Array.isArray(data.align) ? (data.align as (string | null)[]) : [];
-      const cells = (row: Node, tag: 'th' | 'td') => (row.nodes ?? []).map((cell, i) => {
-        const a = align[i];
-        return `<${tag}${a === 'left' || a === 'right' || a === 'center' ? ` style="text-align:${a}"` : ''}>${inlines(ctx, cell.nodes)}</${tag}>`;
-      }).join('');
-      const [head, ...body] = rows;
-      return `<div class="table"><table>${head ? `<thead><tr>${cells(head, 'th')}</tr></thead>` : ''}<tbody>${body.map((r) => `<tr>${cells(r, 'td')}</tr>`).join('')}</tbody></table></div>`;
+      const align = Array.isArray(data.align) ? (data.align as unknown[]) : [];
+      const cells = (row: Node, tag: 'th' | 'td') => (row.nodes ?? []).map((cell, i) =>
+        h(tag, { className: ALIGNMENTS.has(String(align[i])) ? [`align-${String(align[i])}`] : undefined }, inlines(ctx, cell.nodes)));
+      const [head, ...rows] = node.nodes ?? [];
+      return [h('div.table', h('table', [...(head ? [h('thead', h('tr', cells(head, 'th')))] : []), h('tbody', rows.map((r) => h('tr', cells(r, 'td'))))]))];
     }
-    case 'images': return `<div class="images">${(node.nodes ?? []).map((n) => image(ctx, n)).join('')}</div>`;
-    case 'image': return image(ctx, node);
+    case 'images': return [h('div.images', (node.nodes ?? []).map((n) => image(ctx, n)))];
+    case 'image': return [image(ctx, node)];
     case 'hint': {
       const style = HINT_STYLES.has(String(data.style)) ? String(data.style) : 'info';
-      return `<div class="hint hint-${style}" role="note" data-style="${style}">${children()}</div>`;
+      return [h('div', { className: ['hint', `hint-${style}`], role: 'note' }, children())];
     }
     case 'tabs': {
       const group = `tabs-${ctx.ids.next++}`;
       const items = node.nodes ?? [];
-      const buttons = items.map((item, i) => `<button type="button" role="tab" id="${group}-tab-${i}" aria-controls="${group}-panel-${i}" aria-selected="${i === 0}">${escapeHtml(item.data?.title ?? `Tab ${i + 1}`)}</button>`).join('');
-      const panels = items.map((item, i) => `<div class="tab-panel" role="tabpanel" id="${group}-panel-${i}" aria-labelledby="${group}-tab-${i}"${i === 0 ? '' : ' hidden'}>${renderBlocks(ctx, item.nodes, depth)}</div>`).join('');
-      return `<div class="tabs" data-tabs><div class="tab-list" role="tablist">${buttons}</div>${panels}</div>`;
+      const buttons = items.map((item, i) => h('button', { type: 'button', role: 'tab', id: `${group}-tab-${i}`, ariaControls: `${group}-panel-${i}`, ariaSelected: String(i === 0) }, String(item.data?.title ?? `Tab ${i + 1}`)));
+      const panels = items.map((item, i) => h('div.tab-panel', { role: 'tabpanel', id: `${group}-panel-${i}`, ariaLabelledBy: `${group}-tab-${i}`, hidden: i !== 0 }, renderBlocks(ctx, item.nodes, depth)));
+      return [h('div.tabs', { dataTabs: true }, [h('div.tab-list', { role: 'tablist' }, buttons), ...panels])];
     }
     case 'stepper':
-      return `<ol class="stepper">${(node.nodes ?? []).map((step) => `<li class="step">${renderBlocks(ctx, step.nodes, depth)}</li>`).join('')}</ol>`;
+      return [h('ol.stepper', (node.nodes ?? []).map((step) => h('li.step', renderBlocks(ctx, step.nodes, depth))))];
     case 'content-ref': {
       const { href, label } = refHref(ctx, data.ref);
-      return `<a class="content-ref" href="${safeUrl(href)}"><span class="content-ref-title">${escapeHtml(label ?? href)}</span><span aria-hidden="true">→</span></a>`;
+      return [h('a.content-ref', { href }, [h('span.content-ref-title', label ?? href), h('span', { ariaHidden: 'true' }, '→')])];
     }
     case 'embed': {
-      const url = String(data.url ?? '');
-      let host = url;
-      try {
-        host = new URL(url).hostname;
-      } catch {
-        // not a URL: show it as written
-      }
-      return `<figure class="embed"><a href="${safeUrl(url)}" rel="noopener" target="_blank"><span class="embed-host">${escapeHtml(host)}</span> <span class="embed-url">${escapeHtml(url)}</span></a>${caption(data)}</figure>`;
+      const url = embedUrl(data.url);
+      if (!url) return [];
+      return [h('figure.embed', [h('a', { href: url.href, rel: ['noopener'], target: '_blank' }, [h('span.embed-host', url.hostname), ' ', h('span.embed-url', url.href)]), ...caption(data)])];
     }
     case 'file': {
       const { href, label } = refHref(ctx, data.ref);
-      return `<figure class="file"><a href="${safeUrl(href)}" download>${escapeHtml(label ?? 'Download')}</a>${caption(data)}</figure>`;
+      return [h('figure.file', [h('a', { href, download: true }, label ?? 'Download'), ...caption(data)])];
     }
     case 'reusable-content': {
       const id = includeId(ctx.manifest, data);
       const doc = id ? ctx.includes.get(id) : undefined;
-      if (!doc || depth >= MAX_INCLUDE_DEPTH) return '';
-      return `<div class="include" data-reusable-content="${escapeHtml(id)}">${renderBlocks(ctx, doc.nodes as Node[], depth + 1)}</div>`;
+      if (!doc || depth >= MAX_INCLUDE_DEPTH) return [];
+      return [h('div.include', renderBlocks(ctx, doc.nodes as Node[], depth + 1))];
     }
     case 'html':
-      return `<pre class="raw-html"><code>${escapeHtml(data.html ?? '')}</code></pre>`;
+      return [raw(String(data.html ?? ''))];
     case 'markdown':
-      return `<pre class="raw-markdown"><code>${escapeHtml(data.markdown ?? '')}</code></pre>`;
+      return [h('pre.raw-markdown', h('code', String(data.markdown ?? '')))];
     default:
       return children();
   }
 }
 
+/** A rendered page body (not yet sanitized) and the origins its images are served from. */
+export interface RenderedDocument {
+  nodes: ElementContent[];
+  fileOrigins: string[];
+}
+
 /** Renders a (variables-evaluated) page document. */
-export async function renderDocument(document: StoredDocument, ctx: Omit<RenderContext, 'fileUrls' | 'includes' | 'ids'>): Promise<string> {
+export async function renderDocument(document: StoredDocument, ctx: Omit<RenderContext, 'fileUrls' | 'includes' | 'ids'>): Promise<RenderedDocument> {
   const prepared = await prepareRender(document, ctx.manifest);
-  return renderBlocks({ ...ctx, ...prepared, ids: { next: 0, anchors: new Set() } }, document.nodes as Node[]);
+  const nodes = renderBlocks({ ...ctx, ...prepared, ids: { next: 0, anchors: new Set() } }, document.nodes as Node[]);
+  const fileOrigins = [...new Set([...prepared.fileUrls.values()].map((u) => new URL(u).origin))];
+  return { nodes, fileOrigins };
 }

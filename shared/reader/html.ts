@@ -1,17 +1,4 @@
-/** HTML escaping for the reader's templates: every interpolated value goes through one of these. */
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
-}
-
-/** An attribute-safe URL: scripts and unknown schemes become '#'. */
-export function safeUrl(url: unknown): string {
-  const value = String(url ?? '').trim();
-  if (/^(https?:|mailto:|tel:)/i.test(value) || /^[/#?.]/.test(value) || !/^[a-z][a-z0-9+.-]*:/i.test(value)) return escapeHtml(value);
-  return '#';
-}
+/** Small value checks of the reader that no HTML library does (HTML itself goes through shared/reader/sanitize.ts). */
 
 /** A CSS color value from customization (hex or a simple name), else the fallback. */
 export function safeColor(value: unknown, fallback: string): string {

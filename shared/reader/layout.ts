@@ -1,7 +1,17 @@
+import type { ElementContent, Root } from 'hast';
+import { h } from 'hastscript';
 import type { ManifestPage } from '../content/types.ts';
 import { defaultCustomization } from '../presenters/site.ts';
-import { escapeHtml, safeColor, safeUrl } from './html.ts';
+import { safeColor } from './html.ts';
+import { safeHref, sanitizeNodes, treeHtml } from './sanitize.ts';
+import { pagePolicy } from './security-headers.ts';
 import { sectionTree, type ReaderSite, type ReaderSpace } from './site.ts';
+
+/**
+ * The reader's page shell, built as one hast tree (every value escaped by hast-util-to-html).
+ * Everything that holds site data (navigation, header and footer links, the page itself)
+ * goes through the sanitizer; only the search form and the tab script are the shell's own.
+ */
 
 export type Customization = ReturnType<typeof defaultCustomization>;
 
@@ -15,7 +25,10 @@ export interface ShellInput {
   /** Page tree of the current site space and the path of the open page. */
   pages?: ManifestPage[];
   currentPath?: string;
-  main: string;
+  /** The page body (may hold raw HTML of the document: it is sanitized here). */
+  main: ElementContent[];
+  /** Origins of images besides 'self' and https: (presigned storage URLs). */
+  imageOrigins?: string[];
   noindex: boolean;
   query?: string;
   /** Link to this page as markdown. */
@@ -42,7 +55,7 @@ main{flex:1;min-width:0;padding:1.5rem 2.5rem}main h1{margin-top:0}.anchor{margi
 .tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
 figure{margin:1rem 0}figure.code figcaption{font-size:.85rem;background:#eef;padding:.25rem .75rem;border-radius:6px 6px 0 0}pre{background:#f5f5f7;padding:.75rem 1rem;overflow:auto;border-radius:6px}figure.code figcaption+pre{margin-top:0;border-radius:0 0 6px 6px}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}.content-ref,.embed a{display:flex;justify-content:space-between;border:1px solid #ddd;border-radius:6px;padding:.75rem 1rem;text-decoration:none}
-img{max-width:100%}table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:.3rem .6rem}
+img{max-width:100%}table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:.3rem .6rem}.align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
 nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid #eee;padding-top:1rem}nav.pagination a{text-decoration:none}
 .search-results li{margin-bottom:1rem}.search-results p{margin:.25rem 0;color:#555}footer.bottom{padding:1.5rem;border-top:1px solid #eee;color:#666;font-size:.9rem;display:flex;gap:2rem;flex-wrap:wrap}
 @media (max-width:800px){.layout{flex-direction:column}aside.sidebar{width:auto;min-height:0;border-right:0}}
@@ -51,95 +64,105 @@ nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3r
 /** Tab switching: clicking a tab shows its panel and hides its siblings (no JS: the first tab shows). */
 const SCRIPT = `document.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(!t)return;var g=t.closest('[data-tabs]');g.querySelectorAll(':scope>.tab-list>[role=tab]').forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));var p=document.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});});`;
 
-function pageTree(pages: ManifestPage[], base: string, current: string | undefined, parent: string): string {
+/** A rendered HTML page with its Content-Security-Policy (hashes of its inline script and style). */
+export interface RenderedPage {
+  html: string;
+  csp: string;
+}
+
+type Link = { title: string; to?: { url?: string } | string };
+
+function pageTree(pages: ManifestPage[], base: string, current: string | undefined, parent: string): ElementContent[] {
   const items = pages.filter((p) => !p.hidden).map((page) => {
     const path = parent ? `${parent}/${page.slug}` : page.slug;
-    const children = page.pages.length > 0 ? pageTree(page.pages, base, current, path) : '';
-    if (page.type === 'group') return `<li><div class="page-group">${escapeHtml(page.title)}</div>${children}</li>`;
-    if (page.type === 'link') return `<li><a href="${safeUrl(page.href ?? '#')}" rel="noopener">${escapeHtml(page.title)} ↗</a>${children}</li>`;
-    const here = path === current ? ' aria-current="page"' : '';
-    return `<li><a href="${escapeHtml(`${base}/${path}`)}"${here}>${page.emoji ? `${escapeHtml(page.emoji)} ` : ''}${escapeHtml(page.title)}</a>${children}</li>`;
+    const children = page.pages.length > 0 ? pageTree(page.pages, base, current, path) : [];
+    if (page.type === 'group') return h('li', [h('div.page-group', page.title), ...children]);
+    if (page.type === 'link') return h('li', [h('a', { href: page.href ?? '#', rel: ['noopener'] }, `${page.title} ↗`), ...children]);
+    return h('li', [h('a', { href: `${base}/${path}`, ariaCurrent: path === current ? 'page' : undefined }, `${page.emoji ? `${page.emoji} ` : ''}${page.title}`), ...children]);
   });
-  return items.length > 0 ? `<ul>${items.join('')}</ul>` : '';
+  return items.length > 0 ? [h('ul', items)] : [];
 }
 
-function sectionNav(input: ShellInput): string {
+function sectionNav(input: ShellInput): ElementContent[] {
   const { site, space } = input;
-  if (site.sections.length === 0) return '';
+  if (site.sections.length === 0) return [];
   const sectionHref = (id: string) => site.spaces.find((s) => s.siteSpace.section === id && s.isDefault)?.basePath ?? site.basePath;
-  const render = (nodes: ReturnType<typeof sectionTree>): string => nodes.map((node) => {
-    if (node.kind === 'group') return `<div class="group"><span>${escapeHtml(node.item.title)}</span>${render(node.children)}</div>`;
-    const here = space?.section?.id === node.item.id ? ' aria-current="true"' : '';
-    return `<a href="${escapeHtml(sectionHref(node.item.id))}"${here}>${node.item.icon ? `${escapeHtml(node.item.icon)} ` : ''}${escapeHtml(node.item.title)}</a>`;
-  }).join('');
-  return `<nav class="sections" aria-label="Sections">${render(sectionTree(site))}</nav>`;
+  const render = (nodes: ReturnType<typeof sectionTree>): ElementContent[] => nodes.map((node) => {
+    if (node.kind === 'group') return h('div.group', [h('span', node.item.title), ...render(node.children)]);
+    const here = space?.section?.id === node.item.id ? 'true' : undefined;
+    return h('a', { href: sectionHref(node.item.id), ariaCurrent: here }, `${node.item.icon ? `${node.item.icon} ` : ''}${node.item.title}`);
+  });
+  return [h('nav.sections', { ariaLabel: 'Sections' }, render(sectionTree(site)))];
 }
 
-function spaceSwitcher(input: ShellInput): string {
+function spaceSwitcher(input: ShellInput): ElementContent[] {
   const { site, space } = input;
-  if (!space) return '';
+  if (!space) return [];
   const siblings = site.spaces.filter((s) => s.siteSpace.section === space.siteSpace.section);
-  if (siblings.length < 2) return '';
-  const links = siblings.map((s) => `<li><a href="${escapeHtml(s.basePath)}"${s === space ? ' aria-current="true"' : ''}>${escapeHtml(s.title)}</a></li>`);
-  return `<nav class="spaces" aria-label="Spaces"><ul>${links.join('')}</ul></nav>`;
+  if (siblings.length < 2) return [];
+  return [h('nav.spaces', { ariaLabel: 'Spaces' }, h('ul', siblings.map((s) => h('li', h('a', { href: s.basePath, ariaCurrent: s === space ? 'true' : undefined }, s.title)))))];
 }
 
-export function renderShell(input: ShellInput): string {
+const linkUrl = (l: Link) => (typeof l.to === 'string' ? l.to : l.to?.url ?? '#');
+
+/** Serializes a page: doctype, then the tree. */
+function documentHtml(head: ElementContent[], body: ElementContent[]): string {
+  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, h('html', { lang: 'en' }, [h('head', head), h('body', body)])] };
+  return treeHtml(tree);
+}
+
+export function renderShell(input: ShellInput): RenderedPage {
   const c = input.customization;
   const s = c.styling;
   const siteTitle = c.title || input.site.tree.site.title;
   const logo = (c as { header?: { logo?: { light?: string } } }).header?.logo?.light;
-  const favicon = (c.favicon as { icon?: { light?: string } }).icon?.light;
-  const headerLinks = (c.header.links as { title: string; to?: { url?: string } | string }[]).map((l) => {
-    const url = typeof l.to === 'string' ? l.to : l.to?.url ?? '#';
-    return `<a href="${safeUrl(url)}">${escapeHtml(l.title)}</a>`;
-  });
-  const footerGroups = (c.footer.groups as { title: string; links: { title: string; to?: { url?: string } | string }[] }[]).map((g) =>
-    `<div><strong>${escapeHtml(g.title)}</strong><ul>${g.links.map((l) => `<li><a href="${safeUrl(typeof l.to === 'string' ? l.to : l.to?.url ?? '#')}">${escapeHtml(l.title)}</a></li>`).join('')}</ul></div>`);
-  const announcement = c.announcement.enabled && c.announcement.message
-    ? `<div class="announcement" role="status" data-style="${escapeHtml(c.announcement.style)}">${escapeHtml(c.announcement.message)}</div>`
-    : '';
+  const favicon = safeHref((c.favicon as { icon?: { light?: string } }).icon?.light);
+  const headerLinks = (c.header.links as Link[]).map((l) => h('a', { href: linkUrl(l) }, l.title));
+  const footerGroups = (c.footer.groups as { title: string; links: Link[] }[]).map((g) =>
+    h('div', [h('strong', g.title), h('ul', g.links.map((l) => h('li', h('a', { href: linkUrl(l) }, l.title))))]));
+  const announcement = c.announcement.enabled && c.announcement.message ? [h('div.announcement', { role: 'status' }, c.announcement.message)] : [];
   const searchAction = input.space?.basePath ?? input.site.basePath;
   const documentTitle = input.title && input.title !== siteTitle ? `${input.title} · ${siteTitle}` : siteTitle;
+  const style = `:root{--primary:${safeColor(s.primaryColor.light, '#346DDB')};--info:${safeColor(s.infoColor.light, '#787878')};--success:${safeColor(s.successColor.light, '#02B341')};--warning:${safeColor(s.warningColor.light, '#FE9A00')};--danger:${safeColor(s.dangerColor.light, '#FB2C36')}}${STYLE}`;
+  const head = [
+    h('meta', { charSet: 'utf-8' }),
+    h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+    h('title', documentTitle),
+    ...(input.description ? [h('meta', { name: 'description', content: input.description })] : []),
+    ...(input.noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+    ...(input.markdownHref ? [h('link', { rel: ['alternate'], type: 'text/markdown', href: input.markdownHref })] : []),
+    ...(favicon ? [h('link', { rel: ['icon'], href: favicon })] : []),
+    h('style', style),
+  ];
   const sidebar = input.space
-    ? `<aside class="sidebar">${spaceSwitcher(input)}<nav aria-label="Pages">${pageTree(input.pages ?? [], input.space.basePath, input.currentPath, '')}</nav></aside>`
-    : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(documentTitle)}</title>
-${input.description ? `<meta name="description" content="${escapeHtml(input.description)}">` : ''}
-${input.noindex ? '<meta name="robots" content="noindex">' : ''}
-${input.markdownHref ? `<link rel="alternate" type="text/markdown" href="${escapeHtml(input.markdownHref)}">` : ''}
-${favicon ? `<link rel="icon" href="${safeUrl(favicon)}">` : ''}
-<style>:root{--primary:${safeColor(s.primaryColor.light, '#346DDB')};--info:${safeColor(s.infoColor.light, '#787878')};--success:${safeColor(s.successColor.light, '#02B341')};--warning:${safeColor(s.warningColor.light, '#FE9A00')};--danger:${safeColor(s.dangerColor.light, '#FB2C36')}}${STYLE}</style>
-</head>
-<body>
-${announcement}
-<header class="top">
-<a class="brand" href="${escapeHtml(input.site.basePath)}">${logo ? `<img src="${safeUrl(logo)}" alt="">` : ''}<span>${escapeHtml(siteTitle)}</span></a>
-<nav class="links" aria-label="Header">${headerLinks.join('')}</nav>
-<form role="search" method="get" action="${escapeHtml(searchAction)}"><input type="search" name="q" placeholder="Search…" aria-label="Search" value="${escapeHtml(input.query ?? '')}"></form>
-</header>
-${sectionNav(input)}
-<div class="layout">
-${sidebar}
-<main id="content">
-${input.main}
-</main>
-</div>
-<footer class="bottom">${footerGroups.join('')}${c.trademark.enabled ? '<span>Published with docs-service</span>' : ''}</footer>
-<script>${SCRIPT}</script>
-</body>
-</html>`;
+    ? [h('aside.sidebar', sanitizeNodes([...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath, ''))]))]
+    : [];
+  const form = h('form', { role: 'search', method: 'get', action: searchAction }, h('input', { type: 'search', name: 'q', placeholder: 'Search…', ariaLabel: 'Search', value: input.query ?? '' }));
+  const body = [
+    ...sanitizeNodes(announcement),
+    h('header.top', [
+      ...sanitizeNodes([h('a.brand', { href: input.site.basePath }, [...(logo ? [h('img', { src: logo, alt: '' })] : []), h('span', siteTitle)]), h('nav.links', { ariaLabel: 'Header' }, headerLinks)]),
+      form,
+    ]),
+    ...sanitizeNodes(sectionNav(input)),
+    h('div.layout', [...sidebar, h('main', { id: 'content' }, sanitizeNodes(input.main))]),
+    h('footer.bottom', sanitizeNodes([...footerGroups, ...(c.trademark.enabled ? [h('span', 'Published with docs-service')] : [])])),
+    h('script', SCRIPT),
+  ];
+  return { html: documentHtml(head, body), csp: pagePolicy({ scripts: [SCRIPT], styles: [style], imageOrigins: input.imageOrigins }) };
 }
 
+const ERROR_STYLE = 'body{font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}';
+
 /** A plain error page (404, 401) in the reader's look, with no site data. */
-export function errorPage(status: number, title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title><style>body{font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}</style></head>
-<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><small>HTTP ${status}</small></p></main></body></html>`;
+export function errorPage(status: number, title: string, message: string): RenderedPage {
+  const head = [
+    h('meta', { charSet: 'utf-8' }),
+    h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+    h('meta', { name: 'robots', content: 'noindex' }),
+    h('title', title),
+    h('style', ERROR_STYLE),
+  ];
+  const body = [h('main', [h('h1', title), h('p', message), h('p', h('small', `HTTP ${status}`))])];
+  return { html: documentHtml(head, body), csp: pagePolicy({ scripts: [], styles: [ERROR_STYLE] }) };
 }

@@ -48,7 +48,8 @@ export async function spaceWithPages(api: TestApi, org: TestOrg, title: string, 
   const existing = await pagesByTitle(api, org, space.id, cr.id);
   const changes: unknown[] = markdowns.map((markdown) => ({ operation: 'insert_page', document: { markdown } }));
   for (const page of Object.values(existing)) changes.push({ operation: 'delete_page', page: page.id });
-  await editContent(api, org, space.id, cr.id, changes);
+  // A content edit holds at most 50 changes.
+  for (let i = 0; i < changes.length; i += 50) await editContent(api, org, space.id, cr.id, changes.slice(i, i + 50));
   const merged = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token });
   expect(merged.status, JSON.stringify(merged.body)).toBe(200);
   return space as { id: string; title: string };

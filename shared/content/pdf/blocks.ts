@@ -1,10 +1,13 @@
+import type { PDFImage } from 'pdf-lib';
 import { BLACK, GREY, LINK, type Color, type PdfWriter, type Run, type TextStyle } from './writer.ts';
+import { safeLinkTarget } from '../../reader/urls.ts';
 
 /**
  * A page document (spec 2.1 item 6: blocks, inlines, text leaves with marks) drawn with the
  * writer. Every block type the markdown parser produces has a rendering; anything else
  * (documents posted as JSON may hold any type) falls back to its child blocks or its text,
- * so no content silently disappears. Images are not embedded: their alt text stands in.
+ * so no content silently disappears. Images that are files of the revision (PNG, JPEG) are
+ * embedded; others (external URLs, other formats) are represented by their alt text.
  */
 
 interface Node {
@@ -20,6 +23,8 @@ interface Node {
 export interface RenderContext {
   pageTitle(pageId: string): string | undefined;
   fileName(fileId: string): string | undefined;
+  /** The embedded image of a file of the revision, when it is a PNG or JPEG. */
+  image?(fileId: string): PDFImage | undefined;
 }
 
 export const BODY_SIZE = 10.5;
@@ -84,10 +89,10 @@ function renderBlock(w: PdfWriter, node: Node, ctx: RenderContext): void {
       return;
     }
     case 'images':
-      for (const image of children(node)) renderImage(w, image);
+      for (const image of children(node)) renderImage(w, image, ctx);
       return;
     case 'image':
-      renderImage(w, node);
+      renderImage(w, node, ctx);
       return;
     case 'divider':
       w.rule();
@@ -160,9 +165,19 @@ function renderCode(w: PdfWriter, node: Node): void {
   w.gap(PARAGRAPH_AFTER + 2);
 }
 
-function renderImage(w: PdfWriter, node: Node): void {
+function renderImage(w: PdfWriter, node: Node, ctx: RenderContext): void {
   const alt = typeof node.data?.alt === 'string' ? node.data.alt.trim() : '';
   const caption = typeof node.data?.caption === 'string' ? node.data.caption.trim() : '';
+  const fileId = imageFileId(node);
+  const embedded = fileId ? ctx.image?.(fileId) : undefined;
+  if (embedded) {
+    w.gap(2);
+    w.image(embedded);
+    w.gap(4);
+    if (caption) w.paragraph([{ text: caption, style: { ...body, size: 9, italic: true, color: GREY } }], { after: PARAGRAPH_AFTER });
+    else w.gap(PARAGRAPH_AFTER);
+    return;
+  }
   const text = `[Image${alt ? `: ${alt}` : ''}]${caption ? ` ${caption}` : ''}`;
   w.paragraph([{ text, style: { ...body, italic: true, color: GREY } }], { after: PARAGRAPH_AFTER });
 }
@@ -197,7 +212,7 @@ export function inlineRuns(nodes: Node[] | undefined, base: TextStyle, ctx: Rend
         runs.push({ text: String(data.markdown ?? ''), style: base });
         break;
       case 'emoji':
-        // Standard fonts have no emoji: nothing to draw.
+        // No emoji font is embedded: nothing to draw.
         break;
       default:
         if (node.nodes?.length) runs.push(...inlineRuns(node.nodes, base, ctx));
@@ -225,15 +240,10 @@ function linkRun(text: string, ref: unknown, base: TextStyle): Run {
   return { text, style: { ...base, color: LINK, underline: true, ...(url ? { link: url } : {}) } };
 }
 
-/** External http(s)/mailto targets only, as ASCII (what a PDF URI action holds). */
+/** External targets under the reader's URL allow-list, serialized by the WHATWG parser (ASCII, what a PDF URI action holds). */
 function linkUrl(ref: unknown): string | undefined {
   const r = ref as { kind?: unknown; url?: unknown } | undefined;
-  if (r?.kind !== 'url' || typeof r.url !== 'string' || !/^(https?:|mailto:)/i.test(r.url)) return undefined;
-  try {
-    return encodeURI(decodeURI(r.url));
-  } catch {
-    return undefined;
-  }
+  return r?.kind === 'url' ? safeLinkTarget(r.url) : undefined;
 }
 
 /** What a reference points at, in words: a page's title, a file's name, a URL. */
@@ -269,4 +279,22 @@ function htmlText(html: string): string {
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_m, e: string) => ENTITIES[e]!)
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** The file id an image block points at, when it is a file of the revision. */
+export function imageFileId(node: Node): string | undefined {
+  const ref = node.data?.ref as { kind?: unknown; file?: unknown } | undefined;
+  return ref?.kind === 'file' && typeof ref.file === 'string' ? ref.file : undefined;
+}
+
+/** Every file id of an image block in the documents. */
+export function imageFileIds(nodes: Node[] | undefined, out = new Set<string>()): Set<string> {
+  for (const node of nodes ?? []) {
+    if (node.type === 'image') {
+      const id = imageFileId(node);
+      if (id) out.add(id);
+    }
+    imageFileIds(node.nodes, out);
+  }
+  return out;
 }

@@ -1,3 +1,6 @@
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+
 /**
  * Text helpers shared by the index (term normalization) and the results (excerpts).
  * The tokenizer is MiniSearch's default (split on spaces and punctuation); terms are
@@ -40,4 +43,28 @@ export function excerpt(body: string, terms: Iterable<string>): string {
     if (space > start) end = space;
   }
   return `${start > 0 ? '…' : ''}${text.slice(start, end).trim()}${end < text.length ? '…' : ''}`;
+}
+
+/**
+ * An excerpt as hast nodes with the matched words in `<mark>` (the reader's search results);
+ * the text stays text nodes, escaped on output, and the result goes through the reader's
+ * sanitizer like every other HTML.
+ */
+export function highlightedExcerpt(text: string, terms: Iterable<string>): ElementContent[] {
+  const wanted = new Set(terms);
+  const out: ElementContent[] = [];
+  let last = 0;
+  for (const match of text.matchAll(WORD)) {
+    if (!wanted.has(normalizeTerm(match[0]))) continue;
+    if (match.index > last) out.push({ type: 'text', value: text.slice(last, match.index) });
+    out.push(h('mark', match[0]));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length) out.push({ type: 'text', value: text.slice(last) });
+  return out;
+}
+
+/** The normalized words of a query (what the reader highlights in its results). */
+export function queryTerms(query: string): string[] {
+  return [...query.matchAll(WORD)].map((m) => normalizeTerm(m[0]));
 }

@@ -1,0 +1,78 @@
+import type { Schema } from 'hast-util-sanitize';
+
+type PropertyDefinition = NonNullable<Schema['attributes']>[string][number];
+
+/**
+ * The one allow-list of every HTML the service emits (reader pages, search results,
+ * raw HTML inside documents, llms-full.txt's HTML): hast-util-sanitize keeps only these
+ * elements, attributes and URL protocols; everything else is unwrapped (or, for `STRIPPED`,
+ * dropped with its content). Listed in the README's Security section.
+ */
+
+/** URL schemes a link may use; relative URLs (paths, `?query`, `#anchor`) are always allowed. */
+export const LINK_PROTOCOLS = ['http', 'https', 'mailto', 'tel'] as const;
+/** URL schemes an image or a citation may use. */
+export const MEDIA_PROTOCOLS = ['http', 'https'] as const;
+
+/** Classes the reader's own markup uses (its CSS and its tab script rely on them). */
+export const READER_CLASSES = [
+  'anchor', 'brand', 'links', 'announcement', 'sections', 'group', 'spaces', 'page-group', 'description', 'page-actions',
+  'pagination', 'search-results', 'no-results', 'hint', 'tabs', 'tab-list', 'tab-panel', 'code', 'code-title', 'line-numbers',
+  'tasks', 'table', 'images', 'image', 'stepper', 'step', 'content-ref', 'content-ref-title', 'embed', 'embed-host',
+  'embed-url', 'file', 'include', 'raw-markdown',
+] as const;
+const CLASS_PATTERNS = [/^hint-(?:info|success|warning|danger)$/, /^align-(?:left|right|center)$/, /^language-[\w+#.-]{1,40}$/];
+
+/** Elements dropped together with everything inside them (raw text, foreign content, embedding). */
+export const STRIPPED = [
+  'script', 'style', 'template', 'noscript', 'noembed', 'noframes', 'xmp', 'plaintext', 'textarea', 'title',
+  'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg', 'math', 'select', 'head', 'meta', 'link', 'base',
+];
+
+export const ELEMENTS = [
+  // Text
+  'p', 'br', 'wbr', 'hr', 'a', 'span', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'ins', 'mark', 'small', 'sub', 'sup',
+  'kbd', 'code', 'samp', 'var', 'abbr', 'dfn', 'q', 'cite', 'time', 'ruby', 'rt', 'rp',
+  // Blocks
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'blockquote', 'pre', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
+  'figure', 'figcaption', 'img', 'details', 'summary', 'article', 'nav',
+  // Tables
+  'table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td',
+  // Reader widgets: task list boxes and tab buttons (their attributes are fixed below)
+  'input', 'button',
+];
+
+const ARIA: PropertyDefinition[] = ['ariaLabel', 'ariaHidden', 'ariaLabelledBy', 'ariaDescribedBy', ['ariaCurrent', 'page', 'true']];
+
+export const READER_SCHEMA: Schema = {
+  tagNames: ELEMENTS,
+  strip: STRIPPED,
+  attributes: {
+    '*': ['id', 'title', 'lang', 'dir', ['className', ...READER_CLASSES, ...CLASS_PATTERNS], ['role', 'note', 'tab', 'tablist', 'tabpanel', 'status'], ...ARIA],
+    a: ['href', ['rel', 'noopener', 'noreferrer', 'nofollow', 'prev', 'next'], ['target', '_blank'], 'download'],
+    img: ['src', 'alt', 'width', 'height', ['loading', 'lazy']],
+    blockquote: ['cite'],
+    q: ['cite'],
+    del: ['cite', 'dateTime'],
+    ins: ['cite', 'dateTime'],
+    time: ['dateTime'],
+    ol: ['start', 'reversed'],
+    li: ['value'],
+    details: ['open'],
+    th: ['colSpan', 'rowSpan', 'scope', ['align', 'left', 'right', 'center']],
+    td: ['colSpan', 'rowSpan', ['align', 'left', 'right', 'center']],
+    col: ['span'],
+    colgroup: ['span'],
+    div: ['dataTabs', 'hidden'],
+    input: [['type', 'checkbox'], ['disabled', true], 'checked'],
+    button: [['type', 'button'], 'ariaControls', ['ariaSelected', 'true', 'false']],
+  },
+  required: { input: { type: 'checkbox', disabled: true }, button: { type: 'button' } },
+  protocols: { href: [...LINK_PROTOCOLS], src: [...MEDIA_PROTOCOLS], cite: [...MEDIA_PROTOCOLS] },
+  // No `name` attribute is allowed (it is what clobbers `document.*`); ids stay unprefixed
+  // so `#anchor` links work without script; ids cannot shadow the built-ins the tab script uses.
+  clobber: [],
+  clobberPrefix: '',
+  allowComments: false,
+  allowDoctypes: false,
+};

@@ -1,0 +1,194 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { BENIGN_HTML, HTML_VECTORS, MARKDOWN_VECTORS, vectorPages } from './support/xss-vectors.ts';
+import { renderMarkdownUnsafely, unsafeParts } from './support/unsafe-html.ts';
+
+/**
+ * The XSS corpus published through the reader (pages, search results, markdown exports),
+ * checked in the served HTML and, with the CSP switched off so the sanitizer alone is
+ * tested, in Chromium; then the CSP itself.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+
+let api: TestApi;
+let org: TestOrg;
+let site: { id: string; url: string };
+const vectorUrls: string[] = [];
+
+beforeAll(async () => {
+  api = await startTestApi();
+  org = await newOrg();
+  const space = await spaceWithPages(api, org, 'Vectors', [GUIDE_MARKDOWN, BENIGN_HTML, ...vectorPages()]);
+  site = await publishedSite(api, org, [space.id], 'public');
+  vectorUrls.push(
+    ...MARKDOWN_VECTORS.map((_, i) => `${site.url}/markdown-vector-${i}`),
+    ...HTML_VECTORS.map((_, i) => `${site.url}/html-vector-${i}`),
+  );
+}, 120_000);
+afterAll(async () => api?.close());
+
+describe('XSS corpus in the served HTML', () => {
+  it('no page keeps a script, an event handler, a style attribute or an executable URL', async () => {
+    const found: Record<string, string[]> = {};
+    for (const url of vectorUrls) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      const problems = unsafeParts(await res.text());
+      if (problems.length > 0) found[url] = problems;
+    }
+    expect(found).toEqual({});
+  });
+
+  it('the checker itself finds what a vector would leave (it can fail)', () => {
+    expect(unsafeParts('<a href="java\tscript:alert(1)">x</a><img src=x onerror=alert(1)><iframe srcdoc="x"></iframe><div style="x"></div>'))
+      .toEqual(['<a href="java\tscript:alert(1)">', '<img onError>', '<iframe>', '<div style="x">']);
+  });
+
+  it('search results and their excerpts stay text', async () => {
+    const res = await fetch(`${site.url}?q=${encodeURIComponent('xss <script>alert(1)</script>')}`);
+    const html = await res.text();
+    expect(unsafeParts(html)).toEqual([]);
+    expect(html).toContain('Search results for “xss &#x3C;script>alert(1)&#x3C;/script>”');
+    expect(html).toMatch(/<mark>xss<\/mark>/i);
+  });
+
+  it('markdown exports (.md, llms-full.txt) rendered as a careless consumer would (raw HTML on) run nothing', async () => {
+    const full = await (await fetch(`${site.url}/llms-full.txt`)).text();
+    expect(full).toContain('# HTML vector 0');
+    const pages = await Promise.all(vectorUrls.map(async (url) => (await fetch(`${url}.md`)).text()));
+    const found: Record<string, string[]> = {};
+    for (const [i, md] of [full, ...pages].entries()) {
+      const problems = unsafeParts(renderMarkdownUnsafely(md), { shell: false });
+      if (problems.length > 0) found[i === 0 ? 'llms-full.txt' : vectorUrls[i - 1]!] = problems;
+    }
+    expect(found).toEqual({});
+    // A benign raw HTML block is exported as written.
+    expect(full).toContain('<details>\n<summary>More details</summary>');
+  });
+
+  it('benign raw HTML renders as elements, not as code', async () => {
+    const html = await (await fetch(`${site.url}/benign-html`)).text();
+    expect(html).toMatch(/<details>\s*<summary>More details<\/summary>\s*<p>Hidden <strong>text<\/strong> inside.<\/p>\s*<\/details>/);
+    expect(html).toContain('<kbd>Ctrl</kbd>+<kbd>C</kbd>');
+    expect(html).toContain('<sup>1</sup>');
+    expect(html).toContain('<sub>2</sub>');
+    expect(html).toContain('<figure class="image"><img src="http://example.com/photo.png" alt="A photo" loading="lazy"><figcaption>A caption</figcaption></figure>');
+    expect(html).toMatch(/<table>\s*<thead><tr><th>Name<\/th><th>Value<\/th><\/tr><\/thead>/);
+    expect(html).toContain('<th class="align-left">Left</th><th class="align-right">Right</th>');
+    expect(html).not.toContain('&#x3C;details');
+    expect(html).not.toContain('raw-html');
+  });
+
+  it('sends CSP with hashes (no unsafe-inline), nosniff, Referrer-Policy and frame-ancestors', async () => {
+    for (const url of [`${site.url}/getting-started`, `${site.url}/nope`, `${site.url}/llms.txt`, `${site.url}/getting-started.md`]) {
+      const res = await fetch(url);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, url).toContain("frame-ancestors 'none'");
+      expect(csp, url).toContain("base-uri 'none'");
+      expect(csp, url).not.toContain('unsafe-inline');
+      expect(res.headers.get('x-content-type-options'), url).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), url).toBe('strict-origin-when-cross-origin');
+      expect(res.headers.get('x-frame-options'), url).toBe('DENY');
+    }
+    const page = await fetch(`${site.url}/getting-started`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).toMatch(/img-src 'self' https: data:/);
+    // The same rendering gives the same policy: the ETag still answers 304.
+    const again = await fetch(`${site.url}/getting-started`, { headers: { 'if-none-match': page.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect((await fetch(`${site.url}/getting-started`)).headers.get('content-security-policy')).toBe(csp);
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('XSS corpus in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  });
+  afterAll(async () => browser?.close());
+
+  it('with the CSP switched off, no vector opens a dialog or runs, even hovered and clicked', async () => {
+    // bypassCSP: what is tested here is the sanitizer alone, not the policy behind it.
+    const context = await browser.newContext({ bypassCSP: true });
+    // Only the reader is reachable: external images and scripts of the vectors fail at once.
+    await context.route((u) => !u.host.startsWith('127.0.0.1'), (route) => route.abort());
+    const dialogs: string[] = [];
+    const found: Record<string, unknown> = {};
+    for (const url of vectorUrls) {
+      // A page per vector: a link clicked below may still be navigating when it closes.
+      const page = await context.newPage();
+      page.on('dialog', (dialog) => {
+        dialogs.push(`${url}: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      await page.goto(url, { waitUntil: 'domcontentloaded' });
+      const result = await page.evaluate(() => {
+        const bad: string[] = [];
+        for (const el of Array.from(document.querySelectorAll('*'))) {
+          for (const name of el.getAttributeNames()) if (/^on/i.test(name)) bad.push(`${el.tagName} ${name}`);
+          if (el.closest('main')) el.dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));
+        }
+        // The browser's own URL parser decides what a link is.
+        for (const a of Array.from(document.querySelectorAll<HTMLAnchorElement>('a[href]'))) {
+          if (!['http:', 'https:', 'mailto:', 'tel:'].includes(a.protocol)) bad.push(`a ${a.href}`);
+        }
+        for (const img of Array.from(document.images)) if (img.src && !/^https?:/.test(img.src)) bad.push(`img ${img.src}`);
+        return { xss: (window as { __xss?: unknown }).__xss, bad };
+      });
+      if (result.xss !== undefined || result.bad.length > 0) found[url] = result;
+      // Click every link the vector planted (text "xss"): a javascript: one would run now;
+      // a real link navigates away, which is fine (the dialog listener stays).
+      const clicked = await page.evaluate(() => {
+        const links = Array.from(document.querySelectorAll<HTMLElement>('article a')).filter((a) => /xss/i.test(a.textContent ?? ''));
+        for (const link of links) link.click();
+        return links.length;
+      });
+      if (clicked > 0) {
+        await page.waitForTimeout(100);
+        await page.waitForLoadState();
+        const after = await page.evaluate(() => (window as { __xss?: unknown }).__xss).catch(() => undefined);
+        if (after !== undefined) found[`${url} (clicked)`] = after;
+      }
+      await page.close();
+    }
+    expect(found).toEqual({});
+    expect(dialogs).toEqual([]);
+    await context.close();
+  }, 300_000);
+
+  it('with the CSP on: the page runs its own script and style, and nothing injected', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await page.goto(`${site.url}/getting-started`);
+    // The hashed style applies and the hashed tab script works.
+    expect(await page.locator('.hint').evaluate((el) => getComputedStyle(el).borderLeftWidth)).toBe('4px');
+    await page.getByRole('tab', { name: 'Linux' }).click();
+    expect(await page.locator('.tab-panel', { hasText: 'apt install' }).isVisible()).toBe(true);
+    expect(violations).toEqual([]);
+    // A script added to the page (as an injection would) is refused by the policy.
+    await page.evaluate(() => {
+      const script = document.createElement('script');
+      script.textContent = 'window.__xss = 1';
+      document.body.append(script);
+    });
+    expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+    await expect.poll(() => violations.length).toBeGreaterThan(0);
+    await context.close();
+  });
+});
