@@ -17,6 +17,8 @@ import { exportBody, importBody, spaceParams } from './schemas.ts';
  * credentials included, travels only in the queue message; everything stored holds it
  * without credentials.
  */
+import { sealCredentials, splitCredentials } from '../../shared/net/url-credentials.ts';
+
 export const app = createGroupApp();
 
 for (const operation of ['import', 'export'] as const) {
@@ -35,7 +37,9 @@ for (const operation of ['import', 'export'] as const) {
       ...(typeof body.timestamp === 'string' ? { timestamp: body.timestamp } : {}),
     });
     try {
-      await enqueue({ kind: 'git-sync', spaceId, operation, requestedAt, operationId, requestedBy, ...body });
+      const { url, credentials } = splitCredentials(body.url);
+      const sealedCredentials = credentials ? await sealCredentials(credentials, operationId) : undefined;
+      await enqueue({ kind: 'git-sync', spaceId, operation, requestedAt, operationId, requestedBy, ...body, url, ...(sealedCredentials ? { sealedCredentials } : {}) });
     } catch (error) {
       await updateOperation(spaceId, operationId, { status: 'failed', message: 'The operation could not be queued', finishedAt: nowIso() });
       throw error;

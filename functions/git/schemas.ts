@@ -1,21 +1,11 @@
 import * as v from 'valibot';
 import { id } from '../../shared/http/schemas.ts';
+import { egressUrl } from '../../shared/net/url-schema.ts';
 
 export const spaceParams = v.object({ spaceId: id });
 
-/** An http(s) URL, possibly with basic-auth credentials. */
-const repoUrl = v.pipe(
-  v.string('must be a string'),
-  v.nonEmpty('is required'),
-  v.maxLength(2048, 'must be at most 2048 characters'),
-  v.check((value) => {
-    try {
-      return /^https?:$/.test(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL'),
-);
+/** A public http(s) URL (shared/net: checked again when the worker connects), possibly with basic-auth credentials. */
+const repoUrl = egressUrl;
 
 const ref = v.pipe(v.string('must be a string'), v.regex(/^refs\/heads\/.+$/, 'must be of the form refs/heads/<branch>'), v.maxLength(250, 'must be at most 250 characters'));
 const dateTime = v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO 8601 date-time'));

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { egressUrl } from '../../shared/net/url-schema.ts';
 import { id, listQueryEntries, MAX_STORED_FIELD_BYTES, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
 
 const name = v.pipe(v.string('must be a string'), v.regex(/^[a-zA-Z0-9-_.]+$/, 'must match ^[a-zA-Z0-9-_.]+$'), v.maxLength(100, 'must be at most 100 characters'));
@@ -92,7 +93,8 @@ export const listEventsQuery = v.object(listQueryEntries);
 export const installBody = v.strictObject({ organization: id });
 
 export const devBody = v.strictObject({
-  tunnelUrl: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters'), v.url('must be a URL')),
+  // Checked again (resolved addresses) at every delivery: shared/net.
+  tunnelUrl: egressUrl,
   all: v.optional(v.boolean('must be a boolean'), false),
 });
 

@@ -4,7 +4,8 @@
  * Idempotent under redelivery: the operation record says when a job is done, and the
  * import's transaction only succeeds once per operation. Every failure is recorded on the
  * operation (clear message, URL without credentials) and rethrown, so SQS retries it and
- * finally moves it to the DLQ.
+ * finally moves it to the DLQ; a refusal of the egress guard (address not allowed, over the
+ * size cap, too many redirects) is final and is not retried.
  */
 import { getRecord } from '../db/operations.ts';
 import { transact, type TransactItem } from '../db/operations.ts';
@@ -20,13 +21,16 @@ import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
 import { getGitInfo, getOperation, newOperationId, updateOperation } from './state.ts';
 import { ApiError } from '../http/errors.ts';
+import { isEgressError, type EgressError } from '../net/egress-error.ts';
+import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
 
 export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
 class Skip extends Error {}
 
-export async function runGitSync(job: GitSyncJob): Promise<void> {
-  const operationId = job.operationId ?? newOperationId(job.requestedAt, 'unnamed');
+export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
+  const operationId = sealedJob.operationId ?? newOperationId(sealedJob.requestedAt, 'unnamed');
+  const job = await withCredentials(sealedJob, operationId);
   const { spaceId } = job;
   const url = job.url ? redactUrl(job.url) : '';
   const existing = await getOperation(spaceId, operationId);
@@ -54,13 +58,39 @@ export async function runGitSync(job: GitSyncJob): Promise<void> {
     }
     const message = redactText(describe(error, job), job.url ?? '');
     await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso() });
+    if (finalRefusal(error)) return;
     throw new Error(message);
   }
+}
+
+/** The job with its URL's credentials opened again (they travel sealed: functions/git/app.ts). */
+async function withCredentials(job: GitSyncJob, operationId: string): Promise<GitSyncJob> {
+  if (!job.sealedCredentials || !job.url) return job;
+  const credentials = await openCredentials(job.sealedCredentials, operationId);
+  return { ...job, url: putCredentials(job.url, credentials) };
+}
+
+/** The egress guard's refusal behind an error, where isomorphic-git wrapped it. */
+function egressCause(error: unknown): EgressError | undefined {
+  let e = error as { cause?: unknown; data?: { error?: unknown } } | undefined;
+  for (let depth = 0; e && depth < 5; depth++) {
+    if (isEgressError(e)) return e;
+    e = (e.cause ?? e.data?.error) as typeof e;
+  }
+  return undefined;
+}
+
+/** Retrying cannot change these: the same URL would be refused again. */
+function finalRefusal(error: unknown): boolean {
+  const failure = egressCause(error)?.failure;
+  return failure === 'forbidden' || failure === 'too-large' || failure === 'redirects';
 }
 
 function describe(error: unknown, job: GitSyncJob): string {
   const e = error as { message?: string; code?: string; data?: { statusCode?: number } };
   const where = `${job.operation} ${job.ref ?? ''} from ${redactUrl(job.url ?? '')}`;
+  const refused = egressCause(error);
+  if (refused) return `Git ${where} failed: ${refused.reason}`;
   if (e.code === 'HttpError' && e.data?.statusCode) return `Git ${where} failed: the server answered HTTP ${e.data.statusCode}`;
   if (e.code === 'SmartHttpError' || e.code === 'HttpError') return `Git ${where} failed: the repository could not be reached (${e.message})`;
   if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT/.test(String(e.message))) return `Git ${where} failed: the repository could not be reached (${e.message})`;

@@ -8,9 +8,10 @@ import type { QueueName } from '../config.ts';
 export const jobSchema = v.variant('kind', [
   v.object({ kind: v.literal('purge-space'), spaceId: v.string() }),
   /**
-   * Git import/export (shared/git/sync.ts). `url` may hold basic-auth credentials: they live
-   * only in this message (SQS encrypts at rest) and are stripped from everything stored or
-   * logged. `operationId` keys the operation record, so a redelivered message runs once.
+   * Git import/export (shared/git/sync.ts). Basic-auth credentials of the URL travel sealed
+   * in `sealedCredentials` (AES-GCM, shared/net/url-credentials.ts, bound to the operation
+   * id), never in clear in the queue, and are stripped from everything stored or logged.
+   * `operationId` keys the operation record, so a redelivered message runs once.
    * Fields are optional for the schema's sake; the worker fails a job that lacks url/ref.
    */
   v.object({
@@ -21,6 +22,7 @@ export const jobSchema = v.variant('kind', [
     operationId: v.optional(v.string()),
     requestedBy: v.optional(v.string()),
     url: v.optional(v.string()),
+    sealedCredentials: v.optional(v.string()),
     ref: v.optional(v.string()),
     commitMessage: v.optional(v.string()),
     repoProjectDirectory: v.optional(v.string()),
@@ -36,6 +38,8 @@ export const jobSchema = v.variant('kind', [
   v.object({ kind: v.literal('integration-event'), integrationName: v.string(), eventId: v.string() }),
   /** Fetch/parse/store of an OpenAPI spec (shared/commands/openapi-process.ts); `processId` names the run. */
   v.object({ kind: v.literal('openapi-process'), organizationId: v.string(), slug: v.string(), processId: v.string() }),
+  /** Re-clusters an organization's conversation issues (shared/commands/conversations-recluster.ts); `ingestedAt` of the issue that asked. */
+  v.object({ kind: v.literal('conversations-cluster'), organizationId: v.string(), ingestedAt: v.string() }),
 ]);
 
 export type Job = v.InferOutput<typeof jobSchema>;
@@ -47,4 +51,5 @@ export const queueOfJob: Record<JobKind, QueueName> = {
   'translation-run': 'translations',
   'integration-event': 'integration-events',
   'openapi-process': 'jobs',
+  'conversations-cluster': 'jobs',
 };
