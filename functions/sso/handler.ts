@@ -1,5 +1,13 @@
-import { handle } from 'hono/aws-lambda';
+import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
 import { app } from './app.ts';
+import { serviceProviderApp } from './service-provider.ts';
 
-/** Lambda entry of the `sso` group (API Gateway HTTP API, payload v2). */
-export const handler = handle(app);
+const api = handle(app);
+const serviceProvider = handle(serviceProviderApp);
+
+/**
+ * Lambda entry of the `sso` group (API Gateway HTTP API, payload v2): the /v1 operations,
+ * and the SAML service-provider endpoints under /sso/saml/ (no bearer token there).
+ */
+export const handler = (event: LambdaEvent & { rawPath: string }, context?: LambdaContext) =>
+  (event.rawPath.startsWith('/sso/saml/') ? serviceProvider : api)(event, context);

@@ -1,16 +1,32 @@
 import { Duration } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
 import { queueNames } from '../../shared/config.ts';
 import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
+import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
 
 /** The group whose app answers unknown routes (every group app answers them the same way). */
 export const NOT_FOUND_GROUP: GroupName = 'organizations';
 
 /** Routes of the reader site (functions/reader): published sites as HTML, markdown and text files. */
 export const READER_ROUTES = [{ method: HttpMethod.GET, path: '/s/{proxy+}' }] as const;
+
+/** SAML service-provider endpoints (functions/sso/service-provider.ts), served by the sso group's Lambda. */
+export const SSO_SERVICE_PROVIDER_ROUTES = [
+  { method: HttpMethod.GET, path: '/sso/saml/{providerId}' },
+  { method: HttpMethod.GET, path: '/sso/saml/{providerId}/start' },
+  { method: HttpMethod.POST, path: '/sso/saml/{providerId}/acs' },
+] as const;
+
+/**
+ * The outer wall: API Gateway's throttle of the default stage, for all callers together
+ * (requests per second, and the bucket a burst may use). The service's own limits per
+ * token and per address (shared/http/rate-limit.ts) apply inside it.
+ */
+export const API_STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
 
 /**
  * The public HTTP API: one Lambda per endpoint group, one route per operation of the catalogue, all under /v1;
@@ -24,6 +40,10 @@ export class DocsApi extends Construct {
   constructor(scope: Construct, id: string, resources: ServiceResources) {
     super(scope, id);
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'Documentation publishing service API (/v1)' });
+    (this.httpApi.defaultStage!.node.defaultChild as CfnStage).defaultRouteSettings = {
+      throttlingRateLimit: API_STAGE_THROTTLE.rateLimit,
+      throttlingBurstLimit: API_STAGE_THROTTLE.burstLimit,
+    };
     const functions: Partial<Record<GroupName, ServiceFunction>> = {};
     const integrations: Partial<Record<GroupName, HttpLambdaIntegration>> = {};
     for (const group of groupNames) {
@@ -49,9 +69,10 @@ export class DocsApi extends Construct {
     // Everything else reaches one group app, which answers the service's JSON 404
     // (API Gateway's own would be {"message":"Not Found"}).
     this.httpApi.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: integrations[NOT_FOUND_GROUP]! });
+    for (const route of SSO_SERVICE_PROVIDER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: integrations.sso! });
     this.functions = functions as Record<GroupName, ServiceFunction>;
 
-    // The reader site: reads the table and blobs (presigned file URLs), writes nothing.
+    // The reader site: reads the table and blobs (presigned file URLs); writes only its rate-limit counters.
     this.reader = new ServiceFunction(this, 'reader', {
       entry: 'functions/reader/handler.ts',
       description: 'docs-service reader',
@@ -59,6 +80,11 @@ export class DocsApi extends Construct {
       timeout: Duration.seconds(29),
     });
     resources.table.grantReadData(this.reader);
+    this.reader.addToRolePolicy(new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [resources.table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_KEY_PREFIX}*`] } },
+    }));
     resources.bucket.grantRead(this.reader);
     const readerIntegration = new HttpLambdaIntegration('reader-integration', this.reader, { scopePermissionToRoute: false });
     for (const route of READER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: readerIntegration });

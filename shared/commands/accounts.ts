@@ -39,13 +39,16 @@ export async function getUser(userId: string): Promise<UserItem | undefined> {
   return record ? userEntity.fromRecord(record) : undefined;
 }
 
-/** Creates an access token; the secret is returned once and only its hash is stored. */
-export async function createAccessToken(userId: string, label = 'access token', secret?: string): Promise<string> {
+/**
+ * Creates an access token; the secret is returned once and only its hash is stored.
+ * `expiresAt` (epoch seconds) limits its life (SSO tokens); without it the token lasts until revoked.
+ */
+export async function createAccessToken(userId: string, label = 'access token', secret?: string, expiresAt?: number): Promise<string> {
   const token = secret ?? `dps_${randomId(40)}`;
   const hash = sha256Hex(token);
   await db().send(new PutCommand({
     TableName: config.tableName,
-    Item: tokenEntity.toRecord({ hash }, { hash, userId, label, createdAt: nowIso() }),
+    Item: tokenEntity.toRecord({ hash }, { hash, userId, label, createdAt: nowIso(), ...(expiresAt !== undefined ? { expiresAt } : {}) }),
   }));
   return token;
 }

@@ -4,7 +4,7 @@ import { organizationEntity, type OrganizationItem } from '../db/entities/organi
 import { memberEntity } from '../db/entities/member.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import type { Role } from '../http/schemas.ts';
-import { ApiError, badRequest } from '../http/errors.ts';
+import { ApiError, badRequest, forbidden } from '../http/errors.ts';
 import { newMember } from './accounts.ts';
 
 /** Lower-cased domain of an email address ('' when it has none). */
@@ -26,6 +26,26 @@ export function joinRole(org: Pick<OrganizationItem, 'defaultRole'>): Role {
   return org.defaultRole ?? 'read';
 }
 
+/**
+ * An organization with `sso` on takes new members only through its SAML providers
+ * (shared/commands/sso-login.ts): joining by email domain is refused.
+ */
+function ssoRequired(org: Pick<OrganizationItem, 'id'>): ApiError {
+  return forbidden(`sso: organization ${org.id} requires single sign-on; new members join by signing in through one of its SSO providers (GET /v1/orgs/${org.id}/sso)`);
+}
+
+/** The organization's commit-time condition failed: read it again to say which part. */
+class OrganizationChanged extends ApiError {
+  constructor() {
+    super(409, 'The organization changed while joining');
+  }
+}
+
+async function joinRefused(orgId: string): Promise<ApiError> {
+  const record = await getRecord(organizationEntity.key({ orgId }), true);
+  return record?.sso === true ? ssoRequired({ id: orgId }) : badRequest("The user's email domain is not valid");
+}
+
 class AlreadyMember extends ApiError {
   constructor() {
     super(409, 'Already a member');
@@ -34,19 +54,22 @@ class AlreadyMember extends ApiError {
 
 /**
  * Adds `user` to `org` as `joinRole(org)` in one transaction that re-checks, at commit
- * time, that the organization still allows the user's email domain. Returns false when
+ * time, that the organization still allows the user's email domain and does not enforce
+ * SSO (403 when it does). Returns false when
  * the user became a member meanwhile (a concurrent join): joining is idempotent.
  */
 export async function joinOrganization(org: OrganizationItem, user: UserItem): Promise<boolean> {
+  if (org.sso) throw ssoRequired(org);
   const member = newMember(org.id, user, joinRole(org));
   try {
     await transact([
       {
+        // Re-checked at commit: the domain is still allowed and SSO was not enforced meanwhile.
         ConditionCheck: {
           TableName: config.tableName,
           Key: organizationEntity.key({ orgId: org.id }),
-          ConditionExpression: 'attribute_exists(pk) AND contains(emailDomains, :domain)',
-          ExpressionAttributeValues: { ':domain': emailDomainOf(user.email) },
+          ConditionExpression: 'attribute_exists(pk) AND contains(emailDomains, :domain) AND (attribute_not_exists(sso) OR sso <> :true)',
+          ExpressionAttributeValues: { ':domain': emailDomainOf(user.email), ':true': true },
         },
       },
       {
@@ -56,9 +79,10 @@ export async function joinOrganization(org: OrganizationItem, user: UserItem): P
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-    ], (index) => (index === 0 ? badRequest("The user's email domain is not valid") : new AlreadyMember()));
+    ], (index) => (index === 0 ? new OrganizationChanged() : new AlreadyMember()));
   } catch (error) {
     if (error instanceof AlreadyMember) return false;
+    if (error instanceof OrganizationChanged) throw await joinRefused(org.id);
     // A concurrent transaction on the same items (TransactionConflict): when it was the
     // same user joining, the membership exists now and this join is done too.
     if (error instanceof ApiError && error.status === 409

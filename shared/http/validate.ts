@@ -2,7 +2,7 @@ import { validator } from 'hono/validator';
 import * as v from 'valibot';
 import { ApiError } from './errors.ts';
 
-type Target = 'json' | 'query' | 'param';
+type Target = 'json' | 'query' | 'param' | 'form';
 
 /** Formats the first valibot issue as "<field>: <what is wrong>". */
 export function issueMessage(target: Target, issues: readonly v.BaseIssue<unknown>[]): string {

@@ -3,6 +3,7 @@ import { operations, toHonoPath } from '../http/operations.ts';
 import { errorBody } from '../http/errors.ts';
 import { groupApps } from './groups.ts';
 import { app as reader } from '../../functions/reader/app.ts';
+import { serviceProviderApp } from '../../functions/sso/service-provider.ts';
 
 /**
  * One HTTP app for local runs and tests that routes each operation to its group's app,
@@ -12,10 +13,13 @@ export function createLocalApp() {
   const root = new Hono();
   for (const op of operations) {
     const app = groupApps[op.group];
-    root.on(op.method, toHonoPath(`/v1${op.path}`), (c) => app.fetch(c.req.raw));
+    // c.env (the Node socket) goes along: rate limits count by the client's address.
+    root.on(op.method, toHonoPath(`/v1${op.path}`), (c) => app.fetch(c.req.raw, c.env));
   }
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
-  root.get('/s/*', (c) => reader.fetch(c.req.raw));
+  root.get('/s/*', (c) => reader.fetch(c.req.raw, c.env));
+  // SAML service-provider endpoints (the sso group's Lambda in AWS, routes under /sso/saml/).
+  root.on(['GET', 'POST'], '/sso/saml/*', (c) => serviceProviderApp.fetch(c.req.raw, c.env));
   root.get('/health', (c) => c.json({ status: 'ok' }));
   root.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
   root.onError((_error, c) => c.json(errorBody(500, 'Internal server error'), 500));

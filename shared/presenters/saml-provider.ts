@@ -6,9 +6,9 @@ import { apiLocation } from './urls.ts';
 import { presentTeam } from './team.ts';
 
 /**
- * Service-provider addresses of a provider, on the public API base (config.apiUrl). The
- * SAML endpoints themselves (assertion consumer, start) are not served by this service yet:
- * these are the addresses an IdP is configured with.
+ * Service-provider addresses of a provider, on the public API base (config.apiUrl), served
+ * by functions/sso/service-provider.ts: the SP metadata at `entityID`, SP-initiated login
+ * at `startURL`, the assertion consumer at `acsURL`.
  */
 export function samlService(provider: Pick<SAMLProviderItem, 'id'>) {
   const base = `${config.apiUrl}/sso/saml/${provider.id}`;

@@ -20,7 +20,9 @@ export type KeyPurpose =
   /** Standard Webhooks signing secret of an integration (context: integration name). */
   | 'webhook-signing'
   /** HMAC key of reader cookies and other short-lived tokens of the service itself. */
-  | 'session';
+  | 'session'
+  /** HMAC key turning an SSO email into the id of the user it creates (concurrent first logins make one user). */
+  | 'sso-user-id';
 
 // Per loaded secret: a reset (tests) loads a new Buffer and so starts a new cache.
 const derived = new WeakMap<Buffer, Map<string, Buffer>>();

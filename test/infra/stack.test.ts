@@ -3,7 +3,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DocsServiceStack } from '../../infra/stack.ts';
-import { NOT_FOUND_GROUP, READER_ROUTES } from '../../infra/constructs/api.ts';
+import { API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDER_ROUTES } from '../../infra/constructs/api.ts';
 import { queueNames } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../shared/http/operations.ts';
@@ -30,8 +30,8 @@ describe('HTTP API', () => {
   });
 
   it('routes every operation, once, to its group function', () => {
-    // One route per operation, the reader site's routes, and the catch-all that answers unknown paths with JSON 404.
-    expect(routes).toHaveLength(operations.length + READER_ROUTES.length + 1);
+    // One route per operation, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
+    expect(routes).toHaveLength(operations.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + 1);
     for (const op of operations) {
       const routeKey = `${op.method} /v1${op.path}`;
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === routeKey);
@@ -65,6 +65,17 @@ describe('HTTP API', () => {
     }
   });
 
+  it('routes the SAML service-provider endpoints (/sso/saml/...) to the sso group function', () => {
+    expect(SSO_SERVICE_PROVIDER_ROUTES.map((r) => `${r.method} ${r.path}`))
+      .toEqual(['GET /sso/saml/{providerId}', 'GET /sso/saml/{providerId}/start', 'POST /sso/saml/{providerId}/acs']);
+    for (const route of SSO_SERVICE_PROVIDER_ROUTES) {
+      const matching = routes.filter(([, r]) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(matching).toHaveLength(1);
+      const target = matching[0]![1].Properties.Target['Fn::Join'][1];
+      expect(getAttId(resources[target[1].Ref]!.Properties.IntegrationUri)).toBe(functionByDescription.get('docs-service group sso'));
+    }
+  });
+
   it('sends unknown paths to a group app, which answers JSON 404', () => {
     const catchAll = routes.filter(([, r]) => r.Properties.RouteKey === 'ANY /{proxy+}');
     expect(catchAll).toHaveLength(1);
@@ -88,12 +99,28 @@ describe('HTTP API', () => {
     expect(permissions.some((p) => getAttId(p.FunctionName) === reader && p.Principal === 'apigateway.amazonaws.com')).toBe(true);
   });
 
-  it('gives the reader read-only access to the table and bucket', () => {
+  it('gives the reader read-only access to the table and bucket, and UpdateItem on rate-limit counters only', () => {
     const role = resources[functionByDescription.get('docs-service reader')!]!.Properties.Role['Fn::GetAtt'][0];
     const policy = ofType('AWS::IAM::Policy').find(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))!;
-    const actions = policy[1].Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 's3:GetObject*']));
-    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 's3:PutObject', 's3:DeleteObject*']) expect(actions).not.toContain(write);
+    const statements = policy[1].Properties.PolicyDocument.Statement as any[];
+    const unconditioned = statements.filter((s) => !s.Condition).flatMap((s: any) => [s.Action].flat());
+    expect(unconditioned).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 's3:GetObject*']));
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 's3:PutObject', 's3:DeleteObject*']) expect(unconditioned).not.toContain(write);
+    const counters = statements.filter((s) => s.Condition);
+    expect(counters).toEqual([expect.objectContaining({
+      Action: 'dynamodb:UpdateItem',
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } },
+    })]);
+  });
+
+  it('throttles the default stage as the outer wall', () => {
+    const stages = ofType('AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    expect(stages[0]![1].Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: API_STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: API_STAGE_THROTTLE.burstLimit },
+    });
   });
 
   it('lets API Gateway invoke each group function', () => {

@@ -7,6 +7,8 @@ export interface TokenItem {
   label: string;
   createdAt: string;
   revokedAt?: string;
+  /** Epoch seconds after which the token no longer authenticates (also the table's TTL attribute); absent: no expiry. */
+  expiresAt?: number;
 }
 
 /** TOKEN#<sha256> / TOKEN: one GetItem authenticates a request. A user's tokens via gsi1. */

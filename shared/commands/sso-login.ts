@@ -1,0 +1,151 @@
+import { createHmac } from 'node:crypto';
+import { config } from '../config.ts';
+import { nowEpochSeconds, nowIso } from '../clock.ts';
+import { derivedKey } from '../secrets/keys.ts';
+import { getRecord, queryPage, transact, addToCounter, type TransactItem } from '../db/operations.ts';
+import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
+import { userEntity, type UserItem } from '../db/entities/user.ts';
+import { memberEntity, type MemberItem } from '../db/entities/member.ts';
+import { teamEntity, teamMemberEntity, type TeamItem, type TeamMemberItem } from '../db/entities/team.ts';
+import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
+import type { Role } from '../http/schemas.ts';
+import { ApiError, notFound } from '../http/errors.ts';
+import { maxRole } from '../policies/roles.ts';
+import { createAccessToken, newMember } from './accounts.ts';
+import { joinRole } from './organizations-join.ts';
+import { readTeam } from './teams-write.ts';
+import { Rejection, retryOnConflict } from './retry.ts';
+import type { SSOIdentity } from '../sso/identity.ts';
+import { ssoTokenTtlSeconds } from '../sso/settings.ts';
+
+export interface SSOLogin {
+  user: UserItem;
+  member: MemberItem;
+  token: string;
+  /** Epoch seconds. */
+  expiresAt: number;
+}
+
+/**
+ * What a verified SAML login does (JIT provisioning): the person is found by email or
+ * created, becomes a member with the provider's defaultRole (else the organization's
+ * join role) or keeps a higher one, joins the provider's defaultTeam, is marked `sso`
+ * and seen now; then gets an access token that expires after SSO_TOKEN_TTL.
+ *
+ * An account that exists but is not a member of this organization is refused: the
+ * organization's IdP asserts any email it likes, and must not take over accounts that
+ * never joined it (an administrator adds them as members first).
+ */
+export async function signInWithSAML(provider: SAMLProviderItem, identity: SSOIdentity): Promise<SSOLogin> {
+  const orgRecord = await getRecord(organizationEntity.key({ orgId: provider.orgId }), true);
+  if (!orgRecord) throw notFound(`No organization found with id ${provider.orgId}`);
+  const org = organizationEntity.fromRecord(orgRecord);
+  const role = provider.defaultRole ?? joinRole(org);
+  const { user, member } = await retryOnConflict(() => provision(provider, org, identity, role));
+  const expiresAt = nowEpochSeconds() + ssoTokenTtlSeconds();
+  const token = await createAccessToken(user.id, `SSO: ${provider.label}`, undefined, expiresAt);
+  return { user, member, token, expiresAt };
+}
+
+async function provision(provider: SAMLProviderItem, org: OrganizationItem, identity: SSOIdentity, role: Role) {
+  const now = nowIso();
+  const existing = await findUser(identity.email);
+  const user: UserItem = existing ?? {
+    id: await ssoUserId(identity.email), displayName: identity.displayName, email: identity.email,
+    emailVerified: true, createdAt: now, updatedAt: now,
+  };
+  const memberKey = memberEntity.key({ orgId: org.id, userId: user.id });
+  const memberRecord = existing ? await getRecord(memberKey, true) : undefined;
+  if (existing && !memberRecord) {
+    throw new Rejection(403, 'An account with this email already exists and is not a member of this organization: an administrator must add it before it can sign in with SSO');
+  }
+  const current = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
+  if (current?.disabled) throw new Rejection(403, 'Your membership of this organization is disabled');
+  const team = provider.defaultTeam ? await readTeam(org.id, provider.defaultTeam) : undefined;
+  const joinsTeam = team !== undefined
+    && !(current && await getRecord(teamMemberEntity.key({ orgId: org.id, teamId: team.id, userId: user.id }), true));
+
+  const writes: TransactItem[] = [];
+  let member: MemberItem;
+  if (current) {
+    member = { ...current, role: maxRole(current.role, role), sso: true, lastSeenAt: now, teams: current.teams + (joinsTeam ? 1 : 0) };
+    writes.push(updateMember(current, member, joinsTeam));
+  } else {
+    member = { ...newMember(org.id, user, role), sso: true, lastSeenAt: now, teams: joinsTeam ? 1 : 0 };
+    writes.push(
+      { Put: { TableName: config.tableName, Item: userEntity.toRecord({ userId: user.id }, user), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: config.tableName, Item: memberEntity.toRecord({ orgId: org.id, userId: user.id }, member), ConditionExpression: 'attribute_not_exists(pk)' } },
+    );
+  }
+  if (team && joinsTeam) writes.push(...joinTeamWrites(team, user.id, now));
+  // Any failed condition means a concurrent login or change got there first: 409, retried from a fresh read.
+  await transact(writes, () => new ApiError(409, 'A concurrent request changed the same member; retry'));
+  return { user, member };
+}
+
+/** Sets sso, lastSeenAt (and its index), a higher role, one more team; on the member as it was read. */
+function updateMember(before: MemberItem, after: MemberItem, joinsTeam: boolean): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':true': true, ':false': false, ':seen': after.lastSeenAt };
+  const sets = ['sso = :true', 'lastSeenAt = :seen'];
+  for (const [attribute, value] of Object.entries(memberEntity.indexAttributes(after).set)) {
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
+    sets.push(`#${attribute} = :${attribute}`);
+  }
+  let condition = 'attribute_exists(pk) AND disabled = :false';
+  if (after.role !== before.role) {
+    names['#role'] = 'role';
+    sets.push('#role = :role');
+    values[':role'] = after.role;
+    if (before.role === null) {
+      condition += ' AND attribute_type(#role, :nullType)';
+      values[':nullType'] = 'NULL';
+    } else {
+      condition += ' AND #role = :previousRole';
+      values[':previousRole'] = before.role;
+    }
+  }
+  if (joinsTeam) values[':one'] = 1;
+  return {
+    Update: {
+      TableName: config.tableName,
+      Key: memberEntity.key({ orgId: before.orgId, userId: before.userId }),
+      UpdateExpression: `SET ${sets.join(', ')}${joinsTeam ? ' ADD teams :one' : ''}`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+function joinTeamWrites(team: TeamItem, userId: string, now: string): TransactItem[] {
+  const membership: TeamMemberItem = { orgId: team.orgId, teamId: team.id, userId, role: 'member', addedAt: now, titleLower: team.titleLower };
+  return [
+    {
+      Put: {
+        TableName: config.tableName,
+        Item: teamMemberEntity.toRecord({ orgId: team.orgId, teamId: team.id, userId }, membership),
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    addToCounter(teamEntity.key({ orgId: team.orgId, teamId: team.id }), 'members', 1),
+  ];
+}
+
+/** The account with this email: by the email index, else the one an earlier SSO login created (index not caught up yet). */
+async function findUser(email: string): Promise<UserItem | undefined> {
+  const page = await queryPage({ index: 'gsi1', partition: `EMAIL#${email.toLowerCase()}`, prefix: 'USER', limit: 1 });
+  const found = page.records[0];
+  if (found) {
+    const record = await getRecord(userEntity.key({ userId: found.id as string }), true);
+    if (record) return userEntity.fromRecord(record);
+  }
+  const created = await getRecord(userEntity.key({ userId: await ssoUserId(email) }), true);
+  return created ? userEntity.fromRecord(created) : undefined;
+}
+
+/** Id of the user an SSO login creates: keyed on the email, so concurrent first logins create one user (exported for tests). */
+export async function ssoUserId(email: string): Promise<string> {
+  return createHmac('sha256', await derivedKey('sso-user-id')).update(email.toLowerCase()).digest('hex').slice(0, 24);
+}
