@@ -161,6 +161,23 @@ describe('reader (READER_RATE_LIMIT_PER_MINUTE per address)', () => {
   });
 });
 
+describe('SAML service provider endpoints (per address)', () => {
+  it('count posted responses and metadata reads per address, separately from the reader', async () => {
+    process.env.READER_RATE_LIMIT_PER_MINUTE = '2';
+    const client = randomLoopback();
+    for (let i = 0; i < 2; i++) {
+      const res = await from(client, api.url, 'GET', '/sso/saml/nosuchprovider');
+      expect(res.status).toBe(404);
+      expect(res.headers['x-ratelimit-remaining']).toBe(String(1 - i));
+    }
+    const refused = await from(client, api.url, 'GET', '/sso/saml/nosuchprovider/start');
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^Too many requests: signing in with SAML from one address is limited to 2 requests per minute/);
+    // The reader's counter of the same address is another one.
+    expect((await from(client, api.url, 'GET', '/s/site_nothere/page')).status).toBe(404);
+  });
+});
+
 describe('client address', () => {
   it('is API Gateway\'s sourceIp in Lambda, never X-Forwarded-For; IPv4-mapped as IPv4, IPv6 by /64', async () => {
     const app = new Hono().get('/ip', (c) => c.text(clientAddress(c)));

@@ -3,6 +3,7 @@ import { accepts } from 'hono/accepts';
 import { bodyLimit } from 'hono/body-limit';
 import { validate } from '../../shared/http/validate.ts';
 import { errorBody, errorResponse } from '../../shared/http/errors.ts';
+import { samlRateLimit } from '../../shared/http/rate-limit.ts';
 import { presentUser } from '../../shared/presenters/user.ts';
 import { providerById } from '../../shared/sso/providers.ts';
 import { samlClient, serviceProviderMetadata } from '../../shared/sso/saml-client.ts';
@@ -23,6 +24,7 @@ import { tokenPage } from './token-page.ts';
  */
 export const serviceProviderApp = new Hono().basePath('/sso/saml');
 
+serviceProviderApp.use('*', samlRateLimit);
 serviceProviderApp.use('*', bodyLimit({
   maxSize: MAX_SAML_RESPONSE_CHARS + 16 * 1024,
   onError: (c) => c.json(errorBody(413, 'body: is too large for a SAML response'), 413),

@@ -108,13 +108,24 @@ export async function countFailedAuthentication(c: Context<AppEnv>): Promise<voi
   if (state.limited) throw tooManyRequests(state, 'an address sending requests without a valid access token');
 }
 
-/** Reader requests per client address; the 429 is answered here, before any site is read. */
-export const readerRateLimit = createMiddleware(async (c, next) => {
-  const state = await count('reader', clientAddress(c), config.readerRateLimitPerMinute);
-  const headers = rateLimitHeaders(state);
-  if (state.limited) {
-    return c.json(errorBody(429, tooManyRequests(state, 'reading published sites from one address').message), 429, { ...headers, 'Cache-Control': 'no-store' });
-  }
-  await next();
-  for (const [name, value] of Object.entries(headers)) c.header(name, value);
-});
+/**
+ * Requests without a bearer token, per client address (READER_RATE_LIMIT_PER_MINUTE, a
+ * counter per scope); the 429 is answered here, before anything is read.
+ */
+function addressRateLimit(scope: RateLimitScope, what: string) {
+  return createMiddleware(async (c, next) => {
+    const state = await count(scope, clientAddress(c), config.readerRateLimitPerMinute);
+    const headers = rateLimitHeaders(state);
+    if (state.limited) {
+      return c.json(errorBody(429, tooManyRequests(state, what).message), 429, { ...headers, 'Cache-Control': 'no-store' });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+  });
+}
+
+/** Published sites: share-key and visitor-token guesses included. */
+export const readerRateLimit = addressRateLimit('reader', 'reading published sites from one address');
+
+/** SAML service provider endpoints: every posted response costs a signature check. */
+export const samlRateLimit = addressRateLimit('sso', 'signing in with SAML from one address');
