@@ -231,14 +231,15 @@ describe('POST .../run and the translations worker', () => {
     // The source is unchanged.
     expect((await getRecord(spaceEntity.key({ spaceId: space.id })))!.revision).toBe(sourceRevision);
 
-    // A second run writes a new revision of the same result space.
+    // A second run writes a new revision of the same result space; nothing changed, so nothing is sent.
     expect((await api.request('POST', `${base(org)}/${t.id}/run`, { token: org.admin.token })).status).toBe(204);
     const again = await processRuns(org, t.id);
     expect(again.result!.space).toBe(res.body.result.space);
     expect(again.result!.revision).not.toBe(res.body.result.revision);
-    expect(again.stats).toMatchObject({ runs: 2, totalWords: 18, totalPages: 2, latestPages: 2, latestWords: 9 });
+    expect(again.stats).toMatchObject({ runs: 2, totalWords: 9, totalPages: 2, latestPages: 0, latestWords: 0 });
     const second = (await loadRevision(again.result!.space, again.result!.revision))!;
     expect(second.revision.parents).toEqual([res.body.result.revision]);
+    expect(second.manifest.pages[0]!.document).toBe(result.manifest.pages[0]!.document); // copied, not translated again
     expect((await getRecord(spaceEntity.key({ spaceId: again.result!.space })))!.revision).toBe(again.result!.revision);
   });
 

@@ -10,6 +10,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queueNames, queueUrlVariable, type QueueName } from '../../shared/config.ts';
+import { FONT_FILES } from '../../shared/content/pdf/font-files.ts';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,7 +34,16 @@ export interface ServiceFunctionProps {
   resources: ServiceResources;
   /** Defaults to 29 s, just under the HTTP API's 30 s integration limit. */
   timeout?: Duration;
+  /** Renders PDFs: the Noto font files are copied into the bundle (`fonts/`, read through PDF_FONT_DIR). */
+  pdfFonts?: boolean;
 }
+
+/** Bundle folder of the PDF fonts, and the commands that copy them there after bundling. */
+const FONT_DIR = 'fonts';
+const copyFonts = (inputDir: string, outputDir: string) => [
+  `mkdir -p "${join(outputDir, FONT_DIR)}"`,
+  ...Object.values(FONT_FILES).map(([pkg, file]) => `cp "${join(inputDir, 'node_modules', pkg, file)}" "${join(outputDir, FONT_DIR)}/"`),
+];
 
 const requireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
@@ -58,6 +68,7 @@ export class ServiceFunction extends NodejsFunction {
         ...Object.fromEntries(queueNames.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
         SERVICE_SECRET_ARN: serviceSecret.secretArn,
         NODE_OPTIONS: '--enable-source-maps',
+        ...(props.pdfFonts ? { PDF_FONT_DIR: `/var/task/${FONT_DIR}` } : {}),
         ...environment,
       },
       bundling: {
@@ -70,6 +81,13 @@ export class ServiceFunction extends NodejsFunction {
         banner: requireBanner,
         // Bundle the AWS SDK too: one minified ESM file cold-starts faster than the runtime's SDK (ARCHITECTURE.md).
         externalModules: [],
+        ...(props.pdfFonts ? {
+          commandHooks: {
+            beforeBundling: () => [],
+            beforeInstall: () => [],
+            afterBundling: copyFonts,
+          },
+        } : {}),
       },
     });
     serviceSecret.grantRead(this);

@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { queueNames, type QueueName } from '../../shared/config.ts';
 import { workerTimeouts } from './queues.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 
 /** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
 export class DocsWorkers extends Construct {
@@ -31,6 +32,10 @@ export class DocsWorkers extends Construct {
       functions[name] = fn;
     }
     this.functions = functions as Record<QueueName, ServiceFunction>;
+    // Translation providers (shared/translate/providers.ts): chosen at synth time, pseudo by default.
+    functions.translations!.addEnvironment('TRANSLATION_PROVIDER', process.env.TRANSLATION_PROVIDER ?? 'pseudo');
+    if (process.env.BEDROCK_MODEL_ID) functions.translations!.addEnvironment('BEDROCK_MODEL_ID', process.env.BEDROCK_MODEL_ID);
+    functions.translations!.addToRolePolicy(new PolicyStatement({ actions: ['translate:TranslateText', 'bedrock:InvokeModel'], resources: ['*'] }));
 
     this.spaceExpiryFailures = new Queue(this, 'space-expiry-failures', { retentionPeriod: Duration.days(14), enforceSSL: true });
     this.spaceExpiry = new ServiceFunction(this, 'space-expiry', {

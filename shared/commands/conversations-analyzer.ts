@@ -1,79 +1,60 @@
 /**
- * Deriving issues from conversations. There is no language model here: the default
- * `KeywordAnalyzer` is a deterministic rule, and a real model plugs in later behind the same
- * `ConversationAnalyzer` interface (setConversationAnalyzer), with nothing else changing.
- *
- * Rule: a conversation raises ONE issue when its user messages (role `user`) ask a question
- * (contain `?`) or name an error keyword (error, fail, broken, crash, bug, exception, 404, ...).
- * The issue joins the cluster of its normalized keyword: the first word of the subject, then of
- * the user messages, that has at least 4 letters and is neither a stop word nor an error or
- * question word, lower-cased with a plural `s` removed (`webhooks` → `webhook`); `general` when
- * there is none.
+ * Deriving issues from conversations, behind the `ConversationAnalyzer` interface (a model
+ * can implement it; `setConversationAnalyzer`). The default `RuleAnalyzer` raises ONE issue
+ * when the user's messages (role `user`) ask a question (`?`) or report a failure (error,
+ * fail, broken, 404, ...): its title is the subject (else the first user message), its summary
+ * the first user message, its `text` (what clustering reads) the subject and every user
+ * message. Grouping issues into clusters is not the analyzer's job: the clustering job does it
+ * across conversations (conversations-recluster.ts).
  */
 import type { ConversationPart } from '../db/entities/conversation.ts';
 
 export interface DerivedIssue {
   title: string;
   summary: string;
-  cluster: { id: string; label: string; icon: string; summary: string };
+  /** `error` for reported failures, else `question`. */
+  kind: 'error' | 'question';
+  /** The words clustering compares (bounded). */
+  text: string;
 }
 
 export interface ConversationAnalyzer {
   analyze(conversation: { subject: string; parts: ConversationPart[] }): DerivedIssue | null;
 }
 
+/** Characters of an issue's `text` kept for clustering. */
+export const MAX_ISSUE_TEXT = 4_000;
+
 const ERROR_WORDS = new Set([
   'error', 'errors', 'fail', 'fails', 'failed', 'failing', 'failure', 'broken', 'broke', 'crash', 'crashes', 'crashed',
-  'bug', 'bugs', 'exception', 'timeout', 'cannot', 'cant', 'unable', '404', '500', 'wrong', 'issue', 'problem',
-]);
-const STOP_WORDS = new Set([
-  'about', 'above', 'after', 'again', 'also', 'because', 'been', 'before', 'being', 'between', 'both', 'could', 'does',
-  'doesnt', 'dont', 'each', 'even', 'from', 'have', 'having', 'hello', 'help', 'here', 'into', 'just', 'like', 'make',
-  'more', 'most', 'much', 'need', 'only', 'other', 'please', 'really', 'same', 'should', 'some', 'such', 'than', 'thank',
-  'thanks', 'that', 'their', 'them', 'then', 'there', 'these', 'they', 'this', 'those', 'through', 'very', 'want', 'were',
-  'what', 'when', 'where', 'which', 'while', 'will', 'with', 'would', 'your', 'yours', 'anyone', 'someone', 'getting',
-  'trying', 'using', 'work', 'works', 'working', 'know', 'question', 'questions', 'there', 'still',
-  'how', 'why', 'who',
+  'bug', 'bugs', 'exception', 'timeout', 'cannot', 'cant', 'unable', '401', '403', '404', '429', '500', 'wrong', 'issue',
+  'problem', 'stuck', 'rejected', 'declined', 'missing', 'lose', 'lost', 'not',
 ]);
 
-function words(text: string): string[] {
-  return text.toLowerCase().replace(/['’]/g, '').split(/[^a-z0-9]+/).filter((w) => w.length > 0);
-}
-
-export function normalizeKeyword(word: string): string {
-  return word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
-}
+const words = (text: string) => text.toLowerCase().replace(/['’]/g, '').split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
 const clip = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-export class KeywordAnalyzer implements ConversationAnalyzer {
+export class RuleAnalyzer implements ConversationAnalyzer {
   analyze(conversation: { subject: string; parts: ConversationPart[] }): DerivedIssue | null {
     const userMessages = conversation.parts.filter((p) => p.type === 'message' && p.role === 'user').map((p) => p.body);
     const userText = userMessages.join('\n');
-    const errorWord = words(userText).find((w) => ERROR_WORDS.has(w));
-    const question = userText.includes('?');
-    if (!errorWord && !question) return null;
-    const candidates = [...words(conversation.subject), ...words(userText)];
-    const keyword = candidates.find((w) => w.length >= 4 && /[a-z]/.test(w) && !STOP_WORDS.has(w) && !ERROR_WORDS.has(w));
-    const id = keyword ? normalizeKeyword(keyword) : 'general';
+    const error = words(userText).some((w) => ERROR_WORDS.has(w));
+    if (!error && !userText.includes('?')) return null;
     const firstMessage = userMessages.find((m) => m.trim() !== '') ?? '';
     return {
       title: clip(conversation.subject || firstMessage, 100),
       summary: clip(firstMessage, 280),
-      cluster: {
-        id,
-        label: id.charAt(0).toUpperCase() + id.slice(1),
-        icon: errorWord ? 'bug' : 'circle-question',
-        summary: `Conversations about "${id}"`,
-      },
+      kind: error ? 'error' : 'question',
+      text: clip(`${conversation.subject}\n${userText}`, MAX_ISSUE_TEXT),
     };
   }
 }
 
-let current: ConversationAnalyzer = new KeywordAnalyzer();
+let current: ConversationAnalyzer = new RuleAnalyzer();
 
 export function conversationAnalyzer(): ConversationAnalyzer {
   return current;

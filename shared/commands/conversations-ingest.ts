@@ -1,18 +1,18 @@
 /**
  * Ingesting a conversation (spec 4.17 POST /orgs/{organizationId}/conversations), idempotent by
  * id: the first ingestion of an id stores it; later ones with the same id change nothing.
- * One transaction writes the conversation, its issue (when the analyzer raises one) and the
- * cluster's counters (created on first use), so a cluster never counts an issue that is not
- * stored. Concurrent ingestions into one cluster retry on transaction conflicts.
+ * One transaction writes the conversation and its issue (when the analyzer raises one); then a
+ * `conversations-cluster` job re-clusters the organization's issues across conversations
+ * (conversations-recluster.ts), which sets the issue's cluster and recounts the clusters.
  */
 import { config } from '../config.ts';
-import { nowIso, nowMs } from '../clock.ts';
+import { nowIso } from '../clock.ts';
 import { sha256Hex } from '../ids.ts';
 import { getRecord, transact, type TransactItem } from '../db/operations.ts';
 import { ApiError } from '../http/errors.ts';
-import { ENTITY_TYPE } from '../db/table.ts';
+import { enqueue } from '../jobs/enqueue.ts';
 import {
-  clustersPartition, conversationEntity, conversationIssueEntity, conversationsClusterEntity, weekNumber,
+  conversationEntity, conversationIssueEntity,
   type ConversationIssueItem, type ConversationItem, type ConversationMetadata, type ConversationPart,
 } from '../db/entities/conversation.ts';
 import { conversationAnalyzer } from './conversations-analyzer.ts';
@@ -63,7 +63,8 @@ export async function ingestConversation(input: IngestInput): Promise<boolean> {
     if (derived) {
       const issue: ConversationIssueItem = {
         id: issueIdOf(input.orgId, input.id), orgId: input.orgId, title: derived.title, summary: derived.summary,
-        createdAt: conversation.createdAt, ingestedAt: now, conversation: input.id, cluster: derived.cluster.id,
+        createdAt: conversation.createdAt, ingestedAt: now, conversation: input.id,
+        text: derived.text, kind: derived.kind, source: conversation.source,
       };
       conversation.issue = issue.id;
       writes.push({
@@ -73,35 +74,13 @@ export async function ingestConversation(input: IngestInput): Promise<boolean> {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       });
-      const cluster = derived.cluster;
-      writes.push({
-        Update: {
-          TableName: config.tableName,
-          Key: conversationsClusterEntity.key({ orgId: input.orgId, clusterId: cluster.id }),
-          UpdateExpression: [
-            'SET #id = if_not_exists(#id, :id), #org = if_not_exists(#org, :org), #label = if_not_exists(#label, :label),',
-            '#icon = if_not_exists(#icon, :icon), #summary = if_not_exists(#summary, :summary), #status = if_not_exists(#status, :active),',
-            '#created = if_not_exists(#created, :now), #updated = :now, #type = :type, #gpk = :gpk, #gsk = :gsk',
-            'ADD #issues :one, #conversations :one, #source :one, #week :one',
-          ].join(' '),
-          ExpressionAttributeNames: {
-            '#id': 'id', '#org': 'orgId', '#label': 'label', '#icon': 'icon', '#summary': 'summary', '#status': 'status',
-            '#created': 'createdAt', '#updated': 'updatedAt', '#type': ENTITY_TYPE, '#gpk': 'gsi1pk', '#gsk': 'gsi1sk',
-            '#issues': 'issues', '#conversations': 'conversations', '#source': `source:${conversation.source}`, '#week': `week:${weekNumber(nowMs())}`,
-          },
-          ExpressionAttributeValues: {
-            ':id': cluster.id, ':org': input.orgId, ':label': cluster.label, ':icon': cluster.icon, ':summary': cluster.summary,
-            ':active': 'active', ':now': now, ':type': 'conversations-cluster', ':gpk': clustersPartition(input.orgId),
-            ':gsk': `${now}#${cluster.id}`, ':one': 1,
-          },
-        },
-      });
     }
     writes.unshift({
       Put: { TableName: config.tableName, Item: conversationEntity.toRecord({ orgId: input.orgId, conversationId: input.id }, conversation), ConditionExpression: 'attribute_not_exists(pk)' },
     });
     // A failed condition means a concurrent ingestion of the same id won: retried, the read above answers false.
     await transact(writes, () => new ApiError(409, 'The conversation was ingested by another request'));
+    if (derived) await enqueue({ kind: 'conversations-cluster', organizationId: input.orgId, ingestedAt: now });
     return true;
   });
 }

@@ -7,8 +7,10 @@
  *      retried and ends in the DLQ); without a pending run token there is nothing to do
  *      (a redelivered job whose run already completed);
  *   2. sets status `running` (on condition the token is unchanged);
- *   3. reads the source space's primary revision and translates its pages (titles and
- *      documents) and reusable contents with the Translator (shared/translate);
+ *   3. reads the source space's primary revision and translates its pages (titles,
+ *      descriptions, documents) and reusable contents with the Translator, incrementally:
+ *      parts whose source hash equals the previous run's are copied from the previous
+ *      result, not sent again (shared/translate/manifest.ts);
  *   4. in ONE transaction: creates the result space on the first run ("<source title>
  *      (<language>)", same org and parent, right after the source, `language` set) or moves
  *      the existing result space to the new revision, writes the revision, and completes the
@@ -30,12 +32,11 @@ import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { isExpired } from '../policies/access.ts';
 import { loadRevision, prepareRevision } from '../content/revisions.ts';
 import { getJsonBlob, putJsonBlob } from '../content/blobs.ts';
-import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
 import { newSpace } from './create-space.ts';
 import { listChildren, positionAmong } from './content-tree.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { defaultTranslator, type TranslateRequest, type Translator } from '../translate/translator.ts';
-import { countWords, translateDocument } from '../translate/documents.ts';
+import { translateManifest, type PreviousRun } from '../translate/manifest.ts';
 
 const key = (orgId: string, translationId: string) => translationEntity.key({ orgId, translationId });
 
@@ -93,40 +94,11 @@ async function updateIfToken(orgId: string, translationId: string, token: string
   }
 }
 
-interface TranslatedContent {
-  manifest: Manifest;
-  pageIds: string[];
-  words: number;
-}
-
-/** The manifest with every page title, page document and reusable content translated. */
-export async function translateManifest(source: Manifest, translator: Translator, request: TranslateRequest): Promise<TranslatedContent> {
-  const pageIds: string[] = [];
-  let words = 0;
-  const translatePages = async (pages: ManifestPage[]): Promise<ManifestPage[]> => {
-    const titles = await translator.translate(pages.map((p) => p.title), request);
-    const out: ManifestPage[] = [];
-    for (const [i, page] of pages.entries()) {
-      words += countWords(page.title);
-      const copy: ManifestPage = { ...page, title: titles[i] ?? page.title, pages: await translatePages(page.pages ?? []) };
-      if (page.type === 'document') pageIds.push(page.id);
-      if (page.document) {
-        const result = await translateDocument(await getJsonBlob<StoredDocument>(page.document), translator, request);
-        words += result.words;
-        copy.document = await putJsonBlob(result.document);
-      }
-      out.push(copy);
-    }
-    return out;
-  };
-  const pages = await translatePages(source.pages);
-  const reusableContents = [];
-  for (const content of source.reusableContents) {
-    const result = await translateDocument(await getJsonBlob<StoredDocument>(content.document), translator, request);
-    words += result.words;
-    reusableContents.push({ ...content, document: await putJsonBlob(result.document) });
-  }
-  return { manifest: { ...source, pages, reusableContents }, pageIds, words };
+/** What the previous run produced, for incremental runs: its result manifest and content hashes. */
+async function previousRun(translation: TranslationItem): Promise<PreviousRun> {
+  const hashes = translation.sourceHashes ? await getJsonBlob<Record<string, string>>(translation.sourceHashes) : {};
+  const result = translation.result ? await loadRevision(translation.result.space, translation.result.revision) : undefined;
+  return { hashes, ...(result ? { manifest: result.manifest } : {}) };
 }
 
 function usableSpace(record: Record<string, unknown> | undefined, orgId: string): SpaceItem | undefined {
@@ -154,7 +126,8 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     return;
   }
   const request: TranslateRequest = { from: translation.source.language, to: translation.language, instructions: translation.instructions };
-  const content = await translateManifest(revision.manifest, translator, request);
+  const content = await translateManifest(revision.manifest, translator, request, await previousRun(translation));
+  const sourceHashes = await putJsonBlob(content.hashes);
 
   const now = nowIso();
   const writes: TransactItem[] = [];
@@ -193,7 +166,7 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     resultSpaceId = space.id;
     revisionId = first.revision.id;
   }
-  const translatedPages = [...new Set([...(translation.translatedPages ?? []), ...content.pageIds])];
+  const translatedPages = [...new Set([...(translation.translatedPages ?? []), ...content.pagesSent])];
   const duration = Math.round((nowMs() - started) / 1000);
   const stats: TranslationStats = {
     runs: translation.stats.runs + 1,
@@ -201,19 +174,19 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     totalPages: translatedPages.length,
     totalDuration: translation.stats.totalDuration + duration,
     latestRunDuration: duration,
-    latestPages: content.pageIds.length,
+    latestPages: content.pagesSent.length,
     latestWords: content.words,
   };
   writes.push({
     Update: {
       TableName: config.tableName,
       Key: key(orgId, translationId),
-      UpdateExpression: 'SET #status = :completed, #result = :result, stats = :stats, translatedPages = :pages, updatedAt = :now REMOVE pendingRun, lastError',
+      UpdateExpression: 'SET #status = :completed, #result = :result, stats = :stats, translatedPages = :pages, sourceHashes = :hashes, updatedAt = :now REMOVE pendingRun, lastError',
       ConditionExpression: 'pendingRun = :token',
       ExpressionAttributeNames: { '#status': 'status', '#result': 'result' },
       ExpressionAttributeValues: {
         ':completed': 'completed', ':result': { space: resultSpaceId, revision: revisionId, language: translation.language },
-        ':stats': stats, ':pages': translatedPages, ':now': now, ':token': token,
+        ':stats': stats, ':pages': translatedPages, ':hashes': sourceHashes, ':now': now, ':token': token,
       },
     },
   });

@@ -1,50 +1,48 @@
 /**
- * Translating a stored rich document: every text leaf (`{object: 'leaf', text}`) is sent to
- * the translator in one batch, except inside code blocks (code is not prose). Returns the
- * translated copy and the number of source words.
+ * Translating the parts of one page (title, description, document) or one reusable content
+ * in ONE provider call: only segments with prose are sent (shared/translate/segments.ts);
+ * the rest of the document is copied as it is.
  */
 import type { StoredDocument } from '../content/types.ts';
+import { fromSegment, toSegment, type InlineNode, type Segment } from './markup.ts';
+import { segmentDocument } from './segments.ts';
 import type { TranslateRequest, Translator } from './translator.ts';
 
-const untranslatedBlocks = new Set(['code', 'code-line']);
-
-interface LeafRef { leaf: Record<string, unknown> }
-
-function collectLeaves(node: unknown, out: LeafRef[]): void {
-  if (Array.isArray(node)) {
-    for (const child of node) collectLeaves(child, out);
-    return;
-  }
-  if (typeof node !== 'object' || node === null) return;
-  const record = node as Record<string, unknown>;
-  if (record.object === 'block' && typeof record.type === 'string' && untranslatedBlocks.has(record.type)) return;
-  if (record.object === 'leaf' && typeof record.text === 'string') {
-    out.push({ leaf: record });
-    return;
-  }
-  if (Array.isArray(record.nodes)) collectLeaves(record.nodes, out);
-  if (Array.isArray(record.leaves)) collectLeaves(record.leaves, out);
-  // Fragments (e.g. hint titles, tab contents) hold nested documents.
-  if (Array.isArray(record.fragments)) collectLeaves(record.fragments, out);
+export interface TranslatableParts {
+  title?: string;
+  description?: string;
+  document?: StoredDocument;
 }
 
-export function countWords(text: string): number {
-  return text.split(/\s+/).filter((w) => w.length > 0).length;
+export interface TranslatedParts extends TranslatableParts {
+  /** Source words sent to the provider. */
+  words: number;
+  /** The segments sent (markup), in order. */
+  sent: number;
 }
 
-export async function translateDocument(
-  document: StoredDocument,
-  translator: Translator,
-  request: TranslateRequest,
-): Promise<{ document: StoredDocument; words: number }> {
-  const copy = structuredClone(document);
-  const leaves: LeafRef[] = [];
-  collectLeaves(copy.nodes, leaves);
-  const texts = leaves.map((l) => l.leaf.text as string);
-  const words = texts.reduce((sum, t) => sum + countWords(t), 0);
-  if (texts.length === 0) return { document: copy, words };
-  const translated = await translator.translate(texts, request);
-  if (translated.length !== texts.length) throw new Error('The translator returned a different number of texts');
-  leaves.forEach((l, i) => { l.leaf.text = translated[i]; });
-  return { document: copy, words };
+const textSegment = (text: string) => toSegment([{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }]);
+const plainText = (nodes: InlineNode[]): string => nodes
+  .map((n) => (n.leaves ? n.leaves.map((l) => l.text).join('') : plainText(n.nodes ?? []))).join('');
+
+export async function translateParts(parts: TranslatableParts, translator: Translator, request: TranslateRequest): Promise<TranslatedParts> {
+  const title = parts.title !== undefined ? textSegment(parts.title) : undefined;
+  const description = parts.description ? textSegment(parts.description) : undefined;
+  const document = parts.document ? segmentDocument(parts.document) : undefined;
+  const all: (Segment | undefined)[] = [title, description, ...(document?.segments ?? [])];
+  const sendable = all.flatMap((s, i) => (s?.translatable ? [i] : []));
+  const answers = sendable.length > 0 ? await translator.translate(sendable.map((i) => all[i]!.html), request) : [];
+  if (answers.length !== sendable.length) throw new Error(`The translator returned ${answers.length} segments for ${sendable.length}`);
+  const translations: (string | undefined)[] = all.map(() => undefined);
+  sendable.forEach((index, i) => { translations[index] = answers[i]; });
+
+  const textOf = (segment: Segment | undefined, index: number, source: string | undefined) =>
+    segment && translations[index] !== undefined ? plainText(fromSegment(segment, translations[index]!)) : source;
+  return {
+    ...(parts.title !== undefined ? { title: textOf(title, 0, parts.title) } : {}),
+    ...(parts.description !== undefined ? { description: textOf(description, 1, parts.description) } : {}),
+    ...(document ? { document: document.rebuild(translations.slice(2)) } : {}),
+    words: sendable.reduce((sum, i) => sum + all[i]!.words, 0),
+    sent: sendable.length,
+  };
 }

@@ -1,11 +1,15 @@
 /**
- * Machine translation behind one interface. The service has no translation provider: the
- * default `PseudoTranslator` is deterministic and marks each text for the target language
- * (`[fr] Hello`), which keeps runs reproducible and testable. A real provider (DeepL, an LLM,
- * ...) plugs in by implementing `Translator` and being returned from `defaultTranslator`
- * (or passed to `runTranslation`); nothing else changes.
+ * Machine translation behind one interface, chosen with `TRANSLATION_PROVIDER`
+ * (shared/translate/providers.ts): `amazon-translate`, `bedrock`, or `pseudo` (the local
+ * default: deterministic, prefixes each segment with `[<language>] `, so runs are
+ * reproducible without a provider).
+ *
+ * A provider receives segments, not documents: HTML fragments whose tags stand for marks,
+ * links and placeholders (shared/translate/markup.ts). It must return one fragment per input,
+ * in order, keeping the tags; it owns its request limits, batching, retries and backoff.
  */
 import type { StoredDocument } from '../content/types.ts';
+import { translatorFromEnvironment } from './providers.ts';
 
 export interface TranslateRequest {
   /** Language code of the source content (the translation's `source.language`). */
@@ -17,30 +21,25 @@ export interface TranslateRequest {
 }
 
 export interface Translator {
-  /**
-   * Translates a batch of text fragments (the text leaves of one document, or page titles),
-   * returning one translation per input, in order. Fragments may be empty or whitespace.
-   */
-  translate(texts: string[], request: TranslateRequest): Promise<string[]>;
+  /** Name recorded with the run's content hashes: changing provider translates everything again. */
+  readonly name?: string;
+  /** Translates a batch of segments (HTML fragments), returning one per input, in order. */
+  translate(segments: string[], request: TranslateRequest): Promise<string[]>;
 }
 
-/** Prefixes every non-blank fragment with `[<target>] `; deterministic and idempotent per input. */
-export class PseudoTranslator implements Translator {
-  async translate(texts: string[], request: TranslateRequest): Promise<string[]> {
-    return texts.map((text) => (text.trim() === '' ? text : `[${request.to}] ${text}`));
-  }
-}
+export { PseudoTranslator } from './pseudo.ts';
 
-let current: Translator = new PseudoTranslator();
+let current: Translator | undefined;
 
-/** The translator runs use. */
+/** The translator runs use: the one set last, else the one `TRANSLATION_PROVIDER` names. */
 export function defaultTranslator(): Translator {
+  current ??= translatorFromEnvironment();
   return current;
 }
 
-/** Swaps the translator (a real provider at start-up, or a test double); returns the previous one. */
-export function setDefaultTranslator(translator: Translator): Translator {
-  const previous = current;
+/** Swaps the translator (a test double; undefined: back to the environment's); returns the previous one. */
+export function setDefaultTranslator(translator: Translator | undefined): Translator {
+  const previous = defaultTranslator();
   current = translator;
   return previous;
 }

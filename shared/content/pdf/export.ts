@@ -5,15 +5,19 @@ import { getRecord } from '../../db/operations.ts';
 import { pdfExportEntity } from '../../db/entities/pdf-export.ts';
 import type { RevisionItem } from '../../db/entities/revision.ts';
 import { nowIso } from '../../clock.ts';
-import { getJsonBlob, hashBytes, putBytesBlob } from '../blobs.ts';
+import { getBytesBlob, getJsonBlob, hashBytes, putBytesBlob } from '../blobs.ts';
 import { evaluateDocument } from '../evaluate.ts';
 import { emptyDocument } from '../initial.ts';
 import { findPage, walkPages, type LocatedPage } from '../tree.ts';
 import type { Manifest, StoredDocument } from '../types.ts';
 import { renderPdf } from './index.ts';
+import { mapLimit } from '../../map-limit.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
-export const PDF_RENDERER_VERSION = 1;
+export const PDF_RENDERER_VERSION = 2;
+
+/** Images larger than this are represented by their alt text (the PDF stays a sensible size). */
+export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;
 
 /** The whole content, one page with its subpages (`page`), or one page alone (`page` + `only`). */
 export type PdfSelection = { kind: 'all' } | { kind: 'tree' | 'page'; pageId: string };
@@ -63,12 +67,17 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   });
   const titles = new Map([...walkPages(manifest.pages)].map(({ page }) => [page.id, page.title]));
   const files = new Map(manifest.files.map((f) => [f.id, f.name]));
+  const fileBlobs = new Map(manifest.files.map((f) => [f.id, f]));
   const bytes = await renderPdf({
     title: input.title,
     header: input.header,
     date: new Date(revision.createdAt),
     pages: located.map(({ page, ancestors }, i) => ({ page, ancestors, document: documents[i]! })),
     context: { pageTitle: (id) => titles.get(id), fileName: (id) => files.get(id) },
+    fileBytes: async (id) => {
+      const file = fileBlobs.get(id);
+      return file && file.size <= MAX_EMBEDDED_IMAGE_BYTES ? getBytesBlob(file.blob) : undefined;
+    },
   });
   const blob = await putBytesBlob(bytes, 'application/pdf');
   await db().send(new PutCommand({
@@ -85,17 +94,4 @@ export function selectPages(manifest: Manifest, selection: PdfSelection): Locate
   if (!root) return [];
   if (selection.kind === 'page') return [root];
   return [root, ...walkPages(root.page.pages, [...root.ancestors, root.page])];
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

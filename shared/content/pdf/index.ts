@@ -34,7 +34,8 @@ export interface PdfInput {
  * stops at MAX_PDF_PAGES pages: what does not fit is left out.
  */
 export async function renderPdf(input: PdfInput): Promise<Uint8Array> {
-  const w = await PdfWriter.create({ title: input.title, date: input.date, ...(input.header ? { header: input.header } : {}) });
+  const text = JSON.stringify([input.title, input.header, input.pages.map((p) => [p.page.title, p.page.description, p.ancestors.map((a) => a.title), p.document])]);
+  const w = await PdfWriter.create({ title: input.title, date: input.date, text, ...(input.header ? { header: input.header } : {}) });
   const images = new Map<string, PDFImage>();
   for (const fileId of imageFileIds(input.pages.flatMap((p) => p.document.nodes) as Parameters<typeof imageFileIds>[0])) {
     const bytes = await input.fileBytes?.(fileId);

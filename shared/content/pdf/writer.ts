@@ -1,15 +1,19 @@
 import {
-  BlendMode, PDFDocument, PDFString, StandardFonts, rgb, type PDFFont, type PDFPage,
+  BlendMode, PDFDocument, PDFString, rgb, type PDFFont, type PDFImage, type PDFPage,
 } from 'pdf-lib';
-import { toCharset, type Charset } from './text.ts';
+import fontkit from '@pdf-lib/fontkit';
+import bidiFactory, { type Bidi } from 'bidi-js';
+import { faceRuns, neededFaces } from './text.ts';
+import { FACE_FEATURES, fontBytes, type FontFace } from './fonts.ts';
 
 /**
  * A small flowing-layout writer over pdf-lib: runs of styled text are broken into lines
  * that fit the current column (words stay whole unless longer than a line), lines are
  * placed top to bottom and a new PDF page starts whenever the next line would cross the
  * bottom margin. Boxes (hints, code, quotes), list markers and tables are built on that.
- * Only the standard fonts are used (Helvetica and Courier families): nothing is read from
- * disk or the network, so it runs the same in a Lambda bundle.
+ * Text is drawn with embedded Noto fonts, subset per document (fonts.ts): every script the
+ * fonts cover, right-to-left runs ordered by the Unicode bidirectional algorithm (bidi-js)
+ * and right-to-left paragraphs aligned right. A document has at most MAX_PDF_PAGES pages.
  */
 
 export type Color = readonly [number, number, number];
@@ -45,6 +49,8 @@ export interface Line {
   height: number;
   /** From the top of the line to the baseline. */
   baseline: number;
+  /** A right-to-left line: aligned right. */
+  rtl?: boolean;
 }
 
 export interface BoxStyle {
@@ -68,16 +74,23 @@ const MARGIN_TOP = 64;
 const MARGIN_BOTTOM = 64;
 const LINE_HEIGHT = 1.38;
 
-const FONT_NAMES: Record<string, StandardFonts> = {
-  'sans': StandardFonts.Helvetica,
-  'sans-bold': StandardFonts.HelveticaBold,
-  'sans-italic': StandardFonts.HelveticaOblique,
-  'sans-bold-italic': StandardFonts.HelveticaBoldOblique,
-  'mono': StandardFonts.Courier,
-  'mono-bold': StandardFonts.CourierBold,
-  'mono-italic': StandardFonts.CourierOblique,
-  'mono-bold-italic': StandardFonts.CourierBoldOblique,
-};
+/** Pages of one PDF at most: rendering stops there (PageLimitReached). */
+export const MAX_PDF_PAGES = 100;
+
+export class PageLimitReached extends Error {
+  constructor() {
+    super(`A PDF has at most ${MAX_PDF_PAGES} pages`);
+  }
+}
+
+// The package's types describe its ESM default export; Node resolves its CommonJS build, whose export is the same factory.
+const bidi = (bidiFactory as unknown as () => Bidi)();
+
+/** The face of a style (Noto Sans Mono has no italic). */
+function primaryFace(style: TextStyle): FontFace {
+  if (style.family === 'mono') return style.bold ? 'mono-bold' : 'mono';
+  return `sans${style.bold ? '-bold' : ''}${style.italic ? '-italic' : ''}` as FontFace;
+}
 
 const color = (c: Color | undefined) => rgb(...(c ?? BLACK));
 
@@ -87,6 +100,8 @@ export interface WriterOptions {
   header?: string;
   /** Fixed dates keep the bytes a function of the content (content-addressed storage). */
   date: Date;
+  /** Every text the document will hold (titles, documents as JSON): decides which fonts are embedded. */
+  text?: string;
 }
 
 export class PdfWriter {
@@ -98,19 +113,22 @@ export class PdfWriter {
   y = this.top;
 
   private readonly pages: PDFPage[] = [];
-  private readonly fonts = new Map<string, { font: PDFFont; charset: Charset }>();
+  private readonly fonts = new Map<FontFace, PDFFont>();
   private marker: { text: string; style: TextStyle; x: number } | undefined;
 
   private constructor(private readonly doc: PDFDocument, private readonly options: WriterOptions) {}
 
   static async create(options: WriterOptions): Promise<PdfWriter> {
     const doc = await PDFDocument.create({ updateMetadata: false });
-    doc.setTitle(toCharset(options.title, latin1), { showInWindowTitleBar: true });
+    doc.registerFontkit(fontkit);
+    doc.setTitle(options.title, { showInWindowTitleBar: true });
     doc.setProducer('docs-publishing-service (pdf-lib)');
     doc.setCreator('docs-publishing-service');
     doc.setCreationDate(options.date);
     doc.setModificationDate(options.date);
-    return new PdfWriter(doc, options);
+    const writer = new PdfWriter(doc, options);
+    await writer.embedFonts(neededFaces(options.text ?? `${options.title} ${options.header ?? ''}`));
+    return writer;
   }
 
   async save(): Promise<Uint8Array> {
@@ -128,6 +146,7 @@ export class PdfWriter {
   }
 
   newPage(): void {
+    if (this.pages.length >= MAX_PDF_PAGES) throw new PageLimitReached();
     const page = this.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
     this.pages.push(page);
     this.y = this.top;
@@ -173,7 +192,7 @@ export class PdfWriter {
     for (const line of lines) {
       this.ensure(line.height);
       const page = this.pages[this.pages.length - 1]!;
-      this.drawLine(page, line, options.x ?? this.left, this.y);
+      this.drawLine(page, line, options.x ?? (line.rtl ? this.right - line.width : this.left), this.y);
       this.y -= line.height;
     }
   }
@@ -281,11 +300,12 @@ export class PdfWriter {
     type Token = { kind: 'word' | 'space' | 'break'; piece: Piece };
     const tokens: Token[] = [];
     for (const run of runs) {
-      const { font, charset } = this.font(run.style);
-      const text = toCharset(run.text, charset, { keepNewlines: true });
-      for (const [part] of text.matchAll(/\n| +|[^ \n]+/g)) {
-        const kind = part === '\n' ? 'break' : part.startsWith(' ') ? 'space' : 'word';
-        tokens.push({ kind, piece: { text: part, style: run.style, font, width: kind === 'break' ? 0 : font.widthOfTextAtSize(part, run.style.size) } });
+      for (const { face, text } of faceRuns(run.text, primaryFace(run.style), { keepNewlines: true })) {
+        const font = this.font(face);
+        for (const [part] of text.matchAll(/\n| +|[^ \n]+/g)) {
+          const kind = part === '\n' ? 'break' : part.startsWith(' ') ? 'space' : 'word';
+          tokens.push({ kind, piece: { text: part, style: run.style, font, width: kind === 'break' ? 0 : font.widthOfTextAtSize(part, run.style.size) } });
+        }
       }
     }
     const lines: Line[] = [];
@@ -345,19 +365,42 @@ export class PdfWriter {
 
   /** Width of a run on one line. */
   measure(run: Run): number {
-    const { font, charset } = this.font(run.style);
-    return font.widthOfTextAtSize(toCharset(run.text, charset), run.style.size);
+    return faceRuns(run.text, primaryFace(run.style)).reduce((sum, { face, text }) => sum + this.font(face).widthOfTextAtSize(text, run.style.size), 0);
   }
 
-  private font(style: TextStyle): { font: PDFFont; charset: Charset } {
-    const key = `${style.family}${style.bold ? '-bold' : ''}${style.italic ? '-italic' : ''}`;
-    let entry = this.fonts.get(key);
-    if (!entry) {
-      const font = this.doc.embedStandardFont(FONT_NAMES[key]!);
-      entry = { font, charset: new Set(font.getCharacterSet()) };
-      this.fonts.set(key, entry);
+  /** The faces the document needs (text.ts neededFaces), embedded once and subset at save to the glyphs used. */
+  private async embedFonts(faces: FontFace[]): Promise<void> {
+    for (const face of faces) {
+      this.fonts.set(face, await this.doc.embedFont(fontBytes(face), { subset: true, ...(FACE_FEATURES[face] ? { features: FACE_FEATURES[face] } : {}) }));
     }
-    return entry;
+  }
+
+  private font(face: FontFace): PDFFont {
+    const font = this.fonts.get(face);
+    if (!font) throw new Error(`The font ${face} was not embedded: the text given to create() did not name it`);
+    return font;
+  }
+
+  /** Embeds a PNG or JPEG (by its signature); undefined for anything else or unreadable bytes. */
+  async embedImage(bytes: Uint8Array): Promise<PDFImage | undefined> {
+    try {
+      if (bytes[0] === 0x89 && bytes[1] === 0x50) return await this.doc.embedPng(bytes);
+      if (bytes[0] === 0xff && bytes[1] === 0xd8) return await this.doc.embedJpg(bytes);
+    } catch {
+      // Corrupt image: its alt text stands in.
+    }
+    return undefined;
+  }
+
+  /** Draws an image scaled to fit the column (and a page), starting a new page when it does not fit. */
+  image(image: PDFImage, maxHeight = 360): void {
+    const scale = Math.min(1, this.width / image.width, maxHeight / image.height);
+    const width = image.width * scale;
+    const height = image.height * scale;
+    this.ensure(height);
+    const page = this.pages[this.pages.length - 1]!;
+    page.drawImage(image, { x: this.left, y: this.y - height, width, height });
+    this.y -= height;
   }
 
   private drawLine(page: PDFPage, line: Line, x: number, top: number): void {
@@ -405,10 +448,11 @@ function oneSpace(piece: Piece, keep: boolean | undefined): Piece {
   return { ...piece, text: ' ', width: piece.font.widthOfTextAtSize(' ', piece.style.size) };
 }
 
-/** Latin-1: what the document title (an info string) can hold. */
-const latin1: Charset = new Set(Array.from({ length: 0xff - 0x1f }, (_, i) => i + 0x20));
-
-/** Adjacent pieces of the same style merge (fewer text operations, whole words for extraction). */
+/**
+ * Adjacent pieces of the same font and style merge in reading order (one right-to-left phrase
+ * is one piece, which fontkit shapes and lays out right to left); then the pieces are put in
+ * display order by their bidi embedding levels (rule L2 of the Unicode bidirectional algorithm).
+ */
 function makeLine(pieces: Piece[], baseSize: number): Line {
   const merged: Piece[] = [];
   for (const piece of pieces) {
@@ -421,7 +465,34 @@ function makeLine(pieces: Piece[], baseSize: number): Line {
   }
   const size = Math.max(0, ...merged.map((p) => p.style.size)) || baseSize;
   const height = size * LINE_HEIGHT;
-  return { pieces: merged, width: merged.reduce((sum, p) => sum + p.width, 0), height, baseline: (height - size) / 2 + size * 0.82 };
+  const { pieces: ordered, rtl } = displayOrder(merged);
+  return { pieces: ordered, width: merged.reduce((sum, p) => sum + p.width, 0), height, baseline: (height - size) / 2 + size * 0.82, rtl };
+}
+
+function displayOrder(pieces: Piece[]): { pieces: Piece[]; rtl: boolean } {
+  const text = pieces.map((p) => p.text).join('');
+  if (!/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u.test(text)) return { pieces, rtl: false };
+  const { levels, paragraphs } = bidi.getEmbeddingLevels(text);
+  let offset = 0;
+  const leveled = pieces.map((piece) => {
+    // A piece's level is the level of its first letter or digit (spaces take their neighbours').
+    const strong = /[\p{L}\p{N}]/u.exec(piece.text)?.index ?? 0;
+    const level = levels[offset + strong] ?? 0;
+    offset += piece.text.length;
+    return { piece, level };
+  });
+  const highest = Math.max(...leveled.map((l) => l.level));
+  const lowestOdd = Math.min(...leveled.map((l) => l.level).filter((l) => l % 2 === 1), highest);
+  for (let level = highest; level >= Math.max(1, lowestOdd); level--) {
+    for (let i = 0; i < leveled.length; i++) {
+      if (leveled[i]!.level < level) continue;
+      let j = i;
+      while (j + 1 < leveled.length && leveled[j + 1]!.level >= level) j++;
+      leveled.splice(i, j - i + 1, ...leveled.slice(i, j + 1).reverse());
+      i = j;
+    }
+  }
+  return { pieces: leveled.map((l) => l.piece), rtl: (paragraphs[0]?.level ?? 0) % 2 === 1 };
 }
 
 function sameStyle(a: TextStyle, b: TextStyle): boolean {

@@ -5,10 +5,11 @@
  *   ORG#<org> / CONVISSUE#<id>      an issue derived from one conversation;
  *                                   gsi1 ORG#<org>#CONVISSUES, gsi2 ORG#<org>#CONVCLUSTER#<cluster>#ISSUES,
  *                                   both by `<ingestedAt>#<id>`.
- *   ORG#<org> / CONVCLUSTER#<id>    a cluster of issues (id: the normalized keyword);
+ *   ORG#<org> / CONVCLUSTERING      when the org's issues were last clustered (the job's watermark).
+ *   ORG#<org> / CONVCLUSTER#<id>    a cluster of issues, rewritten by each clustering;
  *                                   gsi1 ORG#<org>#CONVCLUSTERS by `<updatedAt>#<id>`. Counters per
- *                                   source (`source:<name>`) and per week (`week:<n>`, n = epoch weeks)
- *                                   are attributes of the cluster item, ADDed by each ingestion.
+ *                                   source (`source:<name>`) and per week of the issues' `createdAt`
+ *                                   (`week:<n>`, n = epoch weeks) are attributes of the cluster item.
  */
 import { defineEntity } from '../entity.ts';
 
@@ -55,7 +56,12 @@ export interface ConversationIssueItem {
   createdAt: string;
   ingestedAt: string;
   conversation: string;
-  cluster: string;
+  /** Set by the clustering job (commands/conversations-recluster.ts); absent until it ran. */
+  cluster?: string;
+  /** What clustering reads (subject and user messages, bounded), the kind, and the conversation's source. */
+  text?: string;
+  kind?: 'error' | 'question';
+  source?: string;
 }
 
 export const conversationIssueEntity = defineEntity<ConversationIssueItem, { orgId: string; issueId: string }>({
@@ -63,7 +69,7 @@ export const conversationIssueEntity = defineEntity<ConversationIssueItem, { org
   key: ({ orgId, issueId }) => ({ pk: `ORG#${orgId}`, sk: `CONVISSUE#${issueId}` }),
   indexes: (i) => ({
     gsi1: { pk: `ORG#${i.orgId}#CONVISSUES`, sk: `${i.ingestedAt}#${i.id}` },
-    gsi2: { pk: clusterIssuesPartition(i.orgId, i.cluster), sk: `${i.ingestedAt}#${i.id}` },
+    gsi2: i.cluster ? { pk: clusterIssuesPartition(i.orgId, i.cluster), sk: `${i.ingestedAt}#${i.id}` } : null,
   }),
 });
 
@@ -101,3 +107,14 @@ export function clusterIssuesPartition(orgId: string, clusterId: string): string
 
 export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 export const weekNumber = (ms: number) => Math.floor(ms / WEEK_MS);
+
+/** The clustering watermark of an organization: issues ingested up to `clusteredUpTo` are clustered. */
+export interface ConversationsClusteringItem {
+  orgId: string;
+  clusteredUpTo: string;
+}
+
+export const conversationsClusteringEntity = defineEntity<ConversationsClusteringItem, { orgId: string }>({
+  type: 'conversations-clustering',
+  key: ({ orgId }) => ({ pk: `ORG#${orgId}`, sk: 'CONVCLUSTERING' }),
+});

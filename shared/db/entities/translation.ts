@@ -30,6 +30,8 @@ export interface TranslationItem {
   stats: TranslationStats;
   /** Ids of every source page translated so far (stats.totalPages counts them). */
   translatedPages?: string[];
+  /** Blob (JSON) of the source content hashes of the last completed run: unchanged parts are not sent again. */
+  sourceHashes?: string;
   /**
    * Token of the run requested last and not completed yet. A run job acts only while this is
    * set, and completes only if it is still the same token: redelivered or superseded jobs are no-ops.
