@@ -113,11 +113,12 @@ describe('git sync: validation and permissions', () => {
     const spaceId = await newSpace();
     const post = (op: string, body: unknown, token = org.admin.token) => api.request('POST', `/spaces/${spaceId}/git/${op}`, { token, body });
     expect((await post('import', { ref: 'refs/heads/main' })).body.error.message).toBe('url: is required');
-    expect((await post('import', { url: 'ftp://x/y.git', ref: 'refs/heads/main' })).body.error.message).toBe('url: must be an http(s) URL');
+    expect((await post('import', { url: 'ftp://x/y.git', ref: 'refs/heads/main' })).body.error.message).toBe('url: the ftp scheme is not allowed (http and https only)');
     expect((await post('import', { url: 'https://x/y.git' })).body.error.message).toBe('ref: is required');
     expect((await post('import', { url: 'https://x/y.git', ref: 'main' })).body.error.message).toBe('ref: must be of the form refs/heads/<branch>');
     expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main', timestamp: 'yesterday' })).status).toBe(400);
     expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main', force: 'yes' })).status).toBe(400);
+    expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main', gitInfo: { provider: 'bitbucket' } })).body.error.message).toBe('gitInfo.provider: must be github or gitlab');
     expect((await post('export', { url: 'https://x/y.git', ref: 'refs/heads/main' })).body.error.message).toBe('commitMessage: is required');
     const reader = await org.member('read');
     expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main' }, reader.token)).status).toBe(403);
@@ -127,7 +128,11 @@ describe('git sync: validation and permissions', () => {
     expect((await api.request('DELETE', `/spaces/${spaceId}/git/legacy-installation`, { token: org.admin.token })).status).toBe(204);
     expect((await api.request('DELETE', `/spaces/${spaceId}/git/legacy-installation`, { token: org.admin.token })).status).toBe(204);
     const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
-    expect(info.body).toEqual({ repoName: '', installationProvider: '', integration: '', url: '', updatedAt: '', operations: { last: null, running: null } });
+    // Nothing imported or exported: a pending installation, nothing to date.
+    expect(info.body).toEqual({
+      repoName: '', installationId: spaceId, installationStatus: 'pending', installationProvider: 'github', integration: '', url: '',
+      operations: { last: null, running: null },
+    });
   });
 });
 
@@ -137,7 +142,11 @@ describe('git import', () => {
     const spaceId = await newSpace();
     const info = await importInto(spaceId, { url: repo.url });
     expect(info.operations.last).toMatchObject({ operation: 'import', status: 'succeeded', commit: repo.head, url: repo.url, ref: 'refs/heads/main' });
-    expect(info).toMatchObject({ url: repo.url, repoName: repo.name, integration: 'git-sync', installationProvider: 'git', updatedAt: expect.any(String) });
+    // Any host but GitHub is presented as GitLab, the documented provider of self-managed hosts.
+    expect(info).toMatchObject({
+      url: repo.url, repoName: repo.name, integration: 'git-sync', installationId: spaceId, installationStatus: 'active', installationProvider: 'gitlab',
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
 
     const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     const outline = (list: { title: string; type: string; path: string; git?: { path: string }; pages: unknown[] }[]): unknown[] =>

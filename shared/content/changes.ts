@@ -1,6 +1,7 @@
 import { ApiError, badRequest, conflict } from '../http/errors.ts';
 import { randomId } from '../ids.ts';
-import { markdownToDocument } from './markdown/index.ts';
+import { ContentLimitError } from './markdown/limits.ts';
+import { parseMarkdown } from './markdown/parse-pool.ts';
 import { putJsonBlob } from './blobs.ts';
 import { resolveDocumentRefs } from './refs.ts';
 import { storeFileInput } from './file-input.ts';
@@ -41,7 +42,7 @@ export async function applyChanges(base: Manifest, changes: ContentChange[], opt
     switch (change.operation) {
       case 'insert_page': {
         const siblings = change.into ? requirePage(manifest, change.into, `${field}.into`).page.pages : manifest.pages;
-        const parsed = await parseDocument(change.document, refs);
+        const parsed = await parseDocument(change.document, refs, `${field}.document`);
         const title = parsed.title ?? change.title ?? 'Untitled';
         const page: ManifestPage = {
           id: (change.ref && refs.pages.get(change.ref)) || randomId(),
@@ -63,7 +64,7 @@ export async function applyChanges(base: Manifest, changes: ContentChange[], opt
         const located = requirePage(manifest, change.page, `${field}.page`);
         const page = located.page;
         if (change.document !== undefined) {
-          const parsed = await parseDocument(change.document, refs);
+          const parsed = await parseDocument(change.document, refs, `${field}.document`);
           page.document = await putJsonBlob(parsed.document);
           if (parsed.title) page.title = parsed.title;
           applyMetadata(page, change, parsed.frontmatter);
@@ -149,12 +150,15 @@ interface ParsedDocument {
 }
 
 /**
- * A document from the change: markdown is parsed (frontmatter and a leading `# Title`
- * set the page's metadata and title, as Git Sync does), a rich document is taken as is.
+ * A document from the change: markdown is parsed off the main thread (frontmatter and a
+ * leading `# Title` set the page's metadata and title, as Git Sync does), a rich document
+ * is taken as is (its depth and size were checked with the body: change-schema.ts).
  */
-async function parseDocument(input: DocumentInput, refs: ReturnType<typeof assignRefs>): Promise<ParsedDocument> {
+async function parseDocument(input: DocumentInput, refs: ReturnType<typeof assignRefs>, field: string): Promise<ParsedDocument> {
   if ('markdown' in input) {
-    const { document, frontmatter } = markdownToDocument(input.markdown);
+    const { document, frontmatter } = await parseMarkdown(input.markdown).catch((error: unknown) => {
+      throw error instanceof ContentLimitError ? badRequest(`${field}.markdown: ${error.message}`) : error;
+    });
     const [first, ...rest] = document.nodes as { type?: string; nodes?: unknown[] }[];
     let title = typeof frontmatter.title === 'string' ? frontmatter.title : undefined;
     let nodes = document.nodes;

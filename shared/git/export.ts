@@ -85,7 +85,7 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
     const path = paths.includes.get(r.id)!;
     const existing = content.get(path);
     if (existing) {
-      const parsed = parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver);
+      const parsed = await parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver);
       if (hashBytes(JSON.stringify(parsed.document)) === r.document) continue;
     }
     await put(path, encoder.encode(printPageFile({ title: r.title }, await getJsonBlob<StoredDocument>(r.document), path, paths)));
@@ -121,7 +121,7 @@ function* walk(pages: ManifestPage[], parent: ManifestPage | undefined): Generat
 
 /** Whether the file already says what the page says (so its bytes stay as they are). */
 async function sameAsFile(existing: FlatEntry, path: string, page: ManifestPage, documentHash: string, resolver: PathResolver, target: ExportTarget, summaryTitle: string): Promise<boolean> {
-  const parsed = parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver, summaryTitle);
+  const parsed = await parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver, summaryTitle);
   if (parsed.title !== page.title) return false;
   if (hashBytes(JSON.stringify(parsed.document)) !== documentHash) return false;
   for (const key of METADATA_FIELDS) {

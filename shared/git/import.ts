@@ -169,14 +169,14 @@ export async function importRepository(source: RepoSource, options: { projectDir
   // 3. Page documents, parsed and stored in batches.
   await inBatches(planned, async (item) => {
     const entry = content.get(item.path!)!;
-    const parsed = parsePageFile(text(await source.read(entry.oid)), item.path!, resolver, item.summaryTitle);
+    const parsed = await parsePageFile(text(await source.read(entry.oid)), item.path!, resolver, item.summaryTitle);
     Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
   });
   for (const item of planned) item.page.slug = slugOfPath(item.path!, item.page);
   await inBatches([...includeIds], async ([path, id]) => {
     const entry = content.get(path)!;
-    const parsed = parsePageFile(text(await source.read(entry.oid)), path, resolver);
+    const parsed = await parsePageFile(text(await source.read(entry.oid)), path, resolver);
     includes.push({ id, title: parsed.title, document: await putJsonBlob(parsed.document), git: { oid: entry.oid, path } });
   });
   includes.sort((a, b) => a.git!.path.localeCompare(b.git!.path));

@@ -3,7 +3,8 @@
  * metadata and title; relative links become page, file and reusable-content ids on the
  * way in and relative paths on the way out.
  */
-import { markdownToDocument, documentToMarkdown, type JSONDocument, type Frontmatter } from '../content/markdown/index.ts';
+import { ContentLimitError, documentToMarkdown, type JSONDocument, type Frontmatter } from '../content/markdown/index.ts';
+import { parseMarkdown } from '../content/markdown/parse-pool.ts';
 import type { ManifestPage, StoredDocument } from '../content/types.ts';
 import { basename, dirname, joinPath, relativePath } from './format.ts';
 
@@ -76,8 +77,11 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
 }
 
 /** Markdown of the file at `path` (content path) -> page content with refs resolved. */
-export function parsePageFile(markdown: string, path: string, resolver: PathResolver, summaryTitle?: string): ParsedPage {
-  const { document, frontmatter } = markdownToDocument(markdown);
+export async function parsePageFile(markdown: string, path: string, resolver: PathResolver, summaryTitle?: string): Promise<ParsedPage> {
+  // Off the main thread; a page over a limit fails the import, naming the file.
+  const { document, frontmatter } = await parseMarkdown(markdown).catch((error: unknown) => {
+    throw error instanceof ContentLimitError ? new ContentLimitError(`${path}: ${error.message}`) : error;
+  });
   const [first, ...rest] = document.nodes as { type?: string }[];
   const heading = first?.type === 'heading-1' ? plainText(first).trim() : undefined;
   const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');

@@ -4,14 +4,12 @@
  * overflow the stack. Real pages stay far below the limit; past it we fail clearly.
  */
 
+import { MarkdownNestingError } from './limits.ts';
+
+/** Printing bound of stored documents (input is held to tighter limits: limits.ts). */
 export const MAX_DEPTH = 256;
 
-export class MarkdownNestingError extends Error {
-  constructor() {
-    super(`content nests deeper than ${MAX_DEPTH} levels`);
-    this.name = 'MarkdownNestingError';
-  }
-}
+export { MarkdownNestingError };
 
 type Tree = { children?: unknown[]; nodes?: unknown[] };
 
@@ -20,7 +18,7 @@ export function assertDepth(root: Tree): void {
   const stack: [Tree, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
-    if (depth > MAX_DEPTH) throw new MarkdownNestingError();
+    if (depth > MAX_DEPTH) throw new MarkdownNestingError(MAX_DEPTH);
     for (const child of node.children ?? node.nodes ?? []) {
       if (child && typeof child === 'object') stack.push([child as Tree, depth + 1]);
     }

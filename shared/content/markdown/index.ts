@@ -9,4 +9,7 @@ export { documentToMarkdown } from './print.ts';
 export { documentLinks, type DocumentLink } from './links.ts';
 export { documentSections, type Section } from './sections.ts';
 export { assignKeys } from './keys.ts';
-export { MAX_DEPTH, MarkdownNestingError } from './depth.ts';
+export { MAX_DEPTH } from './depth.ts';
+export {
+  ContentLimitError, MarkdownNestingError, MAX_DOCUMENT_NODES, MAX_MARKDOWN_BYTES, MAX_MARKDOWN_NESTING, markdownPrecheck,
+} from './limits.ts';

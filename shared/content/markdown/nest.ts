@@ -7,7 +7,8 @@
  */
 import type { Paragraph, Parent, RootContent } from 'mdast';
 import type { GitbookBlock, GitbookTag } from './syntax.ts';
-import { processor } from './processor.ts';
+import { MAX_MARKDOWN_BYTES } from './limits.ts';
+import { parseMdast } from './mdast.ts';
 import { isTagName, parseTagLine } from './tags.ts';
 
 /** Tags that never have a body. */
@@ -38,17 +39,27 @@ function hasEndAhead(siblings: RootContent[], from: number, name: string): boole
 const OPEN_HTML = /^<(?!pre|script|style|textarea|!--|\?|![A-Z]|!\[CDATA\[)/i;
 
 /**
+ * Bytes of swallowed HTML one page may parse again. Each split parses the rest of the
+ * HTML block again, so HTML and tag lines alternating without blank lines would cost
+ * quadratic time; past the budget such a block stays raw HTML.
+ */
+const REPARSE_BUDGET_BYTES = 2 * MAX_MARKDOWN_BYTES;
+type Budget = { bytes: number };
+
+/**
  * `<figure>...</figure>` directly followed by `{% endhint %}` (as GitBook writes it)
  * parses as one HTML block running to the next blank line. Everything from the
  * first tag line on is markdown again: parse it as such.
  */
-function splitHtml(children: RootContent[]): RootContent[] {
+function splitHtml(children: RootContent[], budget: Budget): RootContent[] {
   return children.flatMap((node): RootContent[] => {
     if (node.type !== 'html' || !OPEN_HTML.test(node.value)) return [node];
     const lines = node.value.split('\n');
     const at = lines.findIndex((line) => parseTagLine(line));
     if (at < 0) return [node];
-    const rest = splitHtml(processor.parse(lines.slice(at).join('\n')).children);
+    const tail = lines.slice(at).join('\n');
+    if ((budget.bytes -= tail.length) < 0) return [node];
+    const rest = splitHtml(parseMdast(tail, false).children, budget);
     return at === 0 ? rest : [{ type: 'html', value: lines.slice(0, at).join('\n') }, ...rest];
   });
 }
@@ -57,8 +68,8 @@ function textParagraph(value: string): Paragraph {
   return { type: 'paragraph', children: [{ type: 'text', value }] };
 }
 
-function nestChildren(input: RootContent[], depth: number): RootContent[] {
-  const children = splitHtml(input);
+function nestChildren(input: RootContent[], depth: number, budget: Budget): RootContent[] {
+  const children = splitHtml(input, budget);
   const out: RootContent[] = [];
   const stack: GitbookBlock[] = [];
   const push = (node: RootContent) => {
@@ -69,7 +80,7 @@ function nestChildren(input: RootContent[], depth: number): RootContent[] {
 
   children.forEach((node, index) => {
     if (node.type !== 'gitbookTag') {
-      nestTags(node, depth + stack.length);
+      nestTags(node, depth + stack.length, budget);
       push(node);
       return;
     }
@@ -98,11 +109,11 @@ function nestChildren(input: RootContent[], depth: number): RootContent[] {
 }
 
 /** In place, recursively: every flow container's children get their tags paired. */
-export function nestTags(node: RootContent | Parent, depth = 0): void {
+export function nestTags(node: RootContent | Parent, depth = 0, budget: Budget = { bytes: REPARSE_BUDGET_BYTES }): void {
   if (!('children' in node)) return;
   if (node.type === 'root' || node.type === 'blockquote' || node.type === 'listItem' || node.type === 'footnoteDefinition') {
-    node.children = nestChildren(node.children as RootContent[], depth) as typeof node.children;
+    node.children = nestChildren(node.children as RootContent[], depth, budget) as typeof node.children;
   } else if (node.type === 'list') {
-    node.children.forEach((item) => nestTags(item, depth));
+    node.children.forEach((item) => nestTags(item, depth, budget));
   }
 }

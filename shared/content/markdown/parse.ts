@@ -1,25 +1,31 @@
-/** markdown -> { document, frontmatter }. Throws MarkdownNestingError on absurd nesting. */
+/**
+ * markdown -> { document, frontmatter }. Throws ContentLimitError (MarkdownNestingError for
+ * nesting) when the markdown breaks a limit of limits.ts, before the expensive work when it can.
+ */
 import type { Definition, Nodes, Root } from 'mdast';
-import { assertDepth } from './depth.ts';
+import { assertMarkdownPrecheck, assertTreeLimits } from './limits.ts';
 import { blocksFromMdast } from './from-mdast.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { assignKeys } from './keys.ts';
 import { nestTags } from './nest.ts';
-import { bodyProcessor, processor } from './processor.ts';
+import { parseMdast } from './mdast.ts';
 import type { Frontmatter, JSONDocument } from './types.ts';
 
 export function markdownToDocument(markdown: string): { document: JSONDocument; frontmatter: Frontmatter } {
-  let tree: Root = processor.parse(markdown);
+  assertMarkdownPrecheck(markdown);
+  let tree: Root = parseMdast(markdown, true);
   let frontmatter: Frontmatter = {};
   const first = tree.children[0];
   if (first?.type === 'yaml') {
     const parsed = parseFrontmatter(first.value);
     // `---` rules around text are not frontmatter: read the page without it.
     if (parsed) frontmatter = parsed;
-    else tree = bodyProcessor.parse(markdown);
+    else tree = parseMdast(markdown, false);
   }
-  assertDepth(tree);
+  assertTreeLimits(tree);
   nestTags(tree);
+  // Tag pairing nests blocks and parses swallowed HTML again: check the result too.
+  assertTreeLimits(tree);
 
   // First definition of a label wins, as in CommonMark.
   const definitions = new Map<string, Definition>();

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { createRepo, startGitServer, type GitServer } from './support/git-server.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
+import { MAX_MARKDOWN_NESTING } from '../shared/content/markdown/index.ts';
+
+/**
+ * Git import under the markdown limits: a page over a limit fails the import with a
+ * message naming the file and the limit; the worker survives and the space is unchanged.
+ */
+let api: TestApi;
+let server: GitServer;
+let org: TestOrg;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  server = await startGitServer();
+  org = await newOrg();
+});
+afterAll(async () => {
+  await api.close();
+  await server.close();
+});
+
+async function settle(spaceId: string) {
+  for (let i = 0; i < 60; i++) {
+    await pollOnce('git', 1);
+    const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
+    if (info.body.operations.running === null && info.body.operations.last) return info.body;
+  }
+  throw new Error(`git operations of ${spaceId} did not settle`);
+}
+
+describe('git import of hostile markdown', () => {
+  it('a page nested past the limit fails the import, naming the file; the next import works', async () => {
+    const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
+    expect(space.status).toBe(201);
+    const before = await api.request('GET', `/spaces/${space.body.id}/content`, { token: org.admin.token });
+    const name = `limits-${Date.now()}-a`;
+    await createRepo(server, name, { 'README.md': '# Welcome\n', 'attack.md': `# Attack\n\n${'- '.repeat(8000)}x\n` });
+    const started = await api.request('POST', `/spaces/${space.body.id}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${name}.git`, ref: 'refs/heads/main' } });
+    expect(started.status).toBe(204);
+    const info = await settle(space.body.id);
+    expect(info.operations.last).toMatchObject({ status: 'failed' });
+    expect(info.operations.last.message).toContain(`attack.md: nests deeper than ${MAX_MARKDOWN_NESTING} levels`);
+    const after = await api.request('GET', `/spaces/${space.body.id}/content`, { token: org.admin.token });
+    expect(after.body.id).toBe(before.body.id);
+
+    const fine = `limits-${Date.now()}-b`;
+    await createRepo(server, fine, { 'README.md': '# Welcome\n', 'guide.md': '# Guide\n\n- a\n  - b\n' });
+    const again = await api.request('POST', `/spaces/${space.body.id}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${fine}.git`, ref: 'refs/heads/main', force: true } });
+    expect(again.status).toBe(204);
+    expect((await settle(space.body.id)).operations.last).toMatchObject({ status: 'succeeded' });
+  }, 120_000);
+});
