@@ -189,7 +189,7 @@ describe('merge rules at merge time', () => {
     expect(refused.body.error.mergeRules.map((r: { rule: string }) => r.rule)).toEqual([
       'require_change_request_subject', 'require_change_request_description', 'require_author_to_merge',
     ]);
-    const description = { object: 'document', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why' }] }] }] };
+    const description = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Why', marks: [] }] }] }] };
     expect((await api.request('PATCH', crPath(f, crId), { token: f.author.token, body: { subject: 'Now named', description } })).status).toBe(200);
     expect((await api.request('POST', `${crPath(f, crId)}/merge`, { token: f.org.admin.token })).body.error.mergeRules)
       .toEqual([{ rule: 'require_author_to_merge', message: expect.stringContaining(f.author.user.id) }]);

@@ -17,8 +17,8 @@ async function spaceWithChangeRequest(org: TestOrg, body: Record<string, unknown
   return { space: space.body, cr: cr.body };
 }
 
-function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[], token = org.admin.token) {
-  return api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token, body: { changes } });
+function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[], token = org.admin.token, query?: { compat: boolean }) {
+  return api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token, body: { changes }, query });
 }
 
 /** A valid 3x2 PNG, base64. */
@@ -32,14 +32,18 @@ describe('space content reads', () => {
     expect(content.status).toBe(200);
     expect(content.body).toMatchObject({
       object: 'revision', id: space.revision, parents: [], files: [], reusableContents: [], variables: {},
-      createdAt: expect.any(String), type: 'edits', urls: { app: expect.any(String), published: expect.any(String) },
+      createdAt: expect.any(String), type: 'edits', urls: { app: expect.any(String), published: expect.any(String) }, tags: [],
     });
     expect(content.body.pages).toHaveLength(1);
     const page = content.body.pages[0];
     expect(page).toEqual({
       object: 'page', id: expect.any(String), title: 'Untitled', emoji: '', icon: '', createdAt: expect.any(String), updatedAt: expect.any(String),
-      type: 'document', urls: { app: expect.any(String) }, slug: 'untitled', path: 'untitled', description: '', pages: [],
-      layout: expect.objectContaining({ width: 'default', title: true }), variables: {}, hidden: false, noIndex: false, noRobotsIndex: false,
+      kind: 'sheet', type: 'document', urls: { app: expect.any(String) }, slug: 'untitled', path: 'untitled', description: '', pages: [],
+      layout: {
+        width: 'default', cover: false, coverSize: 'hero', coverMask: 'none', title: true, description: true, tableOfContents: true,
+        outline: true, pagination: true, metadata: true, tags: true, actions: true, anchors: true,
+      },
+      variables: {}, hidden: false, noIndex: false, noRobotsIndex: false, tags: [],
     });
     const pages = await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token });
     expect(pages.body).toEqual({ pages: content.body.pages });
@@ -64,10 +68,14 @@ describe('POST change request content', () => {
     const res = await edit(org, space.id, cr.id, [
       { operation: 'insert_page', ref: 'guide', document: { markdown: '---\ndescription: How to start\n---\n\n# Getting started\n\nSee [the API](./api.md).\n' } },
       { operation: 'insert_page', ref: 'api', title: 'API', document: { markdown: 'The API page.\n' } },
-    ]);
+    ], org.admin.token, { compat: false });
     expect(res.status).toBe(200);
     expect(res.body.changeRequest).toMatchObject({ object: 'change-request', id: cr.id });
-    expect(res.body.changes).toHaveLength(2);
+    expect(res.body.changes).toEqual([
+      { object: 'created_page', ref: 'guide', page: { object: 'page', id: expect.any(String), urls: { location: expect.any(String) } } },
+      { object: 'created_page', ref: 'api', page: { object: 'page', id: expect.any(String), urls: { location: expect.any(String) } } },
+    ]);
+    expect(res.body.insertedFiles).toEqual([]);
     const crContent = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token });
     expect(crContent.status).toBe(200);
     expect(crContent.body.parents).toEqual([cr.revision]);
@@ -90,6 +98,42 @@ describe('POST change request content', () => {
     // Revisions by id.
     const revision = await api.request('GET', `/spaces/${space.id}/revisions/${crContent.body.id}/pages`, { token: org.admin.token });
     expect(revision.body.pages).toHaveLength(3);
+  });
+
+  it('answers the change request by default (compat) and, with compat=false, each affected page once with its address', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org);
+    const compat = await edit(org, space.id, cr.id, [{ operation: 'insert_page', ref: 'a', title: 'A', document: { markdown: 'A.\n' } }]);
+    expect(compat.status).toBe(200);
+    const stored = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}`, { token: org.admin.token });
+    expect(compat.body).toEqual(stored.body);
+    const [untitled, a] = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+
+    const res = await edit(org, space.id, cr.id, [
+      { operation: 'insert_page', title: 'B', document: { markdown: 'B.\n' } },
+      { operation: 'update_page', page: a.id, title: 'A renamed' },
+      { operation: 'update_page', page: a.id, emoji: '🎉' },
+      { operation: 'delete_page', page: untitled.id },
+    ], org.admin.token, { compat: false });
+    expect(res.status).toBe(200);
+    const after = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+    expect(after.map((p: { title: string }) => p.title)).toEqual(['A renamed', 'B']);
+    const location = (id: string) => `${api.url}/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`;
+    const ref = (id: string) => ({ object: 'page', id, urls: { location: location(id) } });
+    expect(res.body).toEqual({
+      changeRequest: (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}`, { token: org.admin.token })).body,
+      changes: [
+        { object: 'created_page', page: ref(after[1].id) },
+        { object: 'updated_page', page: ref(a.id) },
+        { object: 'deleted_page', page: untitled.id },
+      ],
+      insertedFiles: [],
+    });
+    // Each page address answers the page's stored content.
+    const page = await api.request('GET', res.body.changes[1].page.urls.location.slice(`${api.url}/v1`.length), { token: org.admin.token });
+    expect(page.body).toMatchObject({ id: a.id, title: 'A renamed', emoji: '🎉' });
+    expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, query: { compat: 'maybe' }, body: { changes: [{ operation: 'delete_page', page: a.id }] } })).body.error.message)
+      .toMatch(/^compat: /);
   });
 
   it('updates, moves, deletes and reverts pages', async () => {
@@ -171,7 +215,7 @@ describe('POST change request content', () => {
     const res = await edit(org, space.id, cr.id, [
       { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: png }] },
       { operation: 'insert_page', title: 'With image', document: { markdown: '[Logo](./logo)\n' } },
-    ]);
+    ], org.admin.token, { compat: false });
     expect(res.status).toBe(200);
     const [file] = res.body.insertedFiles;
     expect(file).toMatchObject({ object: 'file', name: 'logo.png', contentType: 'image/png', size: Buffer.from(png, 'base64').length, dimensions: { width: 3, height: 2 } });

@@ -32,10 +32,9 @@ describe('authentication and errors', () => {
 
   it('a group answers 501 JSON for its operations that have no handler yet', async () => {
     // Every operation is implemented now; the mechanism stays for the next ones.
-    const { createGroupApp } = await import('../shared/http/group-app.ts');
-    const { answerRemainingWith501 } = await import('../shared/http/not-implemented.ts');
-    const app = createGroupApp();
-    answerRemainingWith501(app, 'sso');
+    const { groupApp } = await import('../shared/http/route.ts');
+    const { group } = await import('../functions/sso/operations.ts');
+    const app = groupApp(group);
     const org = await newOrg();
     const res = await app.request(`/v1/orgs/${org.id}/saml`, { headers: { authorization: `Bearer ${org.admin.token}` } });
     expect(res.status).toBe(501);

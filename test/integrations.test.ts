@@ -40,7 +40,8 @@ describe('POST /integrations/{integrationName}', () => {
         externalLinks: [{ url: 'https://example.com', label: 'Site' }], contentSecurityPolicy: "script-src 'self'",
       }),
     });
-    expect(res.status).toBe(201);
+    // 200 for the first publication too (the only success status the public interface documents).
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       object: 'integration', name, version: 1, title: 'My Integration', description: 'Does things', summary: '# Hi',
       target: 'space', verified: false, visibility: 'public', scopes: ['space:content:read'], categories: ['analytics'],
@@ -48,6 +49,7 @@ describe('POST /integrations/{integrationName}', () => {
       owner: { object: 'organization', id: org.id }, permissions: { admin: true }, contentSecurityPolicy: "script-src 'self'",
       urls: { location: `${api.url}/v1/integrations/${name}`, icon: expect.any(String) },
     });
+    expect(res.body.urls.publicContentEndpoint).toBe(res.body.urls.publicEndpoint);
     expect(JSON.stringify(res.body)).not.toContain('super-secret');
     expect(res.body.secrets).toBeUndefined();
     const record = await stored(name);
@@ -72,6 +74,8 @@ describe('POST /integrations/{integrationName}', () => {
       [publishBody(org, { visibility: 'everyone' }), 'visibility'],
       [publishBody(org, { icon: 'not base64!' }), 'icon'],
       [publishBody(org, { colour: 'red' }), 'colour'],
+      [publishBody(org, { blocks: [{ id: 'b', title: 'B' }] }), 'blocks.0.title'],
+      [publishBody(org, { contentSources: [{ id: 's', title: 'Source' }] }), 'contentSources.0.configuration'],
       [{ title: 'T', description: 'd' }, 'organization'],
     ] as const) {
       const res = await api.request('POST', `/integrations/${name}`, { token: org.admin.token, body });
@@ -117,8 +121,8 @@ describe('GET /integrations and /integrations/{integrationName}', () => {
     const a = uniqueName(`a${tag}`);
     const b = uniqueName(`b${tag}`);
     const c = uniqueName(`c${tag}`);
-    await publish(org, a, { categories: ['analytics'], scopes: ['space:content:read'], target: 'space', blocks: [{ id: 'x', title: 'X', urlUnfurl: ['https://figma.com/file'] }] });
-    await publish(org, b, { categories: ['collaboration'], target: 'site', contentSources: [{ id: 's', title: 'S' }] });
+    await publish(org, a, { categories: ['analytics'], scopes: ['space:content:read'], target: 'space', blocks: [{ id: 'x', title: 'Xx', urlUnfurl: ['https://figma.com/file'] }] });
+    await publish(org, b, { categories: ['collaboration'], target: 'site', contentSources: [{ id: 's', title: 'Source', configuration: { componentId: 'configure' } }] });
     await publish(org, c, { visibility: 'private' });
     const stranger = await newUser('Stranger');
     const list = async (query: Record<string, string | number>, token = stranger.token) => {

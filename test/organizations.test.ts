@@ -117,8 +117,8 @@ describe('GET /orgs', () => {
 
   it('leaves out disabled memberships; an organization-less user gets an empty list', async () => {
     const user = await newUser('Disabled');
-    const a = await newOrg('A');
-    const b = await newOrg('B');
+    const a = await newOrg('Org A');
+    const b = await newOrg('Org B');
     await addMember(a.id, user.user, 'read');
     await addMember(b.id, user.user, 'read');
     await disableMember(a.id, user.user.id);
@@ -249,6 +249,7 @@ describe('PATCH /orgs/{organizationId}', () => {
       [{}, /^body: must set at least one of/],
       [{ titel: 'typo' }, /^titel: is not an allowed field/],
       [{ title: '' }, /^title: must not be empty/],
+      [{ title: 'x' }, /^title: must be at least 2 characters/],
       [{ title: 'x'.repeat(101) }, /^title: must be at most 100 characters/],
       [{ emailDomains: 'example.com' }, /^emailDomains: must be an array/],
       [{ emailDomains: ['example.com', 'not a domain'] }, /^emailDomains\.1: must be a valid domain name/],
@@ -445,7 +446,8 @@ describe('GET and PUT /orgs/{organizationId}/agent-instructions', () => {
       object: 'agent-instructions',
       instructions: { object: 'document', data: { schemaVersion: 1 }, nodes: [] },
       updatedAt: createdAt,
-      updatedBy: null,
+      // The organization's creator: the public interface requires a user id.
+      updatedBy: org.admin.user.id,
       urls: { location },
     });
     const put = await api.request('PUT', `/orgs/${org.id}/agent-instructions`, { token: org.admin.token, body: { instructions: doc } });

@@ -68,7 +68,7 @@ describe('site spaces', () => {
     expect(ids((await f.call('GET', '/site-spaces')).body.items)).toEqual([first.id, second.id]);
 
     // Deleting the default site space makes the next one the default.
-    expect((await f.call('DELETE', `/site-spaces/${first.id}`)).status).toBe(205);
+    expect((await f.call('DELETE', `/site-spaces/${first.id}`)).status).toBe(204);
     expect((await f.call('DELETE', `/site-spaces/${first.id}`)).status).toBe(204);
     const rest = (await f.call('GET', '/site-spaces')).body.items;
     expect(rest).toMatchObject([{ id: second.id, default: true }]);
@@ -223,7 +223,7 @@ describe('section groups', () => {
     expect((await f.call('POST', `/section-groups/missing/sections`, { sectionId: b.id })).status).toBe(404);
 
     // Deleting the outer group lifts its section and the inner group to the root.
-    expect((await f.call('DELETE', `/section-groups/${outer.body.id}`)).status).toBe(205);
+    expect((await f.call('DELETE', `/section-groups/${outer.body.id}`)).status).toBe(204);
     expect((await f.call('DELETE', `/section-groups/${outer.body.id}`)).status).toBe(204);
     sections = (await f.call('GET', '/sections')).body.items;
     expect(sections.find((x: { id: string }) => x.id === a.id).sectionGroup).toBeUndefined();
@@ -262,7 +262,7 @@ describe('share links', () => {
     expect((await f.call('PATCH', '/share-links/missing', { active: true })).status).toBe(404);
     const creator = await f.org.member('create');
     expect((await f.call('GET', '/share-links', undefined, creator.token)).status).toBe(403);
-    expect((await f.call('DELETE', `/share-links/${created.body.id}`)).status).toBe(205);
+    expect((await f.call('DELETE', `/share-links/${created.body.id}`)).status).toBe(204);
     expect((await f.call('DELETE', `/share-links/${created.body.id}`)).status).toBe(204);
     expect((await f.call('GET', '/share-links')).body.items).toEqual([]);
   });

@@ -36,6 +36,7 @@ describe('sites: create, get, list, patch, delete, publish', () => {
       appliedType: 'basic',
       title: 'Docs',
       visibility: 'unlisted',
+      defaultLevel: 'inherit',
       published: false,
       siteSpaces: 1,
       createdAt: expect.any(String),
@@ -199,9 +200,14 @@ describe('published profile, adaptive schema, template conditions', () => {
     const ssId = res.body.structure.structure[0].id;
     const custom = res.body.customizations;
     expect(Object.keys(custom.siteSpaces)).toEqual([ssId]);
-    for (const field of ['title', 'styling', 'favicon', 'header', 'footer', 'announcement', 'themes', 'pdf', 'feedback', 'ai', 'advancedCustomization', 'git', 'pageActions', 'externalLinks', 'pagination', 'trademark', 'privacyPolicy', 'socialPreview', 'insights']) {
+    for (const field of ['title', 'styling', 'favicon', 'header', 'footer', 'themes', 'pdf', 'feedback', 'ai', 'advancedCustomization', 'git', 'pageActions', 'externalLinks', 'pagination', 'trademark', 'privacyPolicy', 'socialPreview', 'insights', 'internationalization', 'socialAccounts']) {
       expect(custom.site, field).toHaveProperty(field);
     }
+    // No announcement until one is configured (its message is 2 to 128 characters).
+    expect(custom.site).not.toHaveProperty('announcement');
+    expect(custom.site.pageActions).toEqual({ externalAI: true, markdown: true, mcp: true, items: ['external-ai', 'markdown', 'mcp'] });
+    expect(custom.site.header.preset).toBe('default');
+    expect(custom.site.styling).toMatchObject({ background: 'plain', codeTheme: { default: { light: expect.any(String), dark: expect.any(String) }, openapi: { light: expect.any(String), dark: expect.any(String) } } });
     expect(custom.site.styling).toMatchObject({ primaryColor: { light: expect.any(String), dark: expect.any(String) }, sidebar: { background: expect.any(String), list: expect.any(String) } });
     expect(custom.site.title).toBe('Docs');
     const section = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/sections`, { token: org.admin.token, body: { spaceId: space.id, title: 'Guides' } });
@@ -226,7 +232,7 @@ describe('published profile, adaptive schema, template conditions', () => {
       type: 'object',
       properties: {
         isBeta: { type: 'boolean', description: 'beta user' },
-        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { likesDark: { type: 'boolean' } }, additionalProperties: false },
+        unsigned: { type: 'object', description: 'Unsigned claims of the site visitor.', properties: { likesDark: { type: 'boolean', description: 'prefers the dark theme' } }, additionalProperties: false },
       },
       additionalProperties: false,
     };
@@ -241,9 +247,11 @@ describe('published profile, adaptive schema, template conditions', () => {
     ]);
     const invalid = [
       [{ ...jsonSchema, type: 'array' }, 'jsonSchema.type'],
+      [{ ...jsonSchema, properties: { plan: { type: 'boolean' } } }, 'jsonSchema.properties.plan.description'],
+      [{ ...jsonSchema, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: false } } }, 'jsonSchema.properties.unsigned.description'],
       [{ ...jsonSchema, additionalProperties: true }, 'jsonSchema.additionalProperties'],
       [{ ...jsonSchema, properties: { plan: { type: 'string' } } }, 'jsonSchema.properties.plan.type'],
-      [{ ...jsonSchema, properties: { unsigned: { type: 'object', properties: {}, additionalProperties: true } } }, 'jsonSchema.properties.unsigned.additionalProperties'],
+      [{ ...jsonSchema, properties: { unsigned: { type: 'object', description: 'u', properties: {}, additionalProperties: true } } }, 'jsonSchema.properties.unsigned.additionalProperties'],
       [{ ...jsonSchema, extra: 1 }, 'jsonSchema.extra'],
       ['nope', 'jsonSchema'],
     ] as const;

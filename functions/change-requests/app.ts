@@ -1,9 +1,8 @@
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { mountPdf } from './pdf.ts';
 import { mountMerge } from './merge.ts';
 import { mountReviews } from './reviews.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import type { RichDocument } from '../../shared/db/entities/change-request.ts';
@@ -13,18 +12,14 @@ import { createChangeRequest } from '../../shared/commands/change-requests-creat
 import { updateChangeRequest } from '../../shared/commands/change-requests-update.ts';
 import { loadChangeRequest, presentChangeRequests } from '../../shared/commands/change-requests-load.ts';
 import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../../shared/commands/change-requests-list.ts';
-import {
-  changeRequestParams, createChangeRequestBody, listOrganizationChangeRequestsQuery, listSpaceChangeRequestsQuery,
-  organizationParams, spaceParams, updateChangeRequestBody,
-} from './schemas.ts';
 
 /**
  * Change requests (spec 4.4): create, list (space and organization), get by id or number,
  * update; merge and update-from-main (merge.ts), reviews (reviews.ts), PDF (pdf.ts).
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
-app.get('/spaces/:spaceId/change-requests', validate('param', spaceParams), validate('query', listSpaceChangeRequestsQuery), async (c) => {
+route(routes, op.listChangeRequestsForSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { page, limit, ...filters } = c.req.valid('query');
   const { space } = await loadSpaceAccess(c, spaceId);
@@ -32,7 +27,7 @@ app.get('/spaces/:spaceId/change-requests', validate('param', spaceParams), vali
   return c.json(presentList(items, next));
 });
 
-app.post('/spaces/:spaceId/change-requests', validate('param', spaceParams), validate('json', createChangeRequestBody), async (c) => {
+route(routes, op.createChangeRequest, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { changeRequest, space } = await createChangeRequest(c, {
@@ -45,18 +40,14 @@ app.post('/spaces/:spaceId/change-requests', validate('param', spaceParams), val
   return c.json(presented, 201);
 });
 
-app.get('/spaces/:spaceId/change-requests/:changeRequestId', validate('param', changeRequestParams), async (c) => {
+route(routes, op.getChangeRequestById, async (c) => {
   const { spaceId, changeRequestId } = c.req.valid('param');
   const { changeRequest, space } = await loadChangeRequest(c, spaceId, changeRequestId);
   const [presented] = await presentChangeRequests(c, [changeRequest], () => space.revision);
   return c.json(presented);
 });
 
-app.patch(
-  '/spaces/:spaceId/change-requests/:changeRequestId',
-  validate('param', changeRequestParams),
-  validate('json', updateChangeRequestBody),
-  async (c) => {
+route(routes, op.updateChangeRequestById, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { description, ...rest } = c.req.valid('json');
     const { changeRequest, space } = await updateChangeRequest(c, spaceId, changeRequestId, {
@@ -68,11 +59,7 @@ app.patch(
   },
 );
 
-app.get(
-  '/orgs/:organizationId/change-requests',
-  validate('param', organizationParams),
-  validate('query', listOrganizationChangeRequestsQuery),
-  async (c) => {
+route(routes, op.listChangeRequestsForOrganization, async (c) => {
     const { organizationId } = c.req.valid('param');
     const { page, limit, ...filters } = c.req.valid('query');
     const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
@@ -82,7 +69,4 @@ app.get(
   },
 );
 
-mountMerge(app);
-mountReviews(app);
-mountPdf(app);
-answerRemainingWith501(app, 'change-requests');
+export const app = groupApp(op.group, routes, operationRoutes(mountMerge), operationRoutes(mountReviews), operationRoutes(mountPdf));

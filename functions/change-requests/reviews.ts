@@ -1,5 +1,5 @@
-import type { GroupApp } from '../../shared/http/group-app.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { reviewsPath } from '../../shared/presenters/change-request-review.ts';
@@ -10,13 +10,6 @@ import { submitReview } from '../../shared/commands/change-request-reviews-submi
 import {
   findReview, listRequestedReviewers, listReviews, presentRequestedReviewers, presentReviews,
 } from '../../shared/commands/change-request-reviews-read.ts';
-import { changeRequestParams } from './schemas.ts';
-import {
-  getReviewQuery, listRequestedReviewersQuery, listReviewsQuery, requestReviewersBody, requestedReviewerParams, reviewParams,
-  submitReviewBody,
-} from './review-schemas.ts';
-
-const changeRequest = '/spaces/:spaceId/change-requests/:changeRequestId';
 
 /**
  * Change request reviews, as the public interface has them: requested reviewers (request,
@@ -24,8 +17,8 @@ const changeRequest = '/spaces/:spaceId/change-requests/:changeRequestId';
  * docs/permissions.md for who may request and review. Merge rules read the result
  * (shared/commands/change-requests-merge-rules.ts).
  */
-export function mountReviews(app: GroupApp): void {
-  app.get(`${changeRequest}/requested-reviewers`, validate('param', changeRequestParams), validate('query', listRequestedReviewersQuery), async (c) => {
+export function mountReviews(app: OperationRoutes): void {
+  route(app, op.getRequestedReviewersByChangeRequestId, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { changeRequest: cr } = await loadChangeRequest(c, spaceId, changeRequestId);
     const { page, limit } = c.req.valid('query');
@@ -33,7 +26,7 @@ export function mountReviews(app: GroupApp): void {
     return c.json(presentList(items, next));
   });
 
-  app.post(`${changeRequest}/requested-reviewers`, validate('param', changeRequestParams), validate('json', requestReviewersBody), async (c) => {
+  route(app, op.requestReviewersForChangeRequest, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { users, subject, description } = c.req.valid('json');
     const changes = {
@@ -44,14 +37,14 @@ export function mountReviews(app: GroupApp): void {
     return c.json({ users: await presentRequestedReviewers(c, cr, users) });
   });
 
-  app.delete(`${changeRequest}/requested-reviewers/:userId`, validate('param', requestedReviewerParams), async (c) => {
+  route(app, op.removeRequestedReviewerFromChangeRequest, async (c) => {
     const { spaceId, changeRequestId, userId } = c.req.valid('param');
     const removed = await removeRequestedReviewer(c, spaceId, changeRequestId, userId);
     // The public interface: 205 when removed, 204 when there was no such request.
     return c.body(null, removed ? 205 : 204);
   });
 
-  app.get(`${changeRequest}/reviews`, validate('param', changeRequestParams), validate('query', listReviewsQuery), async (c) => {
+  route(app, op.getReviewsByChangeRequestId, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { page, limit, outdated } = c.req.valid('query');
     const { changeRequest: cr, role } = await loadChangeRequest(c, spaceId, changeRequestId);
@@ -59,7 +52,7 @@ export function mountReviews(app: GroupApp): void {
     return c.json(presentList(await presentReviews(c, role, cr, reviews), next));
   });
 
-  app.post(`${changeRequest}/reviews`, validate('param', changeRequestParams), validate('json', submitReviewBody), async (c) => {
+  route(app, op.submitChangeRequestReview, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { status, comment } = c.req.valid('json');
     const { changeRequest: cr, role, review } = await submitReview(c, spaceId, changeRequestId, { status, markdown: comment?.markdown });
@@ -68,7 +61,7 @@ export function mountReviews(app: GroupApp): void {
     return c.json(presented, 201);
   });
 
-  app.get(`${changeRequest}/reviews/:reviewId`, validate('param', reviewParams), validate('query', getReviewQuery), async (c) => {
+  route(app, op.getChangeRequestReviewById, async (c) => {
     const { spaceId, changeRequestId, reviewId } = c.req.valid('param');
     const { changeRequest: cr, role } = await loadChangeRequest(c, spaceId, changeRequestId);
     const review = await findReview(c, cr, reviewId);

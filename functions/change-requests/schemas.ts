@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, partialBody, richDocument } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, partialBody, queryBoolean, richDocument } from '../../shared/http/schemas.ts';
 import { changeRequestStatuses } from '../../shared/db/entities/change-request.ts';
 
 export const spaceParams = v.object({ spaceId: id });
@@ -67,3 +67,12 @@ export const listSpaceChangeRequestsQuery = v.object(filterEntries);
 
 /** The organization list also takes `space` (as the public interface does). */
 export const listOrganizationChangeRequestsQuery = v.object({ ...filterEntries, space: v.optional(id) });
+
+/** `only` (default false) limits the PDF to `page`, which it then requires. */
+export const pdfQuery = v.pipe(
+  v.object({
+    only: v.optional(queryBoolean, 'false'),
+    page: v.optional(id),
+  }),
+  v.forward(v.partialCheck([['only'], ['page']], (q) => !q.only || q.page !== undefined, 'is required when only is true'), ['page']),
+);

@@ -1,7 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { atLeast } from '../../shared/policies/roles.ts';
@@ -23,21 +22,17 @@ import { relocate } from '../../shared/commands/move-content.ts';
 import { deleteCollectionTree } from '../../shared/commands/delete-collection.ts';
 import { presentReadable } from '../../shared/commands/readable.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
-import {
-  collectionParams, createCollectionBody, listCollectionsQuery, listQuery, moveCollectionBody,
-  organizationParams, transferCollectionBody, updateCollectionBody,
-} from './schemas.ts';
 
 /** Collections (spec 4.1): folders of spaces and collections inside an organization. */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
-app.get('/collections/:collectionId', validate('param', collectionParams), async (c) => {
+route(routes, op.getCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const { collection, role } = await loadCollectionAccess(c, collectionId);
   return c.json(presentCollection(collection, { role }));
 });
 
-app.patch('/collections/:collectionId', validate('param', collectionParams), validate('json', updateCollectionBody), async (c) => {
+route(routes, op.updateCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { collection, role } = await loadCollectionAccess(c, collectionId);
@@ -52,7 +47,7 @@ app.patch('/collections/:collectionId', validate('param', collectionParams), val
   return c.json(presentCollection(updated, { role }));
 });
 
-app.delete('/collections/:collectionId', validate('param', collectionParams), async (c) => {
+route(routes, op.deleteCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const record = await c.get('loader').get(collectionEntity.key({ collectionId }));
   if (!record) return c.body(null, 204);
@@ -62,7 +57,7 @@ app.delete('/collections/:collectionId', validate('param', collectionParams), as
   return c.body(null, 204);
 });
 
-app.get('/collections/:collectionId/spaces', validate('param', collectionParams), validate('query', listQuery), async (c) => {
+route(routes, op.listSpacesInCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const { collection, org } = await loadCollectionAccess(c, collectionId);
@@ -75,7 +70,7 @@ app.get('/collections/:collectionId/spaces', validate('param', collectionParams)
   return c.json(presentList(items, result.next));
 });
 
-app.post('/collections/:collectionId/move', validate('param', collectionParams), validate('json', moveCollectionBody), async (c) => {
+route(routes, op.moveCollection, async (c) => {
   const { collectionId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { collection, role } = await loadCollectionAccess(c, collectionId);
@@ -101,7 +96,7 @@ app.post('/collections/:collectionId/move', validate('param', collectionParams),
   return c.json(presentCollection(moved.item as CollectionItem, { role }));
 });
 
-app.post('/collections/:collectionId/transfer', validate('param', collectionParams), validate('json', transferCollectionBody), async (c) => {
+route(routes, op.transferCollection, async (c) => {
   const { collectionId } = c.req.valid('param');
   const { organization } = c.req.valid('json');
   const { collection, role } = await loadCollectionAccess(c, collectionId);
@@ -116,7 +111,7 @@ app.post('/collections/:collectionId/transfer', validate('param', collectionPara
   return c.json(presentCollection(moved.item as CollectionItem, { role: target.role === 'admin' ? 'admin' : role }));
 });
 
-app.get('/orgs/:organizationId/collections', validate('param', organizationParams), validate('query', listCollectionsQuery), async (c) => {
+route(routes, op.listCollectionsInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, nested } = c.req.valid('query');
   const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
@@ -132,7 +127,7 @@ app.get('/orgs/:organizationId/collections', validate('param', organizationParam
   return c.json(presentList(items, result.next));
 });
 
-app.post('/orgs/:organizationId/collections', validate('param', organizationParams), validate('json', createCollectionBody), async (c) => {
+route(routes, op.createCollection, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const orgAccess = await loadContentAccess(c, organizationId, undefined, []);
@@ -176,4 +171,4 @@ function rethrowConflict(error: unknown): never {
   throw error;
 }
 
-answerRemainingWith501(app, 'collections');
+export const app = groupApp(op.group, routes);

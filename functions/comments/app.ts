@@ -1,6 +1,5 @@
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { badRequest } from '../../shared/http/errors.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { atLeast } from '../../shared/policies/roles.ts';
@@ -11,10 +10,6 @@ import { deleteComment, postComment, updateComment } from '../../shared/commands
 import { deleteReply, postReply, updateReply } from '../../shared/commands/comments-replies.ts';
 import { findComment, findReply, loadComment, loadCommentScope, loadReply } from '../../shared/commands/comments-scope.ts';
 import { presentComments, presentOneComment, presentOneReply, presentReplies } from '../../shared/commands/comments-present.ts';
-import {
-  commentParams, getCommentQuery, listCommentsQuery, listRepliesQuery, postCommentBody, postReplyBody, replyParams, scopeParams,
-  updateCommentBody, updateReplyBody,
-} from './schemas.ts';
 
 /**
  * Comments (spec 4.5) in two scopes with the same operations: a space's own comments
@@ -25,17 +20,25 @@ import {
  * `comment` role (docs/permissions.md); the scope's `comments` counter (the space's or the
  * change request's) counts its open comments.
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
-const bases = ['/spaces/:spaceId', '/spaces/:spaceId/change-requests/:changeRequestId'];
+const scopes = [
+  {
+    list: op.listCommentsInSpace, post: op.postCommentInSpace, get: op.getCommentInSpace, update: op.updateCommentInSpace,
+    remove: op.deleteCommentInSpace, listReplies: op.listCommentRepliesInSpace, postReply: op.postCommentReplyInSpace,
+    getReply: op.getCommentReplyInSpace, updateReply: op.updateCommentReplyInSpace, removeReply: op.deleteCommentReplyInSpace,
+  },
+  {
+    list: op.listCommentsInChangeRequest, post: op.postCommentInChangeRequest, get: op.getCommentInChangeRequest,
+    update: op.updateCommentInChangeRequest, remove: op.deleteCommentInChangeRequest, listReplies: op.listCommentRepliesInChangeRequest,
+    postReply: op.postCommentReplyInChangeRequest, getReply: op.getCommentReplyInChangeRequest,
+    updateReply: op.updateCommentReplyInChangeRequest, removeReply: op.deleteCommentReplyInChangeRequest,
+  },
+];
 
-for (const base of bases) {
-  const comments = `${base}/comments`;
-  const comment = `${comments}/:commentId`;
-  const replies = `${comment}/replies`;
-  const reply = `${replies}/:commentReplyId`;
+for (const scope of scopes) {
 
-  app.get(comments, validate('param', scopeParams), validate('query', listCommentsQuery), async (c) => {
+  route(routes, scope.list, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const query = c.req.valid('query');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
@@ -47,7 +50,7 @@ for (const base of bases) {
     return c.json(presentList(await presentComments(c, role, result.comments), result.next));
   });
 
-  app.post(comments, validate('param', scopeParams), validate('json', postCommentBody), async (c) => {
+  route(routes, scope.post, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const body = c.req.valid('json');
     const loaded = await loadCommentScope(c, spaceId, changeRequestId);
@@ -57,13 +60,13 @@ for (const base of bases) {
     return c.json(await presentOneComment(c, loaded.role, posted));
   });
 
-  app.get(comment, validate('param', commentParams), validate('query', getCommentQuery), async (c) => {
+  route(routes, scope.get, async (c) => {
     const { spaceId, changeRequestId, commentId } = c.req.valid('param');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
     return c.json(await presentOneComment(c, role, await loadComment(c, scope, commentId)));
   });
 
-  app.put(comment, validate('param', commentParams), validate('json', updateCommentBody), async (c) => {
+  route(routes, scope.update, async (c) => {
     const { spaceId, changeRequestId, commentId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
@@ -77,7 +80,7 @@ for (const base of bases) {
     return c.json(await presentOneComment(c, role, updated));
   });
 
-  app.delete(comment, validate('param', commentParams), async (c) => {
+  route(routes, scope.remove, async (c) => {
     const { spaceId, changeRequestId, commentId } = c.req.valid('param');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
     const current = await findComment(c, scope, commentId);
@@ -86,7 +89,7 @@ for (const base of bases) {
     return c.body(null, 204);
   });
 
-  app.get(replies, validate('param', commentParams), validate('query', listRepliesQuery), async (c) => {
+  route(routes, scope.listReplies, async (c) => {
     const { spaceId, changeRequestId, commentId } = c.req.valid('param');
     const query = c.req.valid('query');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
@@ -95,7 +98,7 @@ for (const base of bases) {
     return c.json(presentList(await presentReplies(c, role, scope, result.replies), result.next));
   });
 
-  app.post(replies, validate('param', commentParams), validate('json', postReplyBody), async (c) => {
+  route(routes, scope.postReply, async (c) => {
     const { spaceId, changeRequestId, commentId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
@@ -104,14 +107,14 @@ for (const base of bases) {
     return c.json(await presentOneReply(c, role, scope, posted.reply));
   });
 
-  app.get(reply, validate('param', replyParams), validate('query', getCommentQuery), async (c) => {
+  route(routes, scope.getReply, async (c) => {
     const { spaceId, changeRequestId, commentId, commentReplyId } = c.req.valid('param');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
     const found = await loadReply(c, scope, commentId, commentReplyId);
     return c.json(await presentOneReply(c, role, scope, found.reply));
   });
 
-  app.put(reply, validate('param', replyParams), validate('json', updateReplyBody), async (c) => {
+  route(routes, scope.updateReply, async (c) => {
     const { spaceId, changeRequestId, commentId, commentReplyId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
@@ -124,7 +127,7 @@ for (const base of bases) {
     return c.json(await presentOneReply(c, role, scope, updated));
   });
 
-  app.delete(reply, validate('param', replyParams), async (c) => {
+  route(routes, scope.removeReply, async (c) => {
     const { spaceId, changeRequestId, commentId, commentReplyId } = c.req.valid('param');
     const { scope, role } = await loadCommentScope(c, spaceId, changeRequestId);
     const found = await findReply(c, scope, commentId, commentReplyId);
@@ -136,4 +139,4 @@ for (const base of bases) {
   });
 }
 
-answerRemainingWith501(app, 'comments');
+export const app = groupApp(op.group, routes);

@@ -1,10 +1,8 @@
-import * as v from 'valibot';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../shared/http/env.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
-import { id, listQuery } from '../../shared/http/schemas.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { findPage } from '../../shared/content/tree.ts';
@@ -12,13 +10,7 @@ import { loadRevision, type LoadedRevision } from '../../shared/content/revision
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { loadChangeRequestContent } from '../../shared/content/change-request-content.ts';
 import {
-  brokenInChangeRequests, brokenIntroduced, fileBacklinks, linksQuery, linksResponse, revisionInSpace, revisionLinks,
-} from '../../shared/content/links/responses.ts';
-
-const pageLinkParams = v.object({ spaceId: id, pageId: id });
-const changeRequestPageParams = v.object({ spaceId: id, changeRequestId: id, pageId: id });
-const fileParams = v.object({ spaceId: id, fileId: id });
-const changeRequestFileParams = v.object({ spaceId: id, changeRequestId: id, fileId: id });
+  brokenInChangeRequests, brokenIntroduced, fileBacklinks,  linksResponse, revisionInSpace, revisionLinks } from '../../shared/content/links/responses.ts';
 
 function requirePage(content: LoadedRevision, pageId: string): void {
   if (!findPage(content.manifest, pageId)) throw notFound(`No page ${pageId} in revision ${content.revision.id}`);
@@ -41,8 +33,8 @@ async function backlinksList(c: Context<AppEnv>, content: LoadedRevision & { spa
  * backlinks (GET .../content/files/{fileId}/backlinks), for the space's primary content and
  * for a change request's content. See shared/content/links.
  */
-export function mountLinks(app: GroupApp): void {
-  app.get('/spaces/:spaceId/content/page/:pageId/links', validate('param', pageLinkParams), validate('query', linksQuery), async (c) => {
+export function mountLinks(app: OperationRoutes): void {
+  route(app, op.listPageLinksInSpace, async (c) => {
     const { spaceId, pageId } = c.req.valid('param');
     const content = await loadSpaceContent(c, spaceId);
     requirePage(content, pageId);
@@ -52,8 +44,7 @@ export function mountLinks(app: GroupApp): void {
     return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}:${pageId}`));
   });
 
-  app.get('/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/links',
-    validate('param', changeRequestPageParams), validate('query', linksQuery), async (c) => {
+  route(app, op.listPageLinksInChangeRequest, async (c) => {
       const { spaceId, changeRequestId, pageId } = c.req.valid('param');
       const content = await loadChangeRequestContent(c, spaceId, changeRequestId);
       requirePage(content, pageId);
@@ -66,13 +57,12 @@ export function mountLinks(app: GroupApp): void {
       return c.json(linksResponse(revision, links, c.req.valid('query'), introduced, `links:${revision.manifestHash}:${pageId}`));
     });
 
-  app.get('/spaces/:spaceId/content/files/:fileId/backlinks', validate('param', fileParams), validate('query', listQuery), async (c) => {
+  route(app, op.listSpaceFileBacklinks, async (c) => {
     const { spaceId, fileId } = c.req.valid('param');
     return backlinksList(c, await loadSpaceContent(c, spaceId), fileId, c.req.valid('query'));
   });
 
-  app.get('/spaces/:spaceId/change-requests/:changeRequestId/content/files/:fileId/backlinks',
-    validate('param', changeRequestFileParams), validate('query', listQuery), async (c) => {
+  route(app, op.listChangeRequestFileBacklinks, async (c) => {
       const { spaceId, changeRequestId, fileId } = c.req.valid('param');
       return backlinksList(c, await loadChangeRequestContent(c, spaceId, changeRequestId), fileId, c.req.valid('query'));
     });

@@ -1,13 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { GroupApp } from '../../shared/http/group-app.ts';
-import { validate } from '../../shared/http/validate.ts';
-import { searchQuery } from '../../shared/http/schemas.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { presentRankedPages, rankRevision } from '../../shared/content/search/space-search.ts';
-import { spaceParams } from './schemas.ts';
-
 
 /** Cursor scope of a search: what was searched (the revision's manifest) and how. */
 export function searchScope(kind: string, ...parts: string[]): string {
@@ -18,8 +15,8 @@ export function searchScope(kind: string, ...parts: string[]): string {
  * GET /spaces/{spaceId}/search (searchSpaceContent): ranked full-text search of the space's
  * primary content through the revision's stored index (shared/content/search).
  */
-export function mountSearch(app: GroupApp): void {
-  app.get('/spaces/:spaceId/search', validate('param', spaceParams), validate('query', searchQuery), async (c) => {
+export function mountSearch(app: OperationRoutes): void {
+  route(app, op.searchSpaceContent, async (c) => {
     const { spaceId } = c.req.valid('param');
     const { query, page, limit } = c.req.valid('query');
     const content = await loadSpaceContent(c, spaceId);

@@ -1,10 +1,8 @@
 import type { Context } from 'hono';
-import * as v from 'valibot';
 import type { AppEnv } from '../../shared/http/env.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { ApiError, badRequest } from '../../shared/http/errors.ts';
-import { id } from '../../shared/http/schemas.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { atLeast } from '../../shared/policies/roles.ts';
 import { nowIso } from '../../shared/clock.ts';
@@ -15,26 +13,7 @@ import { prepareRevision } from '../../shared/content/revisions.ts';
 import { movePrimaryRevision } from '../../shared/content/primary-revision.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
-import { contentTemplates, templateChanges, templateIds, type ContentTemplate, type TemplateContentRef } from '../../shared/content/templates.ts';
-import { spaceParams } from './schemas.ts';
-
-const contentRef = v.variant('kind', [
-  v.strictObject({
-    kind: v.literal('url'),
-    url: v.pipe(v.string('must be a string'), v.url('must be a URL'), v.regex(/^[^<>\s]+$/, 'must not hold spaces or angle brackets'), v.maxLength(2048, 'must be at most 2048 characters')),
-  }),
-  v.strictObject({ kind: v.literal('page'), page: id, space: v.optional(id) }),
-  v.strictObject({ kind: v.literal('file'), file: id, space: v.optional(id) }),
-], 'must be a url, page or file content reference');
-
-/** Body of applyTemplateToSpace: the public interface's ApplySpaceTemplate plus `changeRequestId`. */
-export const applyTemplateBody = v.strictObject({
-  id: v.picklist(templateIds, `must be one of ${templateIds.join(', ')}`),
-  params: v.optional(v.strictObject({
-    contentRefs: v.optional(v.record(v.pipe(v.string(), v.maxLength(64, 'must be at most 64 characters')), contentRef, 'must be a map of content references')),
-  })),
-  changeRequestId: v.optional(id),
-});
+import { contentTemplates, templateChanges,  type ContentTemplate, type TemplateContentRef } from '../../shared/content/templates.ts';
 
 /** A concurrent write moved the revision the template was applied to: apply it again. */
 class Moved extends ApiError {
@@ -51,8 +30,8 @@ const ATTEMPTS = 5;
  * `changeRequestId` or else of the space's primary content. Needs `edit` and an unlocked
  * space. 201 without a body.
  */
-export function mountTemplate(app: GroupApp): void {
-  app.post('/spaces/:spaceId/content/template', validate('param', spaceParams), validate('json', applyTemplateBody), async (c) => {
+export function mountTemplate(app: OperationRoutes): void {
+  route(app, op.applyTemplateToSpace, async (c) => {
     const { spaceId } = c.req.valid('param');
     const body = c.req.valid('json');
     const template = contentTemplates[body.id]!;

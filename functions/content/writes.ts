@@ -1,5 +1,5 @@
-import type { GroupApp } from '../../shared/http/group-app.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { ApiError } from '../../shared/http/errors.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { loadRevision } from '../../shared/content/revisions.ts';
@@ -7,16 +7,15 @@ import { changeRequestBase } from '../../shared/content/change-request-content.t
 import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
 import { presentChangeRequests } from '../../shared/commands/change-requests-load.ts';
 import { presentFile } from '../../shared/presenters/revision.ts';
-import { changeRequestParams, contentChangesBody } from './schemas.ts';
+import { presentContentUpdate } from '../../shared/presenters/content-update.ts';
 
 /**
  * POST /spaces/{spaceId}/change-requests/{changeRequestId}/content (updateChangeRequestContent
  * in the public interface): a batch of 1 to 50 changes becomes one new revision of the change
  * request, or nothing at all.
  */
-export function mountChangeRequestWrites(app: GroupApp): void {
-  app.post('/spaces/:spaceId/change-requests/:changeRequestId/content',
-    validate('param', changeRequestParams), validate('json', contentChangesBody), async (c) => {
+export function mountChangeRequestWrites(app: OperationRoutes): void {
+  route(app, op.updateChangeRequestContent, async (c) => {
       const { spaceId, changeRequestId } = c.req.valid('param');
       const { changes } = c.req.valid('json');
       const { result: applied, changeRequest, content } = await editChangeRequestContent(c, spaceId, changeRequestId, async (current, now) => {
@@ -31,10 +30,9 @@ export function mountChangeRequestWrites(app: GroupApp): void {
         return { manifest: result.manifest, result };
       });
       const [presented] = await presentChangeRequests(c, [changeRequest], () => content.space.revision);
-      return c.json({
-        changeRequest: presented,
-        changes: applied.pages,
-        insertedFiles: await Promise.all(applied.insertedFiles.map((file) => presentFile(file, { metadata: true }))),
-      });
+      // The public interface's two answers: the change request (compat, the default), or with the pages and files.
+      if (c.req.valid('query').compat) return c.json(presented!);
+      const insertedFiles = await Promise.all(applied.insertedFiles.map((file) => presentFile(file, { metadata: true })));
+      return c.json(presentContentUpdate(changes, applied, presented!, insertedFiles));
     });
 }

@@ -1,8 +1,7 @@
 import type { Context } from 'hono';
-import { createGroupApp } from '../../shared/http/group-app.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { loadOrgAccess } from '../../shared/policies/access.ts';
@@ -17,16 +16,13 @@ import {
   presentConversation, presentConversationDetails, presentConversationIssue, presentConversationsCluster,
 } from '../../shared/presenters/conversation.ts';
 import { ingestConversation } from '../../shared/commands/conversations-ingest.ts';
-import {
-  conversationParams, ingestConversationBody, issueParams, listClustersQuery, listConversationsQuery, listIssuesQuery, organizationParams,
-} from './schemas.ts';
 
 /**
  * Conversations (spec 4.17), base /orgs/{organizationId}. Ingesting needs the organization
  * permission `ingestConversations` (edit role and above); reading needs a non-guest membership.
  * Issues and clusters are derived at ingestion (shared/commands/conversations-analyzer.ts).
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
 async function readerAccess(c: Context<AppEnv>, organizationId: string) {
   const access = await loadOrgAccess(c, organizationId);
@@ -34,7 +30,7 @@ async function readerAccess(c: Context<AppEnv>, organizationId: string) {
   return access;
 }
 
-app.get('/orgs/:organizationId/conversations-clusters', validate('param', organizationParams), validate('query', listClustersQuery), async (c) => {
+route(routes, op.listConversationsIssuesClusters, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, order, status } = c.req.valid('query');
   await readerAccess(c, organizationId);
@@ -45,7 +41,7 @@ app.get('/orgs/:organizationId/conversations-clusters', validate('param', organi
   return c.json(presentList(result.records.map((r) => presentConversationsCluster(conversationsClusterEntity.fromRecord(r))), result.next));
 });
 
-app.get('/orgs/:organizationId/conversations', validate('param', organizationParams), validate('query', listConversationsQuery), async (c) => {
+route(routes, op.listConversations, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, source } = c.req.valid('query');
   await readerAccess(c, organizationId);
@@ -56,7 +52,7 @@ app.get('/orgs/:organizationId/conversations', validate('param', organizationPar
   return c.json(presentList(result.records.map((r) => presentConversation(conversationEntity.fromRecord(r))), result.next));
 });
 
-app.post('/orgs/:organizationId/conversations', validate('param', organizationParams), validate('json', ingestConversationBody), async (c) => {
+route(routes, op.ingestConversation, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { role } = await loadOrgAccess(c, organizationId);
@@ -77,7 +73,7 @@ async function withConversations(c: Context<AppEnv>, orgId: string, issues: Conv
   });
 }
 
-app.get('/orgs/:organizationId/conversations-issues', validate('param', organizationParams), validate('query', listIssuesQuery), async (c) => {
+route(routes, op.listConversationsIssues, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, cluster, conversation } = c.req.valid('query');
   await readerAccess(c, organizationId);
@@ -92,7 +88,7 @@ app.get('/orgs/:organizationId/conversations-issues', validate('param', organiza
   return c.json(presentList(await withConversations(c, organizationId, issues), result.next));
 });
 
-app.get('/orgs/:organizationId/conversations-issues/:issueId', validate('param', issueParams), async (c) => {
+route(routes, op.getConversationsIssueById, async (c) => {
   const { organizationId, issueId } = c.req.valid('param');
   await readerAccess(c, organizationId);
   const record = await getRecord(conversationIssueEntity.key({ orgId: organizationId, issueId }));
@@ -101,7 +97,7 @@ app.get('/orgs/:organizationId/conversations-issues/:issueId', validate('param',
   return c.json(item);
 });
 
-app.get('/orgs/:organizationId/conversations/:conversationId', validate('param', conversationParams), async (c) => {
+route(routes, op.getConversationById, async (c) => {
   const { organizationId, conversationId } = c.req.valid('param');
   await readerAccess(c, organizationId);
   const record = await getRecord(conversationEntity.key({ orgId: organizationId, conversationId }));
@@ -109,4 +105,4 @@ app.get('/orgs/:organizationId/conversations/:conversationId', validate('param',
   return c.json(presentConversationDetails(conversationEntity.fromRecord(record)));
 });
 
-answerRemainingWith501(app, 'conversations');
+export const app = groupApp(op.group, routes);

@@ -1,6 +1,5 @@
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { atLeast } from '../../shared/policies/roles.ts';
 import { loadSpaceAccess } from '../../shared/policies/access.ts';
@@ -9,7 +8,6 @@ import { randomId } from '../../shared/ids.ts';
 import { enqueue } from '../../shared/jobs/enqueue.ts';
 import { redactUrl } from '../../shared/git/repo.ts';
 import { clearLegacyInstallation, newOperationId, presentGitInfo, putQueuedOperation, updateOperation } from '../../shared/git/state.ts';
-import { exportBody, importBody, spaceParams } from './schemas.ts';
 
 /**
  * Git sync (spec 4.19): import and export answer 204 at once and queue a `git-sync` job for
@@ -19,11 +17,10 @@ import { exportBody, importBody, spaceParams } from './schemas.ts';
  */
 import { sealCredentials, splitCredentials } from '../../shared/net/url-credentials.ts';
 
-export const app = createGroupApp();
+const routes = operationRoutes();
 
-for (const operation of ['import', 'export'] as const) {
-  const schema = operation === 'import' ? importBody : exportBody;
-  app.post(`/spaces/:spaceId/git/${operation}`, validate('param', spaceParams), validate('json', schema), async (c) => {
+for (const [operation, declared] of [['import', op.importGitRepository], ['export', op.exportToGitRepository]] as const) {
+  route(routes, declared, async (c) => {
     const { spaceId } = c.req.valid('param');
     const body = c.req.valid('json') as Record<string, unknown> & { url: string; ref: string };
     const { space, role } = await loadSpaceAccess(c, spaceId);
@@ -48,13 +45,13 @@ for (const operation of ['import', 'export'] as const) {
   });
 }
 
-app.get('/spaces/:spaceId/git/info', validate('param', spaceParams), async (c) => {
+route(routes, op.getSpaceGitInfo, async (c) => {
   const { spaceId } = c.req.valid('param');
   await loadSpaceAccess(c, spaceId);
   return c.json(await presentGitInfo(spaceId));
 });
 
-app.delete('/spaces/:spaceId/git/legacy-installation', validate('param', spaceParams), async (c) => {
+route(routes, op.deleteLegacyGitInstallation, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { role } = await loadSpaceAccess(c, spaceId);
   authorize(atLeast(role, 'edit'), 'Removing the legacy Git installation requires the edit role on the space');
@@ -62,4 +59,4 @@ app.delete('/spaces/:spaceId/git/legacy-installation', validate('param', spacePa
   return c.body(null, 204);
 });
 
-answerRemainingWith501(app, 'git');
+export const app = groupApp(op.group, routes);

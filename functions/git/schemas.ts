@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { id } from '../../shared/http/schemas.ts';
 import { egressUrl } from '../../shared/net/url-schema.ts';
+import { gitSyncProviders } from '../../shared/presenters/schemas/git-info.ts';
 
 export const spaceParams = v.object({ spaceId: id });
 
@@ -20,7 +21,7 @@ const common = {
   repoProjectDirectory: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'must be at most 500 characters'))),
   timestamp: v.optional(dateTime),
   force: v.optional(v.boolean('must be a boolean')),
-  gitInfo: v.optional(v.object({ provider: optionalText, url: v.optional(repoUrl) })),
+  gitInfo: v.optional(v.object({ provider: v.optional(v.picklist(gitSyncProviders.filter((p) => p !== 'github-legacy'), 'must be github or gitlab')), url: v.optional(repoUrl) })),
 };
 
 export const importBody = v.pipe(

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { ApiError, notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import type { Role } from '../../shared/http/schemas.ts';
@@ -24,9 +23,6 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
 import { webhookSigningSecret } from '../../shared/integrations/signature.ts';
 import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations-write.ts';
-import {
-  devBody, eventParams, listTargetsQuery, installBody, integrationParams, listEventsQuery, listInstallationsQuery, listIntegrationsQuery, publishBody,
-} from './schemas.ts';
 
 /**
  * Integrations (spec 4.18). Reading the catalog needs any token; `private` integrations are
@@ -34,7 +30,7 @@ import {
  * development mode, and reading installations and events need the admin role in the
  * owning organization; installing needs the admin role in the target organization.
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 type Ctx = Context<AppEnv>;
 
 interface OwnerView { org: OrganizationItem; role: Role | null | undefined }
@@ -71,7 +67,7 @@ function requireOwnerAdmin(owner: OwnerView, action: string) {
   authorize(owner.role === 'admin', `${action} requires the admin role in the organization that owns the integration`);
 }
 
-app.get('/integrations', validate('query', listIntegrationsQuery), async (c) => {
+route(routes, op.listIntegrations, async (c) => {
   const q = c.req.valid('query');
   const conditions: string[] = [];
   const names: Record<string, string> = {};
@@ -106,13 +102,13 @@ app.get('/integrations', validate('query', listIntegrationsQuery), async (c) => 
   return c.json(presentList(presented, result.next));
 });
 
-app.get('/integrations/:integrationName', validate('param', integrationParams), async (c) => {
+route(routes, op.getIntegrationByName, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
   const secret = owner.role === 'admin' ? await webhookSigningSecret(item) : undefined;
   return c.json(presentIntegration(item, owner.org, owner.role, secret));
 });
 
-app.post('/integrations/:integrationName', validate('param', integrationParams), validate('json', publishBody), async (c) => {
+route(routes, op.publishIntegration, async (c) => {
   const { integrationName } = c.req.valid('param');
   const body = c.req.valid('json');
   const loader = c.get('loader');
@@ -131,10 +127,11 @@ app.post('/integrations/:integrationName', validate('param', integrationParams),
     authorize(false, `The integration ${integrationName} is owned by another organization`);
   }
   const item = await publishIntegration(integrationName, body, existing);
-  return c.json(presentIntegration(item, access.org, access.role, await webhookSigningSecret(item)), existing ? 200 : 201);
+  // 200 for a first publication too: the public interface documents no other success status.
+  return c.json(presentIntegration(item, access.org, access.role, await webhookSigningSecret(item)));
 });
 
-app.delete('/integrations/:integrationName', validate('param', integrationParams), async (c) => {
+route(routes, op.unpublishIntegration, async (c) => {
   const { integrationName } = c.req.valid('param');
   const record = await c.get('loader').get(integrationEntity.key({ name: integrationName }));
   if (!record) return c.body(null, 204);
@@ -146,7 +143,7 @@ app.delete('/integrations/:integrationName', validate('param', integrationParams
   return c.body(null, deleted ? 205 : 204);
 });
 
-app.put('/integrations/:integrationName/dev', validate('param', integrationParams), validate('json', devBody), async (c) => {
+route(routes, op.setIntegrationDevelopmentMode, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
   requireOwnerAdmin(owner, 'Setting the development mode');
   const { tunnelUrl, all } = c.req.valid('json');
@@ -154,7 +151,7 @@ app.put('/integrations/:integrationName/dev', validate('param', integrationParam
   return c.body(null, 204);
 });
 
-app.get('/integrations/:integrationName/installations', validate('param', integrationParams), validate('query', listInstallationsQuery), async (c) => {
+route(routes, op.listIntegrationInstallations, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
   requireOwnerAdmin(owner, 'Listing the installations of an integration');
   const { page, limit, externalId } = c.req.valid('query');
@@ -165,7 +162,7 @@ app.get('/integrations/:integrationName/installations', validate('param', integr
   return c.json(presentList(result.records.map((r) => presentInstallation(installationEntity.fromRecord(r), item)), result.next));
 });
 
-app.post('/integrations/:integrationName/installations', validate('param', integrationParams), validate('json', installBody), async (c) => {
+route(routes, op.installIntegration, async (c) => {
   const { item } = await loadIntegration(c, c.req.valid('param').integrationName);
   const { organization } = c.req.valid('json');
   const access = await loadOrgAccess(c, organization);
@@ -176,7 +173,7 @@ app.post('/integrations/:integrationName/installations', validate('param', integ
   return c.json(presented, 201);
 });
 
-app.get('/integrations/:integrationName/events', validate('param', integrationParams), validate('query', listEventsQuery), async (c) => {
+route(routes, op.listIntegrationEvents, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
   requireOwnerAdmin(owner, 'Listing the events of an integration');
   const { page, limit } = c.req.valid('query');
@@ -185,7 +182,7 @@ app.get('/integrations/:integrationName/events', validate('param', integrationPa
   return c.json(presentList(result.records.map((r) => presentIntegrationEvent(integrationEventEntity.fromRecord(r))), result.next));
 });
 
-app.get('/integrations/:integrationName/events/:eventId', validate('param', eventParams), async (c) => {
+route(routes, op.getIntegrationEvent, async (c) => {
   const { integrationName, eventId } = c.req.valid('param');
   const { item, owner } = await loadIntegration(c, integrationName);
   requireOwnerAdmin(owner, 'Reading the events of an integration');
@@ -201,8 +198,8 @@ app.get('/integrations/:integrationName/events/:eventId', validate('param', even
  * organization (selection `all`); the integration sees them with the `read` role of an
  * installation, so `extended` objects carry read permissions.
  */
-for (const kind of ['spaces', 'sites'] as const) {
-  app.get(`/integrations/:integrationName/${kind}`, validate('param', integrationParams), validate('query', listTargetsQuery), async (c) => {
+for (const [kind, declared] of [['spaces', op.listIntegrationSpaceInstallations], ['sites', op.listIntegrationSiteInstallations]] as const) {
+  route(routes, declared, async (c) => {
     const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
     requireOwnerAdmin(owner, `Listing the ${kind} of an integration`);
     const { page, limit, externalId, extended } = c.req.valid('query');
@@ -225,7 +222,7 @@ for (const kind of ['spaces', 'sites'] as const) {
         const org = orgs?.get(installation.orgId)?.org;
         return {
           ...base,
-          urls: { location: apiLocation(`${installationPath}/spaces/${space.id}`), publicEndpoint: apiLocation(`/integrations/${item.name}/public/spaces/${space.id}`) },
+          urls: publicUrls(`${installationPath}/spaces/${space.id}`, `/integrations/${item.name}/public/spaces/${space.id}`),
           space: org ? presentSpace(space, { role: 'read', org }) : space.id,
         };
       }
@@ -233,7 +230,7 @@ for (const kind of ['spaces', 'sites'] as const) {
       const org = orgs?.get(installation.orgId)?.org;
       return {
         ...base,
-        urls: { location: apiLocation(`${installationPath}/sites/${site.id}`), publicEndpoint: apiLocation(`/integrations/${item.name}/public/sites/${site.id}`) },
+        urls: publicUrls(`${installationPath}/sites/${site.id}`, `/integrations/${item.name}/public/sites/${site.id}`),
         site: org ? presentSite(site, org, 'read') : site.id,
       };
     });
@@ -241,4 +238,10 @@ for (const kind of ['spaces', 'sites'] as const) {
   });
 }
 
-answerRemainingWith501(app, 'integrations');
+/** `urls` of an installation on a space or site: no separate content origin, so both public endpoints match. */
+function publicUrls(location: string, publicPath: string) {
+  const publicEndpoint = apiLocation(publicPath);
+  return { location: apiLocation(location), publicEndpoint, publicContentEndpoint: publicEndpoint };
+}
+
+export const app = groupApp(op.group, routes);

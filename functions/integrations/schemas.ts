@@ -24,14 +24,16 @@ export const scope = v.pipe(v.string('must be a string'), v.maxLength(100, 'must
 const category = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9-]+$/, 'must be a lower-case category name'), v.maxLength(50, 'must be at most 50 characters'));
 
 const icon = v.optional(text(100));
+/** Block and content source titles: 2 to 40 characters (the public IntegrationBlock). */
+const shortTitle = v.pipe(v.string('must be a string'), v.minLength(2, 'must be 2 to 40 characters'), v.maxLength(40, 'must be 2 to 40 characters'));
 const block = v.strictObject({
-  id: id, title: text(100), description: v.optional(text(500)), icon,
+  id: id, title: shortTitle, description: v.optional(text(500)), icon,
   urlUnfurl: v.optional(list(text(2048), 20, 'must be an array of URL patterns')),
   markdown: v.optional(v.strictObject({ codeblock: text(100), body: text(1000) })),
 });
 const contentSource = v.strictObject({
-  id: id, title: text(100), description: v.optional(text(500)), icon,
-  configuration: v.optional(v.strictObject({ componentId: id })),
+  id: id, title: shortTitle, description: v.optional(text(500)), icon,
+  configuration: v.strictObject({ componentId: id }),
 });
 const configurationProperty = v.looseObject({
   title: v.optional(text(200)), description: v.optional(text(1000)), type: v.optional(text(50)), default: v.optional(v.unknown()),

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
@@ -20,15 +19,12 @@ import { presentMembers, presentOneMember } from '../../shared/commands/members-
 import { ancestorKeys, memberSpaceRole, orgSpacesPartition, queryOrgSpaces } from '../../shared/commands/members-spaces.ts';
 import { removeMember, setMemberAttributes, touchMember, updateMemberRole } from '../../shared/commands/members-write.ts';
 import { signVisitorClaims } from '../../shared/commands/members-claims.ts';
-import {
-  listMembersQuery, memberParams, memberSpacesQuery, memberTeamsQuery, organizationParams, updateMemberBody,
-} from './schemas.ts';
 
 /**
  * Organization members (spec 4.13). Everyone here must be an active member of the
  * organization (404 otherwise, no existence leak); guests (role null) see only themselves.
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
 type Ctx = Context<AppEnv>;
 
@@ -48,7 +44,7 @@ function found(target: MemberItem | undefined, userId: string): MemberItem {
   return target;
 }
 
-app.get('/orgs/:organizationId/members', validate('param', organizationParams), validate('query', listMembersQuery), async (c) => {
+route(routes, op.listMembersInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const query = c.req.valid('query');
   const { org, role } = await loadOrgAccess(c, organizationId);
@@ -58,14 +54,14 @@ app.get('/orgs/:organizationId/members', validate('param', organizationParams), 
   return c.json(presentList(items, page.next));
 });
 
-app.get('/orgs/:organizationId/members/:userId', validate('param', memberParams), async (c) => {
+route(routes, op.getMemberInOrganizationById, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { org, role, self, target } = await loadTarget(c, organizationId, userId);
   authorize(role !== null || self, 'Guests may only read their own membership');
   return c.json(await presentOneMember(c, org, found(target, userId)));
 });
 
-app.delete('/orgs/:organizationId/members/:userId', validate('param', memberParams), async (c) => {
+route(routes, op.removeMemberFromOrganizationById, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { role, self, target } = await loadTarget(c, organizationId, userId);
   authorize(role === 'admin' || self, 'Removing another member requires the admin role');
@@ -73,7 +69,7 @@ app.delete('/orgs/:organizationId/members/:userId', validate('param', memberPara
   return c.body(null, 204);
 });
 
-app.patch('/orgs/:organizationId/members/:userId', validate('param', memberParams), validate('json', updateMemberBody), async (c) => {
+route(routes, op.updateMemberInOrganizationById, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { org, role, target } = await loadTarget(c, organizationId, userId);
@@ -82,14 +78,14 @@ app.patch('/orgs/:organizationId/members/:userId', validate('param', memberParam
   return c.json(await presentOneMember(c, org, updated));
 });
 
-app.post('/orgs/:organizationId/ping', validate('param', organizationParams), async (c) => {
+route(routes, op.updateOrganizationMemberLastSeenAt, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { member } = await loadOrgAccess(c, organizationId);
   const seen = await touchMember(member);
   return c.json({ serviceVisitorClaims: await signVisitorClaims(seen) });
 });
 
-app.post('/orgs/:organizationId/members/:userId/sso', validate('param', memberParams), async (c) => {
+route(routes, op.setUserAsSSOMemberForOrganization, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { org, role, target } = await loadTarget(c, organizationId, userId);
   authorize(role === 'admin', 'Setting a member as SSO member requires the admin role');
@@ -98,7 +94,7 @@ app.post('/orgs/:organizationId/members/:userId/sso', validate('param', memberPa
   return c.json(await presentOneMember(c, org, updated));
 });
 
-app.get('/orgs/:organizationId/members/:userId/spaces', validate('param', memberParams), validate('query', memberSpacesQuery), async (c) => {
+route(routes, op.listSpacesForOrganizationMember, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { page, limit, order } = c.req.valid('query');
   const { org, role, self, target } = await loadTarget(c, organizationId, userId);
@@ -118,7 +114,7 @@ app.get('/orgs/:organizationId/members/:userId/spaces', validate('param', member
   return c.json(presentList(items, result.next));
 });
 
-app.get('/orgs/:organizationId/members/:userId/teams', validate('param', memberParams), validate('query', memberTeamsQuery), async (c) => {
+route(routes, op.listTeamsForOrganizationMember, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { page, limit, title } = c.req.valid('query');
   const { role, self, target } = await loadTarget(c, organizationId, userId);
@@ -138,4 +134,4 @@ app.get('/orgs/:organizationId/members/:userId/teams', validate('param', memberP
   return c.json(presentList(items, result.next));
 });
 
-answerRemainingWith501(app, 'members');
+export const app = groupApp(op.group, routes);

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
@@ -14,9 +13,6 @@ import { presentOpenAPISpec } from '../../shared/presenters/openapi-spec.ts';
 import {
   createOpenAPISpec, deleteOpenAPISpec, putOpenAPISpec, readOpenAPISpec, setOpenAPIVisibility,
 } from '../../shared/commands/openapi-write.ts';
-import {
-  createSpecBody, listSpecsQuery, organizationParams, patchSpecBody, putSpecBody, specLookupParams, specParams,
-} from './schemas.ts';
 
 /**
  * OpenAPI specs (spec 4.6), base /orgs/{organizationId}/openapi, keyed by slug. Reading
@@ -24,7 +20,7 @@ import {
  * or above). Creating or replacing a source answers at once with `processingState: pending`;
  * the `openapi-process` job on the `jobs` queue fetches, parses and stores it.
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
 type Ctx = Context<AppEnv>;
 
@@ -43,7 +39,7 @@ async function writeAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
 const present = (spec: OpenAPISpecItem, access: OrgAccess) =>
   presentOpenAPISpec(spec, { role: access.role, orgHostname: access.org.hostname });
 
-app.get('/orgs/:organizationId/openapi', validate('param', organizationParams), validate('query', listSpecsQuery), async (c) => {
+route(routes, op.listOpenAPISpecs, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const access = await readAccess(c, organizationId);
@@ -52,7 +48,7 @@ app.get('/orgs/:organizationId/openapi', validate('param', organizationParams), 
   return c.json(presentList(specs.map((s) => present(s, access)), result.next));
 });
 
-app.post('/orgs/:organizationId/openapi', validate('param', organizationParams), validate('json', createSpecBody), async (c) => {
+route(routes, op.createOpenAPISpec, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { slug, source } = c.req.valid('json');
   const access = await writeAccess(c, organizationId);
@@ -62,7 +58,7 @@ app.post('/orgs/:organizationId/openapi', validate('param', organizationParams),
   return c.json(body, 201);
 });
 
-app.get('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupParams), async (c) => {
+route(routes, op.getOpenAPISpecBySlug, async (c) => {
   const { organizationId, specSlug } = c.req.valid('param');
   const access = await readAccess(c, organizationId);
   const spec = await readOpenAPISpec(organizationId, specSlug);
@@ -70,7 +66,7 @@ app.get('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupP
   return c.json(present(spec, access));
 });
 
-app.put('/orgs/:organizationId/openapi/:specSlug', validate('param', specParams), validate('json', putSpecBody), async (c) => {
+route(routes, op.createOrUpdateOpenAPISpecBySlug, async (c) => {
   const { organizationId, specSlug } = c.req.valid('param');
   const { source } = c.req.valid('json');
   const access = await writeAccess(c, organizationId);
@@ -79,7 +75,7 @@ app.put('/orgs/:organizationId/openapi/:specSlug', validate('param', specParams)
   return c.json(present(spec, access), created ? 201 : 200);
 });
 
-app.delete('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupParams), async (c) => {
+route(routes, op.deleteOpenAPISpecBySlug, async (c) => {
   const { organizationId, specSlug } = c.req.valid('param');
   await writeAccess(c, organizationId);
   await deleteOpenAPISpec(organizationId, specSlug);
@@ -87,7 +83,7 @@ app.delete('/orgs/:organizationId/openapi/:specSlug', validate('param', specLook
   return c.body(null, 204);
 });
 
-app.patch('/orgs/:organizationId/openapi/:specSlug', validate('param', specLookupParams), validate('json', patchSpecBody), async (c) => {
+route(routes, op.updateOpenAPISpecBySlug, async (c) => {
   const { organizationId, specSlug } = c.req.valid('param');
   const { visibility } = c.req.valid('json');
   const access = await writeAccess(c, organizationId);
@@ -95,4 +91,4 @@ app.patch('/orgs/:organizationId/openapi/:specSlug', validate('param', specLooku
   return c.json(present(spec, access));
 });
 
-answerRemainingWith501(app, 'openapi');
+export const app = groupApp(op.group, routes);

@@ -2,9 +2,9 @@ import type { Context } from 'hono';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
+import { serviceDescription } from '../../shared/http/service-description.ts';
 import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
 import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
@@ -29,20 +29,17 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { searchOrganization } from '../../shared/content/search/organization-search.ts';
 import { presentUser } from '../../shared/presenters/user.ts';
-import {
-  emailDomainParams, inviteParams, listQuery, organizationParams, searchQuery,
-  updateAgentInstructionsBody, updateOrganizationBody, type UpdateOrganizationBody,
-} from './schemas.ts';
+import { type UpdateOrganizationBody } from './schemas.ts';
 
 /** Organizations (spec 4.12) and the authenticated user. */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
 /**
  * The caller's organizations, oldest membership first: the gsi1 partition USER#<user>#ORGS
  * is sorted by `<joinedAt>#<orgId>`, so the order is joinedAt ascending (ties by org id).
  * Disabled memberships are left out (those organizations answer 404 to the caller).
  */
-app.get('/orgs', validate('query', listQuery), async (c) => {
+route(routes, op.listOrganizationsForAuthenticatedUser, async (c) => {
   const { page, limit } = c.req.valid('query');
   const result = await queryPage({
     index: 'gsi1', partition: `USER#${c.get('caller').userId}#ORGS`, limit, cursor: page,
@@ -58,13 +55,13 @@ app.get('/orgs', validate('query', listQuery), async (c) => {
   return c.json(presentList(items, result.next));
 });
 
-app.get('/orgs/:organizationId', validate('param', organizationParams), async (c) => {
+route(routes, op.getOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { org, role } = await loadOrgAccess(c, organizationId);
   return c.json(presentOrganization(org, { role }));
 });
 
-app.patch('/orgs/:organizationId', validate('param', organizationParams), validate('json', updateOrganizationBody), async (c) => {
+route(routes, op.updateOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { org, role } = await loadOrgAccess(c, organizationId);
@@ -76,7 +73,7 @@ app.patch('/orgs/:organizationId', validate('param', organizationParams), valida
   return c.json(presentOrganization(updated, { role }));
 });
 
-app.delete('/orgs/:organizationId/link-invites/:inviteId', validate('param', inviteParams), async (c) => {
+route(routes, op.deleteOrganizationInviteById, async (c) => {
   const { organizationId, inviteId } = c.req.valid('param');
   const { role } = await loadOrgAccess(c, organizationId);
   authorize(role === 'admin', 'Deleting an invite link requires the admin role');
@@ -93,7 +90,7 @@ app.delete('/orgs/:organizationId/link-invites/:inviteId', validate('param', inv
  * is one of the organization's emailDomains. The new member's role is
  * `org.defaultRole ?? 'read'` (see joinRole).
  */
-app.post('/orgs/:organizationId/join', validate('param', organizationParams), async (c) => {
+route(routes, op.joinOrganization, async (c) => {
   const { organizationId } = c.req.valid('param');
   const userId = c.get('caller').userId;
   const loader = c.get('loader');
@@ -123,7 +120,7 @@ app.post('/orgs/:organizationId/join', validate('param', organizationParams), as
  * organization's spaces the caller can read, through each revision's stored index
  * (shared/content/search/organization-search.ts). Items are spaces with hits, best first.
  */
-app.get('/orgs/:organizationId/search', validate('param', organizationParams), validate('query', searchQuery), async (c) => {
+route(routes, op.searchOrganizationContent, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { query, page, limit } = c.req.valid('query');
   const { org } = await loadOrgAccess(c, organizationId);
@@ -134,7 +131,7 @@ app.get('/orgs/:organizationId/search', validate('param', organizationParams), v
 });
 
 /** Any member reads the instructions; see presentAgentInstructions for the never-set default. */
-app.get('/orgs/:organizationId/agent-instructions', validate('param', organizationParams), async (c) => {
+route(routes, op.getOrganizationAgentInstructions, async (c) => {
   const { organizationId } = c.req.valid('param');
   const loader = c.get('loader');
   const instructionsKey = agentInstructionsEntity.key({ orgId: organizationId });
@@ -148,7 +145,7 @@ app.get('/orgs/:organizationId/agent-instructions', validate('param', organizati
   return c.json(presentAgentInstructions(org, record ? agentInstructionsEntity.fromRecord(record) : undefined));
 });
 
-app.put('/orgs/:organizationId/agent-instructions', validate('param', organizationParams), validate('json', updateAgentInstructionsBody), async (c) => {
+route(routes, op.updateOrganizationAgentInstructions, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { instructions } = c.req.valid('json');
   const { org, role } = await loadOrgAccess(c, organizationId);
@@ -175,7 +172,7 @@ app.put('/orgs/:organizationId/agent-instructions', validate('param', organizati
  * organizations they may join). Non-members see no billing and all-false permissions.
  * One Query of EMAILDOMAIN#<domain> (at most 1000 organizations) and one BatchGet.
  */
-app.get('/email-domains/:emailDomain/orgs', validate('param', emailDomainParams), async (c) => {
+route(routes, op.getOrganizationsForEmailDomain, async (c) => {
   const { emailDomain } = c.req.valid('param');
   const userId = c.get('caller').userId;
   const partition = emailDomainEntity.key({ domain: emailDomain, orgId: '' }).pk;
@@ -204,7 +201,7 @@ app.get('/email-domains/:emailDomain/orgs', validate('param', emailDomainParams)
   return c.json({ organizations });
 });
 
-app.get('/user', async (c) => {
+route(routes, op.getAuthenticatedUser, async (c) => {
   const userId = c.get('caller').userId;
   const record = await c.get('loader').get(userEntity.key({ userId }));
   if (!record) throw notFound(`No user found with id ${userId}`);
@@ -249,4 +246,4 @@ async function checkDefaultContent(
   }
 }
 
-answerRemainingWith501(app, 'organizations');
+export const app = groupApp(op.group, serviceDescription, routes);

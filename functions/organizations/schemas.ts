@@ -38,6 +38,8 @@ const title = v.pipe(
   v.string('must be a string'),
   v.trim(),
   v.nonEmpty('must not be empty'),
+  // The public interface's organization titles are at least 2 characters.
+  v.minLength(2, 'must be at least 2 characters'),
   v.maxLength(100, 'must be at most 100 characters'),
 );
 

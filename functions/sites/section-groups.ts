@@ -1,8 +1,8 @@
 import { nowIso } from '../../shared/clock.ts';
 import { randomId } from '../../shared/ids.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import type { SiteSectionGroupItem } from '../../shared/db/entities/site.ts';
 import { changeSite, childrenOf, groupsInOrder, loadSiteIn, positionAtEnd, type SiteTree } from '../../shared/commands/sites-structure.ts';
@@ -10,11 +10,6 @@ import { presentGroup } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { structureContext } from './context.ts';
 import { deleteOrNoContent } from './delete.ts';
-import {
-  addGroupSectionBody, createGroupBody, groupParams, groupSectionParams, listQuery, siteParams, updateGroupBody,
-} from './schemas.ts';
-
-const base = '/orgs/:organizationId/sites/:siteId/section-groups';
 
 function findGroup(tree: SiteTree, groupId: string): SiteSectionGroupItem {
   const found = tree.groups.find((g) => g.id === groupId);
@@ -31,8 +26,8 @@ function reparent(tree: SiteTree, item: { sectionGroup?: string; position: strin
 }
 
 /** Site section groups (spec 4.10): named groups of sections, nestable. */
-export function mountSectionGroups(app: GroupApp) {
-  app.get(base, validate('param', siteParams), validate('query', listQuery), async (c) => {
+export function mountSectionGroups(app: OperationRoutes) {
+  route(app, op.listSiteSectionGroups, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
     const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
@@ -41,7 +36,7 @@ export function mountSectionGroups(app: GroupApp) {
     return c.json(presentList(page.items.map((g) => presentGroup(g, ctx)), page.next));
   });
 
-  app.post(base, validate('param', siteParams), validate('json', createGroupBody), async (c) => {
+  route(app, op.addSectionGroupToSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
@@ -68,7 +63,7 @@ export function mountSectionGroups(app: GroupApp) {
     return c.json(presentGroup(findGroup(tree, result), ctx), 201);
   });
 
-  app.patch(`${base}/:siteSectionGroupId`, validate('param', groupParams), validate('json', updateGroupBody), async (c) => {
+  route(app, op.updateSiteSectionGroupById, async (c) => {
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
@@ -81,19 +76,20 @@ export function mountSectionGroups(app: GroupApp) {
     return c.json(presentGroup(findGroup(tree, siteSectionGroupId), ctx));
   });
 
-  app.delete(`${base}/:siteSectionGroupId`, validate('param', groupParams), async (c) => {
+  route(app, op.deleteSiteSectionGroupById, async (c) => {
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
-    // Its sections and nested groups move up to its parent (the root for a top-level group), in order.
+    // Its sections and nested groups move up to its parent (the root for a top-level group), in
+    // order; 204 in every case (spec 4.10).
     return deleteOrNoContent(c, organizationId, siteId, (t) => {
       const group = t.groups.find((g) => g.id === siteSectionGroupId);
       if (!group) return false;
       for (const child of childrenOf(t, group.id)) reparent(t, child.item, group.sectionGroup);
       t.groups = t.groups.filter((g) => g.id !== group.id);
       return true;
-    });
+    }, { deleted: 204 });
   });
 
-  app.post(`${base}/:siteSectionGroupId/sections`, validate('param', groupParams), validate('json', addGroupSectionBody), async (c) => {
+  route(app, op.addSectionToSiteSectionGroup, async (c) => {
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const { sectionId } = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
@@ -106,16 +102,15 @@ export function mountSectionGroups(app: GroupApp) {
     return c.json(presentGroup(findGroup(tree, siteSectionGroupId), ctx), 201);
   });
 
-  app.delete(`${base}/:siteSectionGroupId/sections/:siteSectionId`, validate('param', groupSectionParams), async (c) => {
+  route(app, op.removeSectionFromSiteSectionGroup, async (c) => {
     const { organizationId, siteId, siteSectionGroupId, siteSectionId } = c.req.valid('param');
     // The section leaves for the group's parent (the root for a top-level group); 204 in every case.
-    const response = await deleteOrNoContent(c, organizationId, siteId, (t) => {
+    return deleteOrNoContent(c, organizationId, siteId, (t) => {
       const group = t.groups.find((g) => g.id === siteSectionGroupId);
       const section = t.sections.find((s) => s.id === siteSectionId);
       if (!group || !section || section.sectionGroup !== group.id) return false;
       reparent(t, section, group.sectionGroup);
       return true;
-    });
-    return response.status === 205 ? c.body(null, 204) : response;
+    }, { deleted: 204 });
   });
 }

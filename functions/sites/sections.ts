@@ -1,8 +1,8 @@
 import { nowIso } from '../../shared/clock.ts';
 import { randomId } from '../../shared/ids.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import type { SiteSectionItem } from '../../shared/db/entities/site.ts';
 import {
@@ -14,10 +14,7 @@ import { presentSection } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { structureContext } from './context.ts';
 import { newSiteSpace } from './sites.ts';
-import { createSectionBody, listSectionsQuery, moveSectionBody, sectionParams, siteParams, updateSectionBody } from './schemas.ts';
 import { deleteOrNoContent } from './delete.ts';
-
-const base = '/orgs/:organizationId/sites/:siteId/sections';
 
 export function findSection(tree: SiteTree, sectionId: string): SiteSectionItem {
   const found = tree.sections.find((s) => s.id === sectionId);
@@ -26,8 +23,8 @@ export function findSection(tree: SiteTree, sectionId: string): SiteSectionItem 
 }
 
 /** Site sections (spec 4.9): top-level parts of a site, each with its site spaces. */
-export function mountSections(app: GroupApp) {
-  app.get(base, validate('param', siteParams), validate('query', listSectionsQuery), async (c) => {
+export function mountSections(app: OperationRoutes) {
+  route(app, op.listSiteSections, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
     const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
@@ -36,7 +33,7 @@ export function mountSections(app: GroupApp) {
     return c.json(presentList(page.items.map((s) => presentSection(s, ctx)), page.next));
   });
 
-  app.post(base, validate('param', siteParams), validate('json', createSectionBody), async (c) => {
+  route(app, op.addSectionToSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
@@ -63,7 +60,7 @@ export function mountSections(app: GroupApp) {
     return c.json(presentSection(findSection(tree, result), ctx), 201);
   });
 
-  app.patch(`${base}/:siteSectionId`, validate('param', sectionParams), validate('json', updateSectionBody), async (c) => {
+  route(app, op.updateSiteSectionById, async (c) => {
     const { organizationId, siteId, siteSectionId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
@@ -91,17 +88,17 @@ export function mountSections(app: GroupApp) {
     return c.json(presentSection(findSection(tree, siteSectionId), ctx));
   });
 
-  app.delete(`${base}/:siteSectionId`, validate('param', sectionParams), async (c) => {
+  route(app, op.deleteSiteSectionById, async (c) => {
     const { organizationId, siteId, siteSectionId } = c.req.valid('param');
     // Its site spaces go with it (normalizeTree drops site spaces of a missing section).
     return deleteOrNoContent(c, organizationId, siteId, (t) => {
       const before = t.sections.length;
       t.sections = t.sections.filter((s) => s.id !== siteSectionId);
       return t.sections.length < before;
-    });
+    }, { deleted: 205 });
   });
 
-  app.post(`${base}/:siteSectionId/move`, validate('param', sectionParams), validate('json', moveSectionBody), async (c) => {
+  route(app, op.moveSiteSection, async (c) => {
     const { organizationId, siteId, siteSectionId } = c.req.valid('param');
     const { position } = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {

@@ -1,8 +1,8 @@
 import { nowIso } from '../../shared/clock.ts';
 import { randomId } from '../../shared/ids.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { notFound } from '../../shared/http/errors.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import type { ShareLinkItem } from '../../shared/db/entities/share-link.ts';
 import { changeSite, loadSiteIn, type SiteTree } from '../../shared/commands/sites-structure.ts';
@@ -10,9 +10,6 @@ import { hashShareSecret, newShareSecret, sealShareSecret } from '../../shared/c
 import { presentShareLink } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { deleteOrNoContent } from './delete.ts';
-import { createShareLinkBody, listQuery, shareLinkParams, siteParams, updateShareLinkBody } from './schemas.ts';
-
-const base = '/orgs/:organizationId/sites/:siteId/share-links';
 
 function findLink(tree: SiteTree, shareLinkId: string): ShareLinkItem {
   const found = tree.shareLinks.find((l) => l.id === shareLinkId);
@@ -21,8 +18,8 @@ function findLink(tree: SiteTree, shareLinkId: string): ShareLinkItem {
 }
 
 /** Share links (spec 4.11): secret URLs opening a share-link site. Admins only (they carry working secrets). */
-export function mountShareLinks(app: GroupApp) {
-  app.get(base, validate('param', siteParams), validate('query', listQuery), async (c) => {
+export function mountShareLinks(app: OperationRoutes) {
+  route(app, op.listSiteShareLinks, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
     const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'admin');
@@ -30,7 +27,7 @@ export function mountShareLinks(app: GroupApp) {
     return c.json(presentList(await Promise.all(page.items.map((l) => presentShareLink(l, tree.site, org))), page.next));
   });
 
-  app.post(base, validate('param', siteParams), validate('json', createShareLinkBody), async (c) => {
+  route(app, op.createSiteShareLink, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const { name } = c.req.valid('json');
     const id = randomId();
@@ -44,7 +41,7 @@ export function mountShareLinks(app: GroupApp) {
     return c.json(await presentShareLink(findLink(tree, result), tree.site, access.org), 201);
   });
 
-  app.patch(`${base}/:shareLinkId`, validate('param', shareLinkParams), validate('json', updateShareLinkBody), async (c) => {
+  route(app, op.updateSiteShareLinkById, async (c) => {
     const { organizationId, siteId, shareLinkId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
@@ -56,12 +53,12 @@ export function mountShareLinks(app: GroupApp) {
     return c.json(await presentShareLink(findLink(tree, shareLinkId), tree.site, access.org));
   });
 
-  app.delete(`${base}/:shareLinkId`, validate('param', shareLinkParams), async (c) => {
+  route(app, op.deleteSiteShareLinkById, async (c) => {
     const { organizationId, siteId, shareLinkId } = c.req.valid('param');
     return deleteOrNoContent(c, organizationId, siteId, (t) => {
       const before = t.shareLinks.length;
       t.shareLinks = t.shareLinks.filter((l) => l.id !== shareLinkId);
       return t.shareLinks.length < before;
-    }, 'admin');
+    }, { deleted: 204, need: 'admin' });
   });
 }

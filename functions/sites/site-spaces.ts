@@ -1,7 +1,7 @@
 import { nowIso } from '../../shared/clock.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import {
   changeSite, isDefaultSiteSpace, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
@@ -13,9 +13,6 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { structureContext } from './context.ts';
 import { deleteOrNoContent } from './delete.ts';
 import { newSiteSpace } from './sites.ts';
-import { addSiteSpaceBody, listSiteSpacesQuery, moveSiteSpaceBody, siteParams, siteSpaceParams, updateSiteSpaceBody } from './schemas.ts';
-
-const base = '/orgs/:organizationId/sites/:siteId/site-spaces';
 
 function findSiteSpace(tree: SiteTree, siteSpaceId: string) {
   const found = tree.siteSpaces.find((s) => s.id === siteSpaceId);
@@ -24,8 +21,8 @@ function findSiteSpace(tree: SiteTree, siteSpaceId: string) {
 }
 
 /** Site spaces (spec 4.8): a space shown by a site, at its root or in a section. */
-export function mountSiteSpaces(app: GroupApp) {
-  app.get(base, validate('param', siteParams), validate('query', listSiteSpacesQuery), async (c) => {
+export function mountSiteSpaces(app: OperationRoutes) {
+  route(app, op.listSiteSpaces, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
     const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
@@ -35,7 +32,7 @@ export function mountSiteSpaces(app: GroupApp) {
     return c.json(presentList(page.items, page.next));
   });
 
-  app.post(base, validate('param', siteParams), validate('json', addSiteSpaceBody), async (c) => {
+  route(app, op.addSpaceToSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
@@ -55,7 +52,7 @@ export function mountSiteSpaces(app: GroupApp) {
     return c.json(presentSiteSpace(findSiteSpace(tree, result), ctx), 201);
   });
 
-  app.patch(`${base}/:siteSpaceId`, validate('param', siteSpaceParams), validate('json', updateSiteSpaceBody), async (c) => {
+  route(app, op.updateSiteSpaceById, async (c) => {
     const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
@@ -73,17 +70,17 @@ export function mountSiteSpaces(app: GroupApp) {
     return c.json(presentSiteSpace(findSiteSpace(tree, siteSpaceId), ctx));
   });
 
-  app.delete(`${base}/:siteSpaceId`, validate('param', siteSpaceParams), async (c) => {
+  route(app, op.deleteSiteSpaceById, async (c) => {
     const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    // 205: the site space has been deleted (204 says it did not exist).
+    // 204 in every case (spec 4.8).
     return deleteOrNoContent(c, organizationId, siteId, (t) => {
       const before = t.siteSpaces.length;
       t.siteSpaces = t.siteSpaces.filter((s) => s.id !== siteSpaceId);
       return t.siteSpaces.length < before;
-    });
+    }, { deleted: 204 });
   });
 
-  app.post(`${base}/:siteSpaceId/move`, validate('param', siteSpaceParams), validate('json', moveSiteSpaceBody), async (c) => {
+  route(app, op.moveSiteSpace, async (c) => {
     const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
     const { position } = c.req.valid('json');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {

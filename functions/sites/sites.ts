@@ -3,9 +3,9 @@ import type { AppEnv } from '../../shared/http/env.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import { randomId } from '../../shared/ids.ts';
-import { validate } from '../../shared/http/validate.ts';
 import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
-import type { GroupApp } from '../../shared/http/group-app.ts';
+import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { queryAll, queryPage, transact, type TransactItem } from '../../shared/db/operations.ts';
 import { siteEntity, siteSpaceEntity, type SiteItem, type SiteSpaceItem } from '../../shared/db/entities/site.ts';
 import {
@@ -18,13 +18,10 @@ import { presentPublishedSite, presentSite } from '../../shared/presenters/site.
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { structureContext } from './context.ts';
-import {
-  adaptiveSchemaBody, createSiteBody, listSitesQuery, organizationParams, shareKeyQuery, siteParams, updateSiteBody,
-} from './schemas.ts';
 
 /** Sites (spec 4.7): CRUD, publishing, the published profile and the adaptive schema. */
-export function mountSites(app: GroupApp) {
-  app.get('/orgs/:organizationId/sites', validate('param', organizationParams), validate('query', listSitesQuery), async (c) => {
+export function mountSites(app: OperationRoutes) {
+  route(app, op.listSites, async (c) => {
     const { organizationId } = c.req.valid('param');
     const { page, limit, space, title, published } = c.req.valid('query');
     const { org, role } = await loadSiteOrgAccess(c, organizationId, 'read');
@@ -53,7 +50,7 @@ export function mountSites(app: GroupApp) {
     return c.json(presentList(items, result.next));
   });
 
-  app.post('/orgs/:organizationId/sites', validate('param', organizationParams), validate('json', createSiteBody), async (c) => {
+  route(app, op.createSite, async (c) => {
     const { organizationId } = c.req.valid('param');
     const body = c.req.valid('json');
     const { org, role } = await loadSiteOrgAccess(c, organizationId, 'create');
@@ -89,14 +86,14 @@ export function mountSites(app: GroupApp) {
     return c.json(presentSite(tree.site, org, role), 201);
   });
 
-  app.get('/orgs/:organizationId/sites/:siteId', validate('param', siteParams), async (c) => {
+  route(app, op.getSiteById, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const site = await loadSiteRecord(c, organizationId, siteId);
     const { org, role } = await loadSiteOrgAccess(c, organizationId, 'read');
     return c.json(presentSite(site, org, role));
   });
 
-  app.patch('/orgs/:organizationId/sites/:siteId', validate('param', siteParams), validate('json', updateSiteBody), async (c) => {
+  route(app, op.updateSiteById, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
     if (body.basename !== undefined) await checkBasenameFree(organizationId, siteId, body.basename);
@@ -131,7 +128,7 @@ export function mountSites(app: GroupApp) {
     return c.json(presentSite(tree.site, access.org, access.role));
   });
 
-  app.delete('/orgs/:organizationId/sites/:siteId', validate('param', siteParams), async (c) => {
+  route(app, op.deleteSiteById, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     await loadSiteOrgAccess(c, organizationId, 'admin');
     const records = await queryAll({ partition: `SITE#${siteId}` });
@@ -150,7 +147,7 @@ export function mountSites(app: GroupApp) {
     return c.body(null, 205);
   });
 
-  app.post('/orgs/:organizationId/sites/:siteId/publish', validate('param', siteParams), async (c) => {
+  route(app, op.publishSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
       t.site.published = true;
@@ -158,7 +155,7 @@ export function mountSites(app: GroupApp) {
     return c.json(presentSite(tree.site, access.org, access.role));
   });
 
-  app.get('/orgs/:organizationId/sites/:siteId/published', validate('param', siteParams), validate('query', shareKeyQuery), async (c) => {
+  route(app, op.getPublishedContentSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const { shareKey } = c.req.valid('query');
     const { tree, org, role } = await loadSiteIn(c, organizationId, siteId, 'read');
@@ -166,14 +163,14 @@ export function mountSites(app: GroupApp) {
     return c.json(presentPublishedSite(ctx, role));
   });
 
-  app.get('/orgs/:organizationId/sites/:siteId/adaptive-schema', validate('param', siteParams), async (c) => {
+  route(app, op.getSiteAdaptiveSchema, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const site = await loadSiteRecord(c, organizationId, siteId);
     if (!site.adaptiveSchema) throw notFound(`No visitor attributes schema for site ${siteId}`);
     return c.json(presentAdaptiveSchema(site.adaptiveSchema));
   });
 
-  app.put('/orgs/:organizationId/sites/:siteId/adaptive-schema', validate('param', siteParams), validate('json', adaptiveSchemaBody), async (c) => {
+  route(app, op.updateSiteAdaptiveSchema, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const jsonSchema = checkAdaptiveSchema(c.req.valid('json').jsonSchema);
     const { tree } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
@@ -182,7 +179,7 @@ export function mountSites(app: GroupApp) {
     return c.json(presentAdaptiveSchema(tree.site.adaptiveSchema!));
   });
 
-  app.get('/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions', validate('param', siteParams), async (c) => {
+  route(app, op.listSiteAdaptiveTemplateConditions, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const site = await loadSiteRecord(c, organizationId, siteId);
     return c.json({ items: templateConditions(site.adaptiveSchema?.jsonSchema) });

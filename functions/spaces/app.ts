@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
@@ -25,24 +24,19 @@ import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts
 import { initialManifest } from '../../shared/content/initial.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import {
-  brokenInChangeRequests, linksQuery, linksResponse, revisionInSpace, revisionLinks,
-} from '../../shared/content/links/responses.ts';
-import {
-  createSpaceBody, getSpaceQuery, listQuery, moveSpaceBody, organizationParams, spaceParams,
-  transferSpaceBody, updateSpaceBody,
-} from './schemas.ts';
+  brokenInChangeRequests,  linksResponse, revisionInSpace, revisionLinks } from '../../shared/content/links/responses.ts';
 
 /** Spaces (spec 4.2) and space creation (createSpace of the public interface). */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
-app.get('/spaces/:spaceId', validate('param', spaceParams), validate('query', getSpaceQuery), async (c) => {
+route(routes, op.getSpaceById, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { shareKey } = c.req.valid('query');
   const { space, role, org } = await loadSpaceAccess(c, spaceId);
   return c.json(presentSpace(space, { role, org, shareKey }));
 });
 
-app.patch('/spaces/:spaceId', validate('param', spaceParams), validate('json', updateSpaceBody), async (c) => {
+route(routes, op.updateSpaceById, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { space, role, org } = await loadSpaceAccess(c, spaceId);
@@ -60,7 +54,7 @@ app.patch('/spaces/:spaceId', validate('param', spaceParams), validate('json', u
   return c.json(presentSpace(updated, { role, org }));
 });
 
-app.delete('/spaces/:spaceId', validate('param', spaceParams), async (c) => {
+route(routes, op.deleteSpaceById, async (c) => {
   const { spaceId } = c.req.valid('param');
   const record = await c.get('loader').get(spaceEntity.key({ spaceId }));
   const stored = record ? spaceEntity.fromRecord(record) : undefined;
@@ -72,7 +66,7 @@ app.delete('/spaces/:spaceId', validate('param', spaceParams), async (c) => {
   return c.body(null, 205);
 });
 
-app.post('/spaces/:spaceId/restore', validate('param', spaceParams), async (c) => {
+route(routes, op.restoreSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { space, role, org } = await loadSpaceAccess(c, spaceId, { deleted: 'include' });
   authorize(atLeast(role, 'admin'), 'Restoring a space requires the admin role on it');
@@ -93,7 +87,7 @@ app.post('/spaces/:spaceId/restore', validate('param', spaceParams), async (c) =
   return c.json(presentSpace(restored, { role: access.role, org }));
 });
 
-app.post('/spaces/:spaceId/duplicate', validate('param', spaceParams), async (c) => {
+route(routes, op.duplicateSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { space, org } = await loadSpaceAccess(c, spaceId);
   const parentRole = space.parent
@@ -128,7 +122,7 @@ app.post('/spaces/:spaceId/duplicate', validate('param', spaceParams), async (c)
   return c.json(presentSpace(copy, { role: access.role, org }), 201);
 });
 
-app.post('/spaces/:spaceId/move', validate('param', spaceParams), validate('json', moveSpaceBody), async (c) => {
+route(routes, op.moveSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { space, role, org } = await loadSpaceAccess(c, spaceId);
@@ -145,7 +139,7 @@ app.post('/spaces/:spaceId/move', validate('param', spaceParams), validate('json
   return c.json(presentSpace(moved, { role: access.role, org }));
 });
 
-app.post('/spaces/:spaceId/transfer', validate('param', spaceParams), validate('json', transferSpaceBody), async (c) => {
+route(routes, op.transferSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { space, role } = await loadSpaceAccess(c, spaceId);
@@ -175,7 +169,7 @@ app.post('/spaces/:spaceId/transfer', validate('param', spaceParams), validate('
  * GET /spaces/{spaceId}/links (listSpaceLinks): every link of the space's primary content,
  * checked against that revision (shared/content/links), with `stats`.
  */
-app.get('/spaces/:spaceId/links', validate('param', spaceParams), validate('query', linksQuery), async (c) => {
+route(routes, op.listSpaceLinks, async (c) => {
   const { spaceId } = c.req.valid('param');
   const content = await loadSpaceContent(c, spaceId);
   const revision = revisionInSpace(content);
@@ -184,7 +178,7 @@ app.get('/spaces/:spaceId/links', validate('param', spaceParams), validate('quer
   return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}`));
 });
 
-app.get('/orgs/:organizationId/spaces', validate('param', organizationParams), validate('query', listQuery), async (c) => {
+route(routes, op.listSpacesInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
@@ -196,7 +190,7 @@ app.get('/orgs/:organizationId/spaces', validate('param', organizationParams), v
   return c.json(presentList(items, result.next));
 });
 
-app.post('/orgs/:organizationId/spaces', validate('param', organizationParams), validate('json', createSpaceBody), async (c) => {
+route(routes, op.createSpace, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const orgAccess = await loadContentAccess(c, organizationId, undefined, []);
@@ -252,4 +246,4 @@ async function putIfUnchanged(space: SpaceItem, previousUpdatedAt: string, extra
   }], () => conflict('The space was changed by another request; retry'));
 }
 
-answerRemainingWith501(app, 'spaces');
+export const app = groupApp(op.group, routes);

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
@@ -13,14 +12,13 @@ import { SAML_PROVIDER_PREFIX, samlProviderEntity, type SAMLProviderItem } from 
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentSAMLProvider, presentSSOLoginOption } from '../../shared/presenters/saml-provider.ts';
 import { createSAMLProvider, deleteSAMLProvider, updateSAMLProvider } from '../../shared/commands/sso-providers.ts';
-import { createProviderBody, listProvidersQuery, organizationParams, providerParams, updateProviderBody } from './schemas.ts';
 
 /**
  * SSO (spec 4.15): the SAML providers of an organization (admin only, reads included:
  * certificates and IdP addresses are security configuration) and its SSO login options
  * (any authenticated caller: they are what a login page offers before membership).
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
 type Ctx = Context<AppEnv>;
 
@@ -55,7 +53,7 @@ async function present(c: Ctx, access: OrgAccess, provider: SAMLProviderItem, te
   return presentSAMLProvider(provider, { role: access.role, team: resolved });
 }
 
-app.get('/orgs/:organizationId/saml', validate('param', organizationParams), validate('query', listProvidersQuery), async (c) => {
+route(routes, op.listSAMLProvidersInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const access = await adminAccess(c, organizationId, 'Listing SAML providers');
@@ -68,7 +66,7 @@ app.get('/orgs/:organizationId/saml', validate('param', organizationParams), val
   ));
 });
 
-app.post('/orgs/:organizationId/saml', validate('param', organizationParams), validate('json', createProviderBody), async (c) => {
+route(routes, op.createOrganizationSAMLProvider, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const access = await adminAccess(c, organizationId, 'Creating a SAML provider');
@@ -79,7 +77,7 @@ app.post('/orgs/:organizationId/saml', validate('param', organizationParams), va
   return c.json(presented, 201);
 });
 
-app.get('/orgs/:organizationId/saml/:samlProviderId', validate('param', providerParams), async (c) => {
+route(routes, op.getOrganizationSAMLProviderById, async (c) => {
   const { organizationId, samlProviderId } = c.req.valid('param');
   const access = await adminAccess(c, organizationId, 'Reading a SAML provider');
   const record = await c.get('loader').get(samlProviderEntity.key({ orgId: organizationId, providerId: samlProviderId }));
@@ -87,7 +85,7 @@ app.get('/orgs/:organizationId/saml/:samlProviderId', validate('param', provider
   return c.json(await present(c, access, samlProviderEntity.fromRecord(record)));
 });
 
-app.delete('/orgs/:organizationId/saml/:samlProviderId', validate('param', providerParams), async (c) => {
+route(routes, op.deleteOrganizationSAMLProvider, async (c) => {
   const { organizationId, samlProviderId } = c.req.valid('param');
   await adminAccess(c, organizationId, 'Deleting a SAML provider');
   const deleted = await deleteSAMLProvider(organizationId, samlProviderId);
@@ -95,7 +93,7 @@ app.delete('/orgs/:organizationId/saml/:samlProviderId', validate('param', provi
   return c.body(null, deleted ? 205 : 204);
 });
 
-app.patch('/orgs/:organizationId/saml/:samlProviderId', validate('param', providerParams), validate('json', updateProviderBody), async (c) => {
+route(routes, op.updateOrganizationSAMLProvider, async (c) => {
   const { organizationId, samlProviderId } = c.req.valid('param');
   const changes = c.req.valid('json');
   const access = await adminAccess(c, organizationId, 'Updating a SAML provider');
@@ -104,7 +102,7 @@ app.patch('/orgs/:organizationId/saml/:samlProviderId', validate('param', provid
   return c.json(await present(c, access, provider, team));
 });
 
-app.get('/orgs/:organizationId/sso', validate('param', organizationParams), async (c) => {
+route(routes, op.listSSOProviderLoginsInOrganization, async (c) => {
   const { organizationId } = c.req.valid('param');
   // Login options: any authenticated caller may see them (no membership needed), 404 for an unknown org.
   const org = await c.get('loader').get(organizationEntity.key({ orgId: organizationId }));
@@ -113,4 +111,4 @@ app.get('/orgs/:organizationId/sso', validate('param', organizationParams), asyn
   return c.json({ items: records.map((r) => presentSSOLoginOption(samlProviderEntity.fromRecord(r))) });
 });
 
-answerRemainingWith501(app, 'sso');
+export const app = groupApp(op.group, routes);

@@ -1,6 +1,5 @@
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { loadOrgAccess } from '../../shared/policies/access.ts';
@@ -11,15 +10,14 @@ import { queryPage, type QueryOptions } from '../../shared/db/operations.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentTeam } from '../../shared/presenters/team.ts';
 import { createTeam, deleteTeam, renameTeam } from '../../shared/commands/teams-write.ts';
-import { createTeamBody, listTeamsQuery, organizationParams, teamParams, updateTeamBody } from './schemas.ts';
 
 /**
  * Teams (spec 4.14), base /orgs/{organizationId}/teams. Reading needs a non-guest
  * membership (teamPermissions.view); creating, renaming and deleting need the admin role.
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
-app.get('/orgs/:organizationId/teams', validate('param', organizationParams), validate('query', listTeamsQuery), async (c) => {
+route(routes, op.listTeamsInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, owner, title } = c.req.valid('query');
   const loader = c.get('loader');
@@ -65,7 +63,7 @@ app.get('/orgs/:organizationId/teams', validate('param', organizationParams), va
   return c.json(presentList(teams.map((team) => presentTeam(team, { role })), next));
 });
 
-app.put('/orgs/:organizationId/teams', validate('param', organizationParams), validate('json', createTeamBody), async (c) => {
+route(routes, op.createOrganizationTeam, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { role } = await loadOrgAccess(c, organizationId);
@@ -83,7 +81,7 @@ app.put('/orgs/:organizationId/teams', validate('param', organizationParams), va
   return c.json(presentTeam(team, { role }), 201);
 });
 
-app.get('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), async (c) => {
+route(routes, op.getTeamInOrganizationById, async (c) => {
   const { organizationId, teamId } = c.req.valid('param');
   const loader = c.get('loader');
   const teamKey = teamEntity.key({ orgId: organizationId, teamId });
@@ -95,7 +93,7 @@ app.get('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), as
   return c.json(presentTeam(teamEntity.fromRecord(record), { role }));
 });
 
-app.delete('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), async (c) => {
+route(routes, op.removeTeamFromOrganizationById, async (c) => {
   const { organizationId, teamId } = c.req.valid('param');
   const { role } = await loadOrgAccess(c, organizationId);
   authorize(role === 'admin', 'Deleting a team requires the admin role');
@@ -104,7 +102,7 @@ app.delete('/orgs/:organizationId/teams/:teamId', validate('param', teamParams),
   return c.body(null, deleted ? 205 : 204);
 });
 
-app.patch('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), validate('json', updateTeamBody), async (c) => {
+route(routes, op.updateTeamInOrganizationById, async (c) => {
   const { organizationId, teamId } = c.req.valid('param');
   const { title } = c.req.valid('json');
   const loader = c.get('loader');
@@ -118,4 +116,4 @@ app.patch('/orgs/:organizationId/teams/:teamId', validate('param', teamParams), 
   return c.json(presentTeam(team, { role }));
 });
 
-answerRemainingWith501(app, 'teams');
+export const app = groupApp(op.group, routes);

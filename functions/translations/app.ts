@@ -1,6 +1,5 @@
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { answerRemainingWith501 } from '../../shared/http/not-implemented.ts';
-import { validate } from '../../shared/http/validate.ts';
+import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import * as op from './operations.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
 import { loadOrgAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
@@ -11,20 +10,17 @@ import { presentTranslation, translationPermissions } from '../../shared/present
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { createTranslation, deleteTranslation, updateTranslationInstructions } from '../../shared/commands/translations-write.ts';
 import { readTranslation, requestTranslationRun } from '../../shared/commands/translations-run.ts';
-import {
-  createTranslationBody, listTranslationsQuery, organizationParams, translationParams, updateTranslationBody,
-} from './schemas.ts';
 
 /**
  * Translations (spec 4.16), base /orgs/{organizationId}/translations. Non-guest members read;
  * creating, updating, deleting and running need the create role (translationPermissions.edit).
  * Runs are done by the `translations` queue worker (shared/commands/translations-run.ts).
  */
-export const app = createGroupApp();
+const routes = operationRoutes();
 
 const missing = (translationId: string) => notFound(`No translation found with id ${translationId}`);
 
-app.get('/orgs/:organizationId/translations', validate('param', organizationParams), validate('query', listTranslationsQuery), async (c) => {
+route(routes, op.listTranslations, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const { role } = await loadOrgAccess(c, organizationId);
@@ -34,7 +30,7 @@ app.get('/orgs/:organizationId/translations', validate('param', organizationPara
   return c.json(presentList(items, result.next));
 });
 
-app.post('/orgs/:organizationId/translations', validate('param', organizationParams), validate('json', createTranslationBody), async (c) => {
+route(routes, op.createTranslation, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { role } = await loadOrgAccess(c, organizationId);
@@ -49,7 +45,7 @@ app.post('/orgs/:organizationId/translations', validate('param', organizationPar
   return c.json(presentTranslation(translation, { role }), 201);
 });
 
-app.get('/orgs/:organizationId/translations/:translationId', validate('param', translationParams), async (c) => {
+route(routes, op.getTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
   const { role } = await loadOrgAccess(c, organizationId);
   authorize(translationPermissions(role).view, 'Guests may not read the translations of an organization');
@@ -58,7 +54,7 @@ app.get('/orgs/:organizationId/translations/:translationId', validate('param', t
   return c.json(presentTranslation(translation, { role }));
 });
 
-app.put('/orgs/:organizationId/translations/:translationId', validate('param', translationParams), validate('json', updateTranslationBody), async (c) => {
+route(routes, op.updateTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
   const { instructions } = c.req.valid('json');
   const { role } = await loadOrgAccess(c, organizationId);
@@ -68,7 +64,7 @@ app.put('/orgs/:organizationId/translations/:translationId', validate('param', t
   return c.json(presentTranslation(translation, { role }));
 });
 
-app.delete('/orgs/:organizationId/translations/:translationId', validate('param', translationParams), async (c) => {
+route(routes, op.deleteTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
   const { role } = await loadOrgAccess(c, organizationId);
   authorize(translationPermissions(role).edit, 'Deleting a translation requires the create role');
@@ -77,7 +73,7 @@ app.delete('/orgs/:organizationId/translations/:translationId', validate('param'
   return c.body(null, deleted ? 205 : 204);
 });
 
-app.post('/orgs/:organizationId/translations/:translationId/run', validate('param', translationParams), async (c) => {
+route(routes, op.runTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
   const { role } = await loadOrgAccess(c, organizationId);
   authorize(translationPermissions(role).edit, 'Running a translation requires the create role');
@@ -85,4 +81,4 @@ app.post('/orgs/:organizationId/translations/:translationId/run', validate('para
   return c.body(null, 204);
 });
 
-answerRemainingWith501(app, 'translations');
+export const app = groupApp(op.group, routes);

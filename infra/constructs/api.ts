@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import { queueNames } from '../../shared/config.ts';
 import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
+import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
 
@@ -29,8 +30,8 @@ export const SSO_SERVICE_PROVIDER_ROUTES = [
 export const API_STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
 
 /**
- * The public HTTP API: one Lambda per endpoint group, one route per operation of the catalogue, all under /v1;
- * plus the reader site's Lambda on `GET /s/{proxy+}`.
+ * The public HTTP API: one Lambda per endpoint group, one route per declared operation (shared/http/operations.ts),
+ * all under /v1, and the service's description (/v1/openapi.json, /v1/docs); plus the reader site's Lambda on `GET /s/{proxy+}`.
  */
 export class DocsApi extends Construct {
   readonly httpApi: HttpApi;
@@ -55,6 +56,7 @@ export class DocsApi extends Construct {
           environment: { PUBLIC_API_URL: this.httpApi.apiEndpoint, ...resources.environment },
         },
         timeout: Duration.seconds(29),
+        pdfFonts: group === 'change-requests', // getChangeRequestPDF
       });
       resources.table.grantReadWriteData(fn);
       resources.bucket.grantReadWrite(fn);
@@ -65,6 +67,10 @@ export class DocsApi extends Construct {
     }
     for (const op of operations) {
       this.httpApi.addRoutes({ path: `/v1${op.path}`, methods: [HttpMethod[op.method]], integration: integrations[op.group]! });
+    }
+    // The service's own description, without a token (shared/http/service-description.ts).
+    for (const route of SERVICE_DESCRIPTION_ROUTES) {
+      this.httpApi.addRoutes({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[SERVICE_DESCRIPTION_GROUP]! });
     }
     // Everything else reaches one group app, which answers the service's JSON 404
     // (API Gateway's own would be {"message":"Not Found"}).

@@ -97,7 +97,7 @@ export function newMember(orgId: string, user: UserItem, role: Role | null): Mem
 
 /** Creates an organization with `owner` as its first admin, in one transaction. */
 export async function createOrganization(input: { title: string; owner: UserItem; id?: string }): Promise<OrganizationItem> {
-  const org = newOrganization(input.title, input.id);
+  const org: OrganizationItem = { ...newOrganization(input.title, input.id), createdBy: input.owner.id };
   const member = newMember(org.id, input.owner, 'admin');
   await transact([
     { Put: { TableName: config.tableName, Item: organizationEntity.toRecord({ orgId: org.id }, org), ConditionExpression: 'attribute_not_exists(pk)' } },

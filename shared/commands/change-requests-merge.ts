@@ -68,7 +68,7 @@ export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: st
     if (merged.conflicts.length > 0) throw conflictError('merged', merged.conflicts);
     const now = nowIso();
     const next = await prepareRevision({
-      spaceId, manifest: merged.manifest, parents: [primary.revision.id, proposed.revision.id], type: 'merge', createdBy: userId,
+      spaceId, manifest: merged.manifest, parents: [primary.revision.id, proposed.revision.id], type: 'merge', createdBy: userId, mergedFrom: cr.id,
     });
     const counter = statusCounter(cr.status);
     await transact([

@@ -2,10 +2,12 @@ import { badRequest } from '../http/errors.ts';
 
 /**
  * The adaptive (visitor attributes) schema of spec 2.12: a JSON Schema draft-07 object
- *   {$schema?, type: "object", properties: {unsigned?: {type: "object", description?,
- *    properties: {<claim>: {type: "boolean", description?}}, additionalProperties: false},
- *    <claim>: {type: "boolean", description?}}, additionalProperties: false}
- * Anything else is refused with 400 naming the first offending place.
+ *   {$schema?, type: "object", properties: {unsigned?: {type: "object", description,
+ *    properties: {<claim>: {type: "boolean", description}}, additionalProperties: false},
+ *    <claim>: {type: "boolean", description}}, additionalProperties: false}
+ * Anything else is refused with 400 naming the first offending place. Every claim and the
+ * unsigned object carry a description, as the public description's SiteAdaptiveJSONSchema
+ * requires (the spec names no rule on it).
  */
 export function checkAdaptiveSchema(schema: unknown): Record<string, unknown> {
   const at = (where: string, what: string) => badRequest(`jsonSchema${where}: ${what}`);
@@ -18,7 +20,7 @@ export function checkAdaptiveSchema(schema: unknown): Record<string, unknown> {
     if (!isObject(claim)) throw at(where, 'must be an object');
     onlyKeys(claim, ['type', 'description'], where);
     if (claim.type !== 'boolean') throw at(`${where}.type`, 'must be "boolean" (claims are boolean-typed)');
-    if (claim.description !== undefined && typeof claim.description !== 'string') throw at(`${where}.description`, 'must be a string');
+    if (typeof claim.description !== 'string') throw at(`${where}.description`, 'must be a string describing the claim');
   };
   const checkClaims = (props: unknown, where: string, allowUnsigned: boolean) => {
     if (!isObject(props)) throw at(where, 'must be an object');
@@ -42,7 +44,7 @@ export function checkAdaptiveSchema(schema: unknown): Record<string, unknown> {
     if (!isObject(unsigned)) throw at(where, 'must be an object');
     onlyKeys(unsigned, ['type', 'description', 'properties', 'additionalProperties'], where);
     if (unsigned.type !== 'object') throw at(`${where}.type`, 'must be "object"');
-    if (unsigned.description !== undefined && typeof unsigned.description !== 'string') throw at(`${where}.description`, 'must be a string');
+    if (typeof unsigned.description !== 'string') throw at(`${where}.description`, 'must be a string describing the unsigned claims');
     if (unsigned.additionalProperties !== false) throw at(`${where}.additionalProperties`, 'must be false');
     checkClaims(unsigned.properties, `${where}.properties`, false);
   }

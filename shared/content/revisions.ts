@@ -24,6 +24,7 @@ export async function prepareRevision(input: {
   parents: string[];
   type: RevisionType;
   createdBy: string;
+  mergedFrom?: string;
 }): Promise<{ revision: RevisionItem; put: { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string } } }> {
   const revision: RevisionItem = {
     id: randomId(),
@@ -33,6 +34,7 @@ export async function prepareRevision(input: {
     type: input.type,
     createdBy: input.createdBy,
     createdAt: nowIso(),
+    ...(input.mergedFrom ? { mergedFrom: input.mergedFrom } : {}),
   };
   return {
     revision,

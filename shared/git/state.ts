@@ -5,6 +5,7 @@ import { config } from '../config.ts';
 import { getRecord, queryPage } from '../db/operations.ts';
 import { nowIso } from '../clock.ts';
 import { GIT_OPERATION_PREFIX, gitInfoEntity, gitOperationEntity, type GitInfoItem, type GitOperationItem } from '../db/entities/git-info.ts';
+import { gitSyncProviders, type GitInfoOutput, type GitSyncProvider } from '../presenters/schemas/git-info.ts';
 
 export async function getGitInfo(spaceId: string): Promise<GitInfoItem | undefined> {
   const record = await getRecord(gitInfoEntity.key({ spaceId }), true);
@@ -71,17 +72,38 @@ export function presentOperation(op: GitOperationItem | undefined) {
   };
 }
 
-/** Git info (spec 2.14) plus the last finished and the running (or queued) operation. */
-export async function presentGitInfo(spaceId: string) {
+/**
+ * The provider of a repository URL, among the documented ones: GitHub for github.com hosts,
+ * GitLab for any other host (self-managed Git hosts are GitLab's case in the public interface).
+ */
+export function gitProviderOf(url: string): GitSyncProvider {
+  return new URL(url).hostname.endsWith('github.com') ? 'github' : 'gitlab';
+}
+
+/** A stored provider as documented (records written before the documented set named others 'git'). */
+function documentedProvider(info: GitInfoItem | undefined): GitSyncProvider {
+  const stored = info?.installationProvider;
+  if ((gitSyncProviders as readonly string[]).includes(stored ?? '')) return stored as GitSyncProvider;
+  return info?.url ? gitProviderOf(info.url) : 'github';
+}
+
+/**
+ * Git info (spec 2.14) plus the last finished and the running (or queued) operation. Before
+ * any import or export the installation is `pending`, its provider GitHub (the interface's
+ * default) and it has no `updatedAt`.
+ */
+export async function presentGitInfo(spaceId: string): Promise<GitInfoOutput> {
   const [info, ops] = await Promise.all([getGitInfo(spaceId), recentOperations(spaceId)]);
   const running = ops.find((op) => op.status === 'running') ?? ops.filter((op) => op.status === 'queued').at(-1);
   const last = ops.find((op) => op.status === 'succeeded' || op.status === 'failed' || op.status === 'skipped');
   return {
     repoName: info?.repoName ?? '',
-    installationProvider: info?.installationProvider ?? '',
+    installationId: spaceId,
+    installationStatus: info || ops.length ? 'active' : 'pending',
+    installationProvider: documentedProvider(info),
     integration: info?.integration ?? '',
     url: info?.url ?? '',
-    updatedAt: info?.updatedAt ?? '',
+    ...(info?.updatedAt ? { updatedAt: info.updatedAt } : {}),
     ...(info?.ref ? { ref: info.ref } : {}),
     ...(info?.commit ? { commit: info.commit } : {}),
     operations: { last: presentOperation(last), running: presentOperation(running) },

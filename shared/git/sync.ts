@@ -19,7 +19,7 @@ import type { Job } from '../jobs/jobs.ts';
 import { Checkout, redactText, redactUrl, repoNameOf } from './repo.ts';
 import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
-import { getGitInfo, getOperation, newOperationId, updateOperation } from './state.ts';
+import { getGitInfo, getOperation, gitProviderOf, newOperationId, updateOperation } from './state.ts';
 import { ApiError } from '../http/errors.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
@@ -102,7 +102,7 @@ function infoUpdate(job: GitSyncJob, now: string, commit: string): TransactItem 
   const values: Record<string, unknown> = {
     ':type': 'git-info', ':space': job.spaceId, ':url': redactUrl(job.gitInfo?.url ?? job.url!), ':remote': redactUrl(job.url!),
     ':ref': job.ref, ':now': now, ':commit': commit, ':repo': repoNameOf(job.url!),
-    ':provider': job.gitInfo?.provider ?? providerOf(job.url!), ':integration': 'git-sync',
+    ':provider': job.gitInfo?.provider ?? gitProviderOf(job.url!), ':integration': 'git-sync',
   };
   let set = 'SET entityType = :type, spaceId = :space, #url = :url, remote = :remote, #ref = :ref, updatedAt = :now, #commit = :commit, repoName = :repo, installationProvider = :provider, integration = :integration';
   Object.assign(names, { '#url': 'url', '#ref': 'ref', '#commit': 'commit' });
@@ -132,12 +132,6 @@ export function commitUrl(job: Pick<GitSyncJob, 'url' | 'repoCommitURL'>, oid: s
   return `${prefix}${prefix.endsWith('/') ? '' : '/'}${oid}`;
 }
 
-function providerOf(url: string): string {
-  const host = new URL(url).hostname;
-  if (host.endsWith('github.com')) return 'github';
-  if (host.includes('gitlab')) return 'gitlab';
-  return 'git';
-}
 
 function operationDone(job: GitSyncJob, operationId: string, fields: Partial<GitOperationItem>): TransactItem {
   const names: Record<string, string> = { '#status': 'status' };
@@ -256,7 +250,7 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
 function gitSyncOf(job: GitSyncJob, now: string) {
   return {
     repoName: repoNameOf(job.url!),
-    installationProvider: job.gitInfo?.provider ?? providerOf(job.url!),
+    installationProvider: job.gitInfo?.provider ?? gitProviderOf(job.url!),
     integration: 'git-sync',
     url: redactUrl(job.gitInfo?.url ?? job.url!),
     updatedAt: now,

@@ -14,8 +14,11 @@ import type { AppEnv } from './env.ts';
  * limit, path parameter checks, bearer authentication, JSON body checks, JSON errors for everything (including unknown routes).
  * Order on every route: authenticate -> validate -> load -> authorize -> act -> present.
  */
-export function createGroupApp() {
+export function createGroupApp(...publicApps: Hono<AppEnv>[]) {
   const app = new Hono<AppEnv>().basePath('/v1');
+  // Routes without a token (the service's own description) come before the chain: Hono
+  // runs matching handlers in the order they were added, and these answer at once.
+  for (const publicApp of publicApps) app.route('/', publicApp);
   app.use('*', async (c, next) => {
     await runTraced(async () => {
       await next();

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { operations, toHonoPath } from '../http/operations.ts';
+import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../http/service-description.ts';
 import { errorBody } from '../http/errors.ts';
 import { groupApps } from './groups.ts';
 import { app as reader } from '../../functions/reader/app.ts';
@@ -15,6 +16,10 @@ export function createLocalApp() {
     const app = groupApps[op.group];
     // c.env (the Node socket) goes along: rate limits count by the client's address.
     root.on(op.method, toHonoPath(`/v1${op.path}`), (c) => app.fetch(c.req.raw, c.env));
+  }
+  // The service's own description (/v1/openapi.json, /v1/docs), answered by one group's app as in AWS.
+  for (const route of SERVICE_DESCRIPTION_ROUTES) {
+    root.on(route.method, `/v1${route.path}`, (c) => groupApps[SERVICE_DESCRIPTION_GROUP].fetch(c.req.raw, c.env));
   }
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
   root.get('/s/*', (c) => reader.fetch(c.req.raw, c.env));

@@ -4,6 +4,8 @@ import type { UserItem } from '../db/entities/user.ts';
 import { isOutdated } from '../commands/change-request-reviews-state.ts';
 import { presentUser } from './user.ts';
 import { apiLocation } from './urls.ts';
+import type { ChangeRequestReviewOutput, RequestedReviewerOutput } from './schemas/change-request-review.ts';
+import type { CommentOutput } from './schemas/comment.ts';
 
 export interface ReviewPresentationContext {
   /** The reviews' change request as it is now: `outdated` is computed against it. */
@@ -11,7 +13,7 @@ export interface ReviewPresentationContext {
   /** Users named by the reviews and requests, loaded beforehand; a missing one presents with an empty profile. */
   user(userId: string): UserItem | undefined;
   /** The presented change request comment posted with a review, when it still exists. */
-  comment(commentId: string): object | undefined;
+  comment(commentId: string): CommentOutput | undefined;
 }
 
 export function reviewUserIds(review: ChangeRequestReviewItem): string[] {
@@ -23,7 +25,7 @@ export function reviewsPath(cr: Pick<ChangeRequestItem, 'spaceId' | 'id'>): stri
 }
 
 /** ChangeRequestReview of the public interface, every field. Reviews never change: updatedAt = createdAt. */
-export function presentReview(review: ChangeRequestReviewItem, context: ReviewPresentationContext) {
+export function presentReview(review: ChangeRequestReviewItem, context: ReviewPresentationContext): ChangeRequestReviewOutput {
   const user = (id: string) => presentUser(context.user(id) ?? missingUser(id, review.createdAt));
   const comment = review.commentId ? context.comment(review.commentId) : undefined;
   return {
@@ -42,7 +44,7 @@ export function presentReview(review: ChangeRequestReviewItem, context: ReviewPr
 }
 
 /** ChangeRequestRequestedReviewer of the public interface (kind `user`: requests name users). */
-export function presentRequestedReviewer(userId: string, context: Pick<ReviewPresentationContext, 'changeRequest' | 'user'>) {
+export function presentRequestedReviewer(userId: string, context: Pick<ReviewPresentationContext, 'changeRequest' | 'user'>): RequestedReviewerOutput {
   const request = context.changeRequest.reviewRequests?.[userId];
   const at = request?.requestedAt ?? context.changeRequest.createdAt;
   const user = (id: string) => presentUser(context.user(id) ?? missingUser(id, at));

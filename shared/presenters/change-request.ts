@@ -2,6 +2,7 @@ import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import { presentUser } from './user.ts';
 import { apiLocation, appLocation } from './urls.ts';
+import type { ChangeRequestOutput } from './schemas/change-request.ts';
 
 export interface ChangeRequestPresentationContext {
   /** The space's current primary revision: `outdated` is computed against it. */
@@ -16,7 +17,7 @@ export interface ChangeRequestPresentationContext {
  * from) is no longer the space's revision. Merged change requests are never outdated.
  * Internal fields (orgId, contributors, requestedReviewers) are not part of the resource.
  */
-export function presentChangeRequest(cr: ChangeRequestItem, context: ChangeRequestPresentationContext) {
+export function presentChangeRequest(cr: ChangeRequestItem, context: ChangeRequestPresentationContext): ChangeRequestOutput {
   const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
   return {
     object: 'change-request' as const,
@@ -45,7 +46,7 @@ export function presentChangeRequest(cr: ChangeRequestItem, context: ChangeReque
   };
 }
 
-export type PresentedChangeRequest = ReturnType<typeof presentChangeRequest>;
+export type PresentedChangeRequest = ChangeRequestOutput;
 
 /** A user whose record is gone still presents, with an empty profile. */
 function unknownUser(id: string, at: string): UserItem {

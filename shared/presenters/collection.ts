@@ -2,12 +2,13 @@ import type { CollectionItem } from '../db/entities/collection.ts';
 import type { Role } from '../http/schemas.ts';
 import { collectionPermissions } from '../policies/permissions.ts';
 import { apiLocation, appLocation } from './urls.ts';
+import type { CollectionOutput } from './schemas/collection.ts';
 
 /** Collection (spec 2.6), `permissions` computed for the caller's role. */
 export function presentCollection(
   collection: CollectionItem,
   context: { role: Role | null },
-) {
+): CollectionOutput {
   return {
     object: 'collection' as const,
     id: collection.id,

@@ -4,6 +4,7 @@ import type { Role } from '../http/schemas.ts';
 import { commentPermissions } from '../policies/permissions.ts';
 import { presentUser } from './user.ts';
 import { apiLocation } from './urls.ts';
+import type { CommentOutput, CommentReplyOutput } from './schemas/comment.ts';
 
 export interface CommentPresentationContext {
   /** The caller's effective role on the space. */
@@ -31,9 +32,9 @@ export function commentsPath(scope: CommentScope): string {
  * Comment (spec 2.10), every field; `resolvedAt`/`resolvedBy` only while resolved;
  * `target.changeRequest` for a comment posted in a change request.
  */
-export function presentComment(comment: CommentItem, context: CommentPresentationContext) {
+export function presentComment(comment: CommentItem, context: CommentPresentationContext): CommentOutput {
   const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, comment.postedAt));
-  return {
+  const base = {
     object: 'comment' as const,
     id: comment.id,
     postedBy: user(comment.postedBy),
@@ -53,15 +54,14 @@ export function presentComment(comment: CommentItem, context: CommentPresentatio
     },
     urls: { location: apiLocation(`${commentsPath(commentScopeOf(comment))}/${comment.id}`) },
     permissions: commentPermissions(context.role, comment.postedBy === context.callerId),
-    status: comment.status,
-    ...(comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
-      ? { resolvedAt: comment.resolvedAt, resolvedBy: user(comment.resolvedBy) }
-      : {}),
   };
+  return comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
+    ? { ...base, status: 'resolved', resolvedAt: comment.resolvedAt, resolvedBy: user(comment.resolvedBy) }
+    : { ...base, status: 'open' };
 }
 
 /** CommentReply (spec 2.10), every field; `scope` is its comment's. */
-export function presentCommentReply(reply: CommentReplyItem, context: CommentPresentationContext, scope: CommentScope) {
+export function presentCommentReply(reply: CommentReplyItem, context: CommentPresentationContext, scope: CommentScope): CommentReplyOutput {
   const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, reply.postedAt));
   return {
     object: 'comment-reply' as const,

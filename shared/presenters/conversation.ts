@@ -39,16 +39,17 @@ export function presentConversationIssue(i: ConversationIssueItem) {
     createdAt: i.createdAt,
     ingestedAt: i.ingestedAt,
     conversation: i.conversation,
-    cluster: i.cluster,
+    // null for the moment between ingestion and the clustering job (seconds).
+    cluster: i.cluster ?? null,
     urls: { location: apiLocation(`/orgs/${i.orgId}/conversations-issues/${i.id}`) },
   };
 }
 
-export const PULSE_WEEKS = 13;
+export const PULSE_WEEKS = 12;
 
 /**
  * ConversationsIssuesCluster (spec 2.14). `weeklyPulse`: issues per week for the past 3 months
- * (13 weeks, oldest first, the current week last); `sources`: conversations per source. No
+ * (12 weeks by the issues' `createdAt`, oldest first, the current week last); `sources`: conversations per source. No
  * tasks are derived from issues, so the task counters are 0.
  */
 export function presentConversationsCluster(cluster: ConversationsClusterItem) {

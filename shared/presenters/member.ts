@@ -1,6 +1,7 @@
 import type { MemberItem } from '../db/entities/member.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import { presentUser } from './user.ts';
+import type { MemberOutput } from './schemas/member.ts';
 
 /**
  * Member (spec 2.4, plus `sites` of the official interface). `id` is the user id.
@@ -8,7 +9,7 @@ import { presentUser } from './user.ts';
  * the organization's spaces the member can read. `sites` is 0 (docs sites carry no
  * per-member access yet). `lastSeenAt` is absent until the member's first ping.
  */
-export function presentMember(member: MemberItem, user: UserItem | undefined, counts: { spaces: number }) {
+export function presentMember(member: MemberItem, user: UserItem | undefined, counts: { spaces: number }): MemberOutput {
   return {
     object: 'member' as const,
     id: member.userId,

@@ -3,6 +3,7 @@ import type { Role } from '../http/schemas.ts';
 import { atLeast } from '../policies/roles.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { withoutCredentials } from '../net/url-credentials.ts';
+import type { OpenAPISpecOutput } from './schemas/openapi-spec.ts';
 
 /** Errors kept on the spec (lastProcessedErrors is truncated to this many; the count is not). */
 export const MAX_PROCESS_ERRORS = 20;
@@ -12,10 +13,10 @@ export const MAX_PROCESS_ERRORS = 20;
  * specs), edit for role create and above (organization `createOpenAPISpec`).
  * `urls.published` only when the spec is public, on the org's published hostname.
  */
-export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role | null; orgHostname: string }) {
+export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role | null; orgHostname: string }): OpenAPISpecOutput {
   const path = `/orgs/${spec.orgId}/openapi/${spec.slug}`;
   return {
-    object: 'openapi-spec' as const,
+    object: 'openapi-spec',
     id: spec.id,
     createdAt: spec.createdAt,
     updatedAt: spec.updatedAt,

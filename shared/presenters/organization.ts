@@ -2,6 +2,7 @@ import type { OrganizationItem } from '../db/entities/organization.ts';
 import type { Role } from '../http/schemas.ts';
 import { organizationPermissions } from '../policies/permissions.ts';
 import { apiLocation, appLocation } from './urls.ts';
+import type { OrganizationOutput } from './schemas/organization.ts';
 
 export interface OrganizationPresentationContext {
   /** The caller's org role: a role, null for guests, undefined when not a member. */
@@ -43,7 +44,7 @@ function defaultBilling() {
  * - `permissions.access` ("view the organization in the application") is in the official
  *   interface beside the spec's list; it follows `view`.
  */
-export function presentOrganization(org: OrganizationItem, context: OrganizationPresentationContext) {
+export function presentOrganization(org: OrganizationItem, context: OrganizationPresentationContext): OrganizationOutput {
   const member = context.role !== undefined;
   const permissions = organizationPermissions(context.role);
   return {
@@ -75,4 +76,4 @@ export function presentOrganization(org: OrganizationItem, context: Organization
   };
 }
 
-export type PresentedOrganization = ReturnType<typeof presentOrganization>;
+export type PresentedOrganization = OrganizationOutput;

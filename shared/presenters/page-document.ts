@@ -5,6 +5,7 @@ import { emptyDocument } from '../content/initial.ts';
 import type { LocatedPage } from '../content/tree.ts';
 import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
 import { presentPage, type ContentContext, type ContentOptions } from './revision.ts';
+import type { RevisionPageOutput } from './schemas/revision.ts';
 
 export interface PageDocumentOptions extends ContentOptions {
   format: 'document' | 'markdown';
@@ -32,7 +33,7 @@ export async function presentPageWithDocument(
   located: LocatedPage,
   context: ContentContext & { manifest: Manifest },
   options: PageDocumentOptions,
-) {
+): Promise<RevisionPageOutput & ({ document: StoredDocument } | { markdown: string })> {
   const { page, ancestors } = located;
   const parentPath = ancestors.map((a) => a.slug).join('/');
   let document = await loadPageDocument(page);

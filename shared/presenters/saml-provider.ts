@@ -4,6 +4,7 @@ import type { Role } from '../http/schemas.ts';
 import { config } from '../config.ts';
 import { apiLocation } from './urls.ts';
 import { presentTeam } from './team.ts';
+import type { SAMLProviderOutput } from './schemas/saml-provider.ts';
 
 /**
  * Service-provider addresses of a provider, on the public API base (config.apiUrl), served
@@ -16,9 +17,9 @@ export function samlService(provider: Pick<SAMLProviderItem, 'id'>) {
 }
 
 /** SAMLProvider (spec 2.14); `defaultTeam` embedded when set and still present. */
-export function presentSAMLProvider(provider: SAMLProviderItem, context: { role: Role | null; team?: TeamItem }) {
+export function presentSAMLProvider(provider: SAMLProviderItem, context: { role: Role | null; team?: TeamItem }): SAMLProviderOutput {
   return {
-    object: 'saml-provider' as const,
+    object: 'saml-provider',
     id: provider.id,
     label: provider.label,
     ssoURL: provider.ssoURL,
@@ -27,7 +28,7 @@ export function presentSAMLProvider(provider: SAMLProviderItem, context: { role:
     ...(context.team ? { defaultTeam: presentTeam(context.team, { role: context.role }) } : {}),
     defaultRole: provider.defaultRole,
     createdAt: provider.createdAt,
-    status: 'active' as const,
+    status: 'active',
     service: samlService(provider),
     urls: { location: apiLocation(`/orgs/${provider.orgId}/saml/${provider.id}`) },
   };

@@ -15,6 +15,13 @@ import { presentSpace } from './space.ts';
 import { childrenOf, isDefaultSiteSpace, siteSpacesIn, type SiteTree } from '../commands/sites-structure.ts';
 import { hashShareSecret, openShareSecret } from '../commands/sites-share-links.ts';
 import { readerBaseUrl } from '../reader/site.ts';
+import type { SiteOutput } from './schemas/site.ts';
+import type { SiteSpaceOutput } from './schemas/site-space.ts';
+import type { SiteSectionOutput } from './schemas/site-section.ts';
+import type { SiteSectionGroupOutput, SiteStructureOutput } from './schemas/site-section-group.ts';
+import type { ShareLinkOutput } from './schemas/share-link.ts';
+import type { SiteCustomizationOutput } from './schemas/site-customization.ts';
+import type { PublishedSiteOutput } from './schemas/published-site.ts';
 
 /**
  * Base URL of a site's published content: where the reader site serves it,
@@ -37,8 +44,11 @@ export function sitePermissions(role: Role | null) {
   };
 }
 
-/** Site (spec 2.12). `urls.published` only once published (as the public interface says). */
-export function presentSite(site: SiteItem, org: OrganizationItem, role: Role | null) {
+/**
+ * Site (spec 2.12). `urls.published` only once published (as the public interface says);
+ * `defaultLevel` is `inherit`: sites hold no role of their own (docs/decisions.md, Sites).
+ */
+export function presentSite(site: SiteItem, org: OrganizationItem, role: Role | null): SiteOutput {
   const base = siteBaseUrl(site, org);
   return {
     object: 'site' as const,
@@ -49,13 +59,14 @@ export function presentSite(site: SiteItem, org: OrganizationItem, role: Role | 
     ...(site.basename ? { basename: site.basename } : {}),
     ...(site.proxy ? { proxy: { origin: site.proxy, target: base } } : {}),
     visibility: site.visibility,
+    defaultLevel: 'inherit',
     published: site.published,
     siteSpaces: site.siteSpaces,
     createdAt: site.createdAt,
     adaptiveContent: site.adaptiveContent,
     ads: { status: 'pending' as const, submittable: false },
     agentsContext: site.agentsContext,
-    features: [] as { id: string; plan: string; frozen: boolean }[],
+    features: [],
     permissions: sitePermissions(role),
     urls: {
       location: apiLocation(`/orgs/${site.orgId}/sites/${site.id}`),
@@ -71,7 +82,7 @@ export interface StructureContext {
   org: OrganizationItem;
   tree: SiteTree;
   /** Presented spaces by id (spaces that no longer exist are absent). */
-  spaces: Map<string, ReturnType<typeof presentSpace>>;
+  spaces: Map<string, SiteSpaceOutput['space']>;
   /** `?share=<key>` when the caller gave a valid share key of a share-link site, else ''. */
   shareQuery: string;
 }
@@ -92,7 +103,7 @@ export async function loadSiteSpaces(c: Context<AppEnv>, org: OrganizationItem, 
   await loader.load([...new Set(spaces.flatMap((s) => s.ancestors))].map((collectionId) => collectionEntity.key({ collectionId })));
   const memberRecord = loader.peek(memberKey);
   const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
-  const out = new Map<string, ReturnType<typeof presentSpace>>();
+  const out = new Map<string, SiteSpaceOutput['space']>();
   for (const space of spaces) {
     const ancestors = space.ancestors
       .map((collectionId) => loader.peek(collectionEntity.key({ collectionId })))
@@ -119,7 +130,7 @@ function sectionBase(ctx: StructureContext, section: SiteSectionItem | undefined
 }
 
 /** SiteSpace (spec 2.12); undefined when its space no longer exists. */
-export function presentSiteSpace(siteSpace: SiteSpaceItem, ctx: StructureContext) {
+export function presentSiteSpace(siteSpace: SiteSpaceItem, ctx: StructureContext): SiteSpaceOutput | undefined {
   const space = ctx.spaces.get(siteSpace.spaceId);
   if (!space) return undefined;
   const section = siteSpace.section ? ctx.tree.sections.find((s) => s.id === siteSpace.section) : undefined;
@@ -141,12 +152,12 @@ export function presentSiteSpace(siteSpace: SiteSpaceItem, ctx: StructureContext
   };
 }
 
-export function presentSiteSpaces(items: SiteSpaceItem[], ctx: StructureContext) {
-  return items.map((s) => presentSiteSpace(s, ctx)).filter((s): s is NonNullable<typeof s> => s !== undefined);
+export function presentSiteSpaces(items: SiteSpaceItem[], ctx: StructureContext): SiteSpaceOutput[] {
+  return items.map((s) => presentSiteSpace(s, ctx)).filter((s): s is SiteSpaceOutput => s !== undefined);
 }
 
 /** SiteSection (spec 2.12) with its site spaces. */
-export function presentSection(section: SiteSectionItem, ctx: StructureContext) {
+export function presentSection(section: SiteSectionItem, ctx: StructureContext): SiteSectionOutput {
   return {
     object: 'site-section' as const,
     id: section.id,
@@ -163,20 +174,9 @@ export function presentSection(section: SiteSectionItem, ctx: StructureContext) 
   };
 }
 
-type PresentedSection = ReturnType<typeof presentSection>;
-export interface PresentedGroup {
-  object: 'site-section-group';
-  id: string;
-  title: string;
-  sectionGroup?: string;
-  icon?: string;
-  draft: boolean;
-  sections: PresentedSection[];
-  children: (PresentedSection | PresentedGroup)[];
-}
 
 /** SiteSectionGroup (spec 2.12): `children` are its sections and nested groups in order. */
-export function presentGroup(group: SiteSectionGroupItem, ctx: StructureContext): PresentedGroup {
+export function presentGroup(group: SiteSectionGroupItem, ctx: StructureContext): SiteSectionGroupOutput {
   const children = childrenOf(ctx.tree, group.id).map((child) => child.kind === 'section' ? presentSection(child.item, ctx) : presentGroup(child.item, ctx));
   return {
     object: 'site-section-group',
@@ -185,24 +185,24 @@ export function presentGroup(group: SiteSectionGroupItem, ctx: StructureContext)
     ...(group.sectionGroup ? { sectionGroup: group.sectionGroup } : {}),
     ...(group.icon !== undefined ? { icon: group.icon } : {}),
     draft: false,
-    sections: children.filter((c): c is PresentedSection => c.object === 'site-section'),
+    sections: children.filter((c): c is SiteSectionOutput => c.object === 'site-section'),
     children,
   };
 }
 
 /** The site's structure: sections and groups from the root, or the root site spaces. */
-export function presentStructure(ctx: StructureContext) {
+export function presentStructure(ctx: StructureContext): SiteStructureOutput {
   if (ctx.tree.sections.length === 0 && ctx.tree.groups.length === 0) {
-    return { type: 'siteSpaces' as const, structure: presentSiteSpaces(siteSpacesIn(ctx.tree, undefined), ctx) };
+    return { type: 'siteSpaces', structure: presentSiteSpaces(siteSpacesIn(ctx.tree, undefined), ctx) };
   }
   return {
-    type: 'sections' as const,
+    type: 'sections',
     structure: childrenOf(ctx.tree, undefined).map((child) => child.kind === 'section' ? presentSection(child.item, ctx) : presentGroup(child.item, ctx)),
   };
 }
 
 /** ShareLink (spec 2.12): `urls.published` carries the secret, opened from its sealed form. */
-export async function presentShareLink(link: ShareLinkItem, site: SiteItem, org: OrganizationItem) {
+export async function presentShareLink(link: ShareLinkItem, site: SiteItem, org: OrganizationItem): Promise<ShareLinkOutput> {
   const secret = await openShareSecret(link.sealedSecret, link.id);
   return {
     object: 'share-link' as const,
@@ -214,8 +214,12 @@ export async function presentShareLink(link: ShareLinkItem, site: SiteItem, org:
   };
 }
 
-/** Customization settings of spec 2.12 with every field, at their defaults. */
-export function defaultCustomization(title: string) {
+/**
+ * Customization settings of spec 2.12 at their defaults, with the fields the public
+ * description requires besides; no announcement until one is configured (its message is 2 to
+ * 128 characters). `pageActions.items` lists the enabled actions in menu order.
+ */
+export function defaultCustomization(title: string): SiteCustomizationOutput {
   const both = (light: string, dark: string) => ({ light, dark });
   return {
     title,
@@ -232,41 +236,44 @@ export function defaultCustomization(title: string) {
       links: 'default',
       font: 'Inter',
       monospaceFont: 'IBMPlexMono',
+      codeTheme: { default: both('default-light', 'default-dark'), openapi: both('default-light', 'default-dark') },
+      background: 'plain',
       icons: 'regular',
       sidebar: { background: 'default', list: 'default' },
       search: 'subtle',
     },
+    internationalization: { locale: 'en' },
     favicon: {},
-    header: { links: [] },
+    header: { preset: 'default', links: [] },
     footer: { groups: [] },
-    announcement: { enabled: false, message: '', style: 'info' },
     themes: { default: 'light', toggeable: true },
     pdf: { enabled: true },
     feedback: { enabled: false },
     ai: { mode: 'none' },
     advancedCustomization: { enabled: true },
     git: { showEditLink: false },
-    pageActions: { externalAI: true, markdown: true, mcp: true },
+    pageActions: { externalAI: true, markdown: true, mcp: true, items: ['external-ai', 'markdown', 'mcp'] },
     externalLinks: { target: 'self' },
     pagination: { enabled: true },
     trademark: { enabled: true },
     privacyPolicy: {},
     socialPreview: {},
+    socialAccounts: [],
     insights: { trackingCookie: true },
   };
 }
 
 /** The published site profile (`published-content-site`). */
-export function presentPublishedSite(ctx: StructureContext, role: Role | null) {
+export function presentPublishedSite(ctx: StructureContext, role: Role | null): PublishedSiteOutput {
   const title = ctx.tree.site.title;
   return {
-    object: 'published-content-site' as const,
+    object: 'published-content-site',
     site: presentSite(ctx.tree.site, ctx.org, role),
     structure: presentStructure(ctx),
     customizations: {
       site: defaultCustomization(title),
       siteSpaces: Object.fromEntries(ctx.tree.siteSpaces.filter((s) => ctx.spaces.has(s.spaceId)).map((s) => [s.id, defaultCustomization(title)])),
     },
-    scripts: [] as { script: string; contentSecurityPolicy?: string; cookies: boolean }[],
+    scripts: [],
   };
 }

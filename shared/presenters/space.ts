@@ -4,6 +4,7 @@ import type { Role } from '../http/schemas.ts';
 import { spacePermissions } from '../policies/permissions.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { config } from '../config.ts';
+import type { SpaceOutput } from './schemas/space.ts';
 
 export interface SpacePresentationContext {
   role: Role | null;
@@ -13,7 +14,7 @@ export interface SpacePresentationContext {
 }
 
 /** Space (spec 2.7), every field, `permissions` computed for the caller. */
-export function presentSpace(space: SpaceItem, context: SpacePresentationContext) {
+export function presentSpace(space: SpaceItem, context: SpacePresentationContext): SpaceOutput {
   const published = `https://${context.org.hostname}/${space.id}`;
   const showShareKey = space.visibility === 'share-link' && context.shareKey === space.shareKey;
   return {

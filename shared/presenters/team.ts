@@ -1,12 +1,13 @@
 import type { TeamItem } from '../db/entities/team.ts';
 import type { Role } from '../http/schemas.ts';
 import { teamPermissions } from '../policies/permissions.ts';
+import type { TeamOutput } from './schemas/team.ts';
 
 /**
  * Team (spec 2.5), `permissions` computed for the caller's org role. `spaces` is 0: teams
  * hold no space grants yet (content permissions are per member role and default levels).
  */
-export function presentTeam(team: TeamItem, context: { role: Role | null }) {
+export function presentTeam(team: TeamItem, context: { role: Role | null }): TeamOutput {
   return {
     object: 'team' as const,
     id: team.id,

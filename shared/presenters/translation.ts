@@ -2,11 +2,12 @@ import type { TranslationItem } from '../db/entities/translation.ts';
 import type { Role } from '../http/schemas.ts';
 import { atLeast } from '../policies/roles.ts';
 import { apiLocation } from './urls.ts';
+import type { TranslationOutput } from './schemas/translation.ts';
 
 /** Translation (spec 2.14), `permissions` for the caller's org role. */
-export function presentTranslation(t: TranslationItem, context: { role: Role | null }) {
+export function presentTranslation(t: TranslationItem, context: { role: Role | null }): TranslationOutput {
   return {
-    object: 'translation' as const,
+    object: 'translation',
     id: t.id,
     status: t.status,
     source: { space: t.source.space, language: t.source.language },

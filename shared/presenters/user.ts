@@ -1,7 +1,8 @@
 import type { UserItem } from '../db/entities/user.ts';
 import { apiLocation } from './urls.ts';
+import type { UserOutput } from './schemas/user.ts';
 
-export function presentUser(user: UserItem) {
+export function presentUser(user: UserItem): UserOutput {
   return {
     object: 'user' as const,
     id: user.id,

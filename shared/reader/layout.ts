@@ -120,7 +120,7 @@ export function renderShell(input: ShellInput): RenderedPage {
   const headerLinks = (c.header.links as Link[]).map((l) => h('a', { href: linkUrl(l) }, l.title));
   const footerGroups = (c.footer.groups as { title: string; links: Link[] }[]).map((g) =>
     h('div', [h('strong', g.title), h('ul', g.links.map((l) => h('li', h('a', { href: linkUrl(l) }, l.title))))]));
-  const announcement = c.announcement.enabled && c.announcement.message ? [h('div.announcement', { role: 'status' }, c.announcement.message)] : [];
+  const announcement = c.announcement?.enabled ? [h('div.announcement', { role: 'status' }, c.announcement.message)] : [];
   const searchAction = input.space?.basePath ?? input.site.basePath;
   const documentTitle = input.title && input.title !== siteTitle ? `${input.title} · ${siteTitle}` : siteTitle;
   const style = `:root{--primary:${safeColor(s.primaryColor.light, '#346DDB')};--info:${safeColor(s.infoColor.light, '#787878')};--success:${safeColor(s.successColor.light, '#02B341')};--warning:${safeColor(s.warningColor.light, '#FE9A00')};--danger:${safeColor(s.dangerColor.light, '#FB2C36')}}${STYLE}`;

@@ -7,6 +7,7 @@ import { API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDE
 import { queueNames } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../shared/http/operations.ts';
+import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -30,8 +31,8 @@ describe('HTTP API', () => {
   });
 
   it('routes every operation, once, to its group function', () => {
-    // One route per operation, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
-    expect(routes).toHaveLength(operations.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + 1);
+    // One route per declared operation, the service's description, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
+    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + 1);
     for (const op of operations) {
       const routeKey = `${op.method} /v1${op.path}`;
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === routeKey);
@@ -62,6 +63,18 @@ describe('HTTP API', () => {
         .flatMap(([, r]) => r.Properties.PolicyDocument.Statement);
       const reads = statements.filter((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
       expect(reads.map((s: any) => s.Resource), fn.Properties.Description).toEqual([{ Ref: secretId }]);
+    }
+  });
+
+  it('routes GET /v1/openapi.json and GET /v1/docs to the group function that serves the description', () => {
+    expect(SERVICE_DESCRIPTION_ROUTES.map((r) => `${r.method} /v1${r.path}`)).toEqual(['GET /v1/openapi.json', 'GET /v1/docs']);
+    for (const route of SERVICE_DESCRIPTION_ROUTES) {
+      const matching = routes.filter(([, r]) => r.Properties.RouteKey === `${route.method} /v1${route.path}`);
+      expect(matching).toHaveLength(1);
+      // No authorizer: the description is public (the group app answers it before authentication).
+      expect(matching[0]![1].Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+      const target = matching[0]![1].Properties.Target['Fn::Join'][1];
+      expect(getAttId(resources[target[1].Ref]!.Properties.IntegrationUri)).toBe(functionByDescription.get(`docs-service group ${SERVICE_DESCRIPTION_GROUP}`));
     }
   });
 

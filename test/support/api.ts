@@ -1,6 +1,5 @@
 import { inject } from 'vitest';
-import { serve, type ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
+import { serveLocal } from '../../shared/local/http-server.ts';
 import { randomId } from '../../shared/ids.ts';
 import { queueNames, queueUrlVariable } from '../../shared/config.ts';
 import { createQueueWithDlq } from '../../shared/local/provision.ts';
@@ -9,6 +8,7 @@ import { resetAwsClients } from '../../shared/aws/clients.ts';
 import { addMember, createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
 import type { Role } from '../../shared/http/schemas.ts';
 import type { UserItem } from '../../shared/db/entities/user.ts';
+import { assertContract } from './contract.ts';
 
 export interface TestApi {
   url: string;
@@ -40,14 +40,15 @@ export interface TestResponse {
  */
 export async function startTestApi(): Promise<TestApi> {
   Object.assign(process.env, inject('awsEnv'));
+  // Every file shares 127.0.0.1 and some send many requests with one token: the suite runs
+  // with limits it never reaches (test/rate-limit.test.ts lowers them for its own requests).
+  process.env.RATE_LIMIT_PER_MINUTE ??= '1000000';
+  process.env.READER_RATE_LIMIT_PER_MINUTE ??= '1000000';
   resetDbClient();
   resetAwsClients();
   await useOwnQueues();
   const { createLocalApp } = await import('../../shared/local/server.ts');
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
+  const { server, address: { port } } = await serveLocal({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   process.env.PUBLIC_API_URL = url;
   return {
@@ -69,6 +70,8 @@ export async function startTestApi(): Promise<TestApi> {
       } catch {
         // keep text
       }
+      // Every answer is checked against the public description (test/support/contract.ts).
+      assertContract(method, path, res.status, res.headers.get('content-type'), parsed);
       return { status: res.status, headers: res.headers, body: parsed };
     },
     async close() {

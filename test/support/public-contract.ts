@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { correctPublicDescription } from './public-description-fixes.ts';
 
 /**
  * Validates an answer of the service against the public description the official client
@@ -12,11 +13,12 @@ import addFormats from 'ajv-formats';
 type JsonObject = Record<string, any>;
 
 const require = createRequire(import.meta.url);
-const description: JsonObject = JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8'));
+const description: JsonObject = correctPublicDescription(JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')));
 
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
 ajv.addFormat('emoji', true);
+ajv.addFormat('icon', true);
 // The whole description is one schema document, so `#/components/...` references resolve.
 ajv.addSchema({ ...description, $id: 'gitbook-openapi.json' });
 

@@ -18,7 +18,7 @@ export async function spaceWithChangeRequest(api: TestApi, org: TestOrg, title =
 export async function editContent(api: TestApi, org: TestOrg, spaceId: string, crId: string, changes: unknown[]): Promise<string> {
   const res = await api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token: org.admin.token, body: { changes } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.changeRequest.revision as string;
+  return res.body.revision as string;
 }
 
 /**

@@ -12,7 +12,7 @@ import { getJsonBlob } from '../blobs.ts';
 import type { Manifest } from '../types.ts';
 import type { LoadedRevision } from '../revisions.ts';
 import { mapWithLimit } from '../search/derived-index.ts';
-import { checkLinks, linkStatuses, type CheckedLink, type LinkStatus, type LinkTarget } from './check.ts';
+import { checkLinks, linkStatuses, type CheckedLink, type LinkStatus, type LinkLocation, type LinkTarget } from './check.ts';
 import { linkIndexes } from './link-index.ts';
 
 /** A revision of a space, as the links operations see it. */
@@ -140,8 +140,23 @@ export function linksResponse(
  * content locations of kind `page` with the block as `internalLocation`.
  */
 export function fileBacklinks(revision: RevisionInSpace, links: CheckedLink[], fileId: string) {
+  return backlinks(revision, links, (target) => target.kind === 'file' && target.file === fileId, () => true);
+}
+
+/**
+ * Backlinks of a page: every place of another page of the revision that links to it (to
+ * the page or to one of its anchors, even one it lacks), in the same shape as file
+ * backlinks, each place once. A page's links to its own headings are not backlinks.
+ */
+export function pageBacklinks(revision: RevisionInSpace, links: CheckedLink[], pageId: string) {
+  return backlinks(revision, links, (target) => target.kind === 'page' && target.page === pageId, (l) => l.page !== pageId);
+}
+
+function backlinks(revision: RevisionInSpace, links: CheckedLink[], targets: (target: LinkTarget) => boolean, from: (l: LinkLocation) => boolean) {
+  const seen = new Set<string>();
   return links
-    .filter((l) => l.target.kind === 'file' && l.target.file === fileId)
+    .filter((l) => targets(l.target))
     .flatMap((l) => l.locations)
+    .filter((l) => from(l) && !seen.has(`${l.page}\n${l.node}`) && seen.add(`${l.page}\n${l.node}`))
     .map((l) => contentReference(revision, { kind: 'page', page: l.page, node: l.node }));
 }

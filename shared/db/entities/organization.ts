@@ -25,6 +25,8 @@ export interface OrganizationItem {
   plan: string;
   mergeRules: MergeRules;
   customHostname?: string;
+  /** The user who created it (the author of its initial, empty agent instructions). */
+  createdBy?: string;
 }
 
 /** ORG#<id> / ORG. */

@@ -12,6 +12,8 @@ export interface RevisionItem {
   createdBy: string;
   createdAt: string;
   git?: { oid: string; message: string; createdByGitBook: boolean; url?: string; ref?: string };
+  /** Id of the change request a `merge` revision merged (presented as `mergedFrom`). */
+  mergedFrom?: string;
 }
 
 /** SPACE#<space> / REVISION#<id>: revision metadata; the content is in the manifest blob. */

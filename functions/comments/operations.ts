@@ -1,0 +1,253 @@
+import { operationGroup } from '../../shared/http/declare.ts';
+import { commentParams, getCommentQuery, listCommentsQuery, listRepliesQuery, postCommentBody, postReplyBody, replyParams, scopeParams, updateCommentBody, updateReplyBody } from './schemas.ts';
+
+/** The comments group's operations (spec 4.5), one declaration each (shared/http/declare.ts). */
+export const group = operationGroup('comments', '4.5');
+
+export const listCommentsInSpace = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/comments',
+  operationId: 'listCommentsInSpace',
+  summary: 'List the comments of a space.',
+  params: scopeParams,
+  query: listCommentsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const postCommentInSpace = group.declare({
+  method: 'POST',
+  path: '/spaces/{spaceId}/comments',
+  operationId: 'postCommentInSpace',
+  summary: 'Post a comment in a space.',
+  params: scopeParams,
+  body: postCommentBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getCommentInSpace = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/comments/{commentId}',
+  operationId: 'getCommentInSpace',
+  summary: 'Get a comment of a space.',
+  params: commentParams,
+  query: getCommentQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateCommentInSpace = group.declare({
+  method: 'PUT',
+  path: '/spaces/{spaceId}/comments/{commentId}',
+  operationId: 'updateCommentInSpace',
+  summary: 'Update or resolve a comment of a space.',
+  params: commentParams,
+  body: updateCommentBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const deleteCommentInSpace = group.declare({
+  method: 'DELETE',
+  path: '/spaces/{spaceId}/comments/{commentId}',
+  operationId: 'deleteCommentInSpace',
+  summary: 'Delete a comment of a space.',
+  params: commentParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+  },
+});
+
+export const postCommentReplyInSpace = group.declare({
+  method: 'POST',
+  path: '/spaces/{spaceId}/comments/{commentId}/replies',
+  operationId: 'postCommentReplyInSpace',
+  summary: 'Post a reply to a comment of a space.',
+  params: commentParams,
+  body: postReplyBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getCommentReplyInSpace = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+  operationId: 'getCommentReplyInSpace',
+  summary: 'Get a reply to a comment of a space.',
+  params: replyParams,
+  query: getCommentQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateCommentReplyInSpace = group.declare({
+  method: 'PUT',
+  path: '/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+  operationId: 'updateCommentReplyInSpace',
+  summary: 'Update a reply to a comment of a space.',
+  params: replyParams,
+  body: updateReplyBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const listCommentRepliesInSpace = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/comments/{commentId}/replies',
+  operationId: 'listCommentRepliesInSpace',
+  summary: 'List the replies to a comment of a space.',
+  inSpec: false,
+  params: commentParams,
+  query: listRepliesQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const deleteCommentReplyInSpace = group.declare({
+  method: 'DELETE',
+  path: '/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}',
+  operationId: 'deleteCommentReplyInSpace',
+  summary: 'Delete a reply to a comment of a space.',
+  inSpec: false,
+  params: replyParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+  },
+});
+
+export const listCommentsInChangeRequest = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+  operationId: 'listCommentsInChangeRequest',
+  summary: 'List the comments of a change request.',
+  inSpec: false,
+  params: scopeParams,
+  query: listCommentsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const postCommentInChangeRequest = group.declare({
+  method: 'POST',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments',
+  operationId: 'postCommentInChangeRequest',
+  summary: 'Post a comment in a change request.',
+  inSpec: false,
+  params: scopeParams,
+  body: postCommentBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getCommentInChangeRequest = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+  operationId: 'getCommentInChangeRequest',
+  summary: 'Get a comment of a change request.',
+  inSpec: false,
+  params: commentParams,
+  query: getCommentQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateCommentInChangeRequest = group.declare({
+  method: 'PUT',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+  operationId: 'updateCommentInChangeRequest',
+  summary: 'Update or resolve a comment of a change request.',
+  inSpec: false,
+  params: commentParams,
+  body: updateCommentBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const deleteCommentInChangeRequest = group.declare({
+  method: 'DELETE',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}',
+  operationId: 'deleteCommentInChangeRequest',
+  summary: 'Delete a comment of a change request.',
+  inSpec: false,
+  params: commentParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+  },
+});
+
+export const listCommentRepliesInChangeRequest = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
+  operationId: 'listCommentRepliesInChangeRequest',
+  summary: 'List the replies to a comment of a change request.',
+  inSpec: false,
+  params: commentParams,
+  query: listRepliesQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const postCommentReplyInChangeRequest = group.declare({
+  method: 'POST',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies',
+  operationId: 'postCommentReplyInChangeRequest',
+  summary: 'Post a reply to a comment of a change request.',
+  inSpec: false,
+  params: commentParams,
+  body: postReplyBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getCommentReplyInChangeRequest = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+  operationId: 'getCommentReplyInChangeRequest',
+  summary: 'Get a reply to a comment of a change request.',
+  inSpec: false,
+  params: replyParams,
+  query: getCommentQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateCommentReplyInChangeRequest = group.declare({
+  method: 'PUT',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+  operationId: 'updateCommentReplyInChangeRequest',
+  summary: 'Update a reply to a comment of a change request.',
+  inSpec: false,
+  params: replyParams,
+  body: updateReplyBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const deleteCommentReplyInChangeRequest = group.declare({
+  method: 'DELETE',
+  path: '/spaces/{spaceId}/change-requests/{changeRequestId}/comments/{commentId}/replies/{commentReplyId}',
+  operationId: 'deleteCommentReplyInChangeRequest',
+  summary: 'Delete a reply to a comment of a change request.',
+  inSpec: false,
+  params: replyParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+  },
+});

@@ -1,0 +1,134 @@
+import { operationGroup } from '../../shared/http/declare.ts';
+import { devBody, eventParams, installBody, integrationParams, listEventsQuery, listInstallationsQuery, listIntegrationsQuery, listTargetsQuery, publishBody } from './schemas.ts';
+
+/** The integrations group's operations (spec 4.18), one declaration each (shared/http/declare.ts). */
+export const group = operationGroup('integrations', '4.18');
+
+export const listIntegrations = group.declare({
+  method: 'GET',
+  path: '/integrations',
+  operationId: 'listIntegrations',
+  summary: 'List integrations.',
+  query: listIntegrationsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getIntegrationByName = group.declare({
+  method: 'GET',
+  path: '/integrations/{integrationName}',
+  operationId: 'getIntegrationByName',
+  summary: 'Get an integration by its name.',
+  params: integrationParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const publishIntegration = group.declare({
+  method: 'POST',
+  path: '/integrations/{integrationName}',
+  operationId: 'publishIntegration',
+  summary: 'Publish or update an integration.',
+  params: integrationParams,
+  body: publishBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const unpublishIntegration = group.declare({
+  method: 'DELETE',
+  path: '/integrations/{integrationName}',
+  operationId: 'unpublishIntegration',
+  summary: 'Unpublish an integration.',
+  params: integrationParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+    205: { description: 'Deleted' },
+  },
+});
+
+export const listIntegrationInstallations = group.declare({
+  method: 'GET',
+  path: '/integrations/{integrationName}/installations',
+  operationId: 'listIntegrationInstallations',
+  summary: 'List the installations of an integration.',
+  params: integrationParams,
+  query: listInstallationsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const installIntegration = group.declare({
+  method: 'POST',
+  path: '/integrations/{integrationName}/installations',
+  operationId: 'installIntegration',
+  summary: 'Install an integration in an organization.',
+  params: integrationParams,
+  body: installBody,
+  responses: {
+    201: { description: 'Created' },
+  },
+});
+
+export const listIntegrationEvents = group.declare({
+  method: 'GET',
+  path: '/integrations/{integrationName}/events',
+  operationId: 'listIntegrationEvents',
+  summary: 'List the events of an integration.',
+  params: integrationParams,
+  query: listEventsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getIntegrationEvent = group.declare({
+  method: 'GET',
+  path: '/integrations/{integrationName}/events/{eventId}',
+  operationId: 'getIntegrationEvent',
+  summary: 'Get an integration event by its ID.',
+  params: eventParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const listIntegrationSpaceInstallations = group.declare({
+  method: 'GET',
+  path: '/integrations/{integrationName}/spaces',
+  operationId: 'listIntegrationSpaceInstallations',
+  summary: 'List the space installations of an integration.',
+  params: integrationParams,
+  query: listTargetsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const listIntegrationSiteInstallations = group.declare({
+  method: 'GET',
+  path: '/integrations/{integrationName}/sites',
+  operationId: 'listIntegrationSiteInstallations',
+  summary: 'List the site installations of an integration.',
+  params: integrationParams,
+  query: listTargetsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const setIntegrationDevelopmentMode = group.declare({
+  method: 'PUT',
+  path: '/integrations/{integrationName}/dev',
+  operationId: 'setIntegrationDevelopmentMode',
+  summary: 'Set the development mode of an integration.',
+  params: integrationParams,
+  body: devBody,
+  responses: {
+    204: { description: 'Done' },
+  },
+});

@@ -1,0 +1,98 @@
+import { operationGroup } from '../../shared/http/declare.ts';
+import { listMembersQuery, memberParams, memberSpacesQuery, memberTeamsQuery, organizationParams, updateMemberBody } from './schemas.ts';
+
+/** The members group's operations (spec 4.13), one declaration each (shared/http/declare.ts). */
+export const group = operationGroup('members', '4.13');
+
+export const listMembersInOrganizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/members',
+  operationId: 'listMembersInOrganizationById',
+  summary: 'List the members of an organization.',
+  params: organizationParams,
+  query: listMembersQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getMemberInOrganizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/members/{userId}',
+  operationId: 'getMemberInOrganizationById',
+  summary: 'Get a member of an organization.',
+  params: memberParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const removeMemberFromOrganizationById = group.declare({
+  method: 'DELETE',
+  path: '/orgs/{organizationId}/members/{userId}',
+  operationId: 'removeMemberFromOrganizationById',
+  summary: 'Remove a member from an organization.',
+  params: memberParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+  },
+});
+
+export const updateMemberInOrganizationById = group.declare({
+  method: 'PATCH',
+  path: '/orgs/{organizationId}/members/{userId}',
+  operationId: 'updateMemberInOrganizationById',
+  summary: 'Update a member\'s role in an organization.',
+  params: memberParams,
+  body: updateMemberBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateOrganizationMemberLastSeenAt = group.declare({
+  method: 'POST',
+  path: '/orgs/{organizationId}/ping',
+  operationId: 'updateOrganizationMemberLastSeenAt',
+  summary: 'Update the caller\'s last seen time in an organization.',
+  params: organizationParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const setUserAsSSOMemberForOrganization = group.declare({
+  method: 'POST',
+  path: '/orgs/{organizationId}/members/{userId}/sso',
+  operationId: 'setUserAsSSOMemberForOrganization',
+  summary: 'Set a user as an SSO member of an organization.',
+  params: memberParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const listSpacesForOrganizationMember = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/members/{userId}/spaces',
+  operationId: 'listSpacesForOrganizationMember',
+  summary: 'List a member\'s space permissions in an organization.',
+  role: 'read',
+  params: memberParams,
+  query: memberSpacesQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const listTeamsForOrganizationMember = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/members/{userId}/teams',
+  operationId: 'listTeamsForOrganizationMember',
+  summary: 'List the teams of an organization member.',
+  params: memberParams,
+  query: memberTeamsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});

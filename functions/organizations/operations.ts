@@ -1,0 +1,118 @@
+import { operationGroup } from '../../shared/http/declare.ts';
+import { emailDomainParams, inviteParams, listQuery, organizationParams, searchQuery, updateAgentInstructionsBody, updateOrganizationBody } from './schemas.ts';
+
+/** The organizations group's operations (spec 4.12), one declaration each (shared/http/declare.ts). */
+export const group = operationGroup('organizations', '4.12');
+
+export const listOrganizationsForAuthenticatedUser = group.declare({
+  method: 'GET',
+  path: '/orgs',
+  operationId: 'listOrganizationsForAuthenticatedUser',
+  summary: 'List the organizations of the authenticated user.',
+  query: listQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getOrganizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}',
+  operationId: 'getOrganizationById',
+  summary: 'Get an organization by its ID.',
+  params: organizationParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateOrganizationById = group.declare({
+  method: 'PATCH',
+  path: '/orgs/{organizationId}',
+  operationId: 'updateOrganizationById',
+  summary: 'Update an organization\'s settings.',
+  params: organizationParams,
+  body: updateOrganizationBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const deleteOrganizationInviteById = group.declare({
+  method: 'DELETE',
+  path: '/orgs/{organizationId}/link-invites/{inviteId}',
+  operationId: 'deleteOrganizationInviteById',
+  summary: 'Delete an organization invite link.',
+  params: inviteParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+  },
+});
+
+export const joinOrganization = group.declare({
+  method: 'POST',
+  path: '/orgs/{organizationId}/join',
+  operationId: 'joinOrganization',
+  summary: 'Join an organization through a matching email domain.',
+  params: organizationParams,
+  responses: {
+    204: { description: 'Done, no content' },
+  },
+});
+
+export const searchOrganizationContent = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/search',
+  operationId: 'searchOrganizationContent',
+  summary: 'Search the content of an organization.',
+  params: organizationParams,
+  query: searchQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getOrganizationAgentInstructions = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/agent-instructions',
+  operationId: 'getOrganizationAgentInstructions',
+  summary: 'Get the agent instructions of an organization.',
+  params: organizationParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateOrganizationAgentInstructions = group.declare({
+  method: 'PUT',
+  path: '/orgs/{organizationId}/agent-instructions',
+  operationId: 'updateOrganizationAgentInstructions',
+  summary: 'Update the agent instructions of an organization.',
+  params: organizationParams,
+  body: updateAgentInstructionsBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getOrganizationsForEmailDomain = group.declare({
+  method: 'GET',
+  path: '/email-domains/{emailDomain}/orgs',
+  operationId: 'getOrganizationsForEmailDomain',
+  summary: 'List the organizations that allow an email domain.',
+  params: emailDomainParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const getAuthenticatedUser = group.declare({
+  method: 'GET',
+  path: '/user',
+  operationId: 'getAuthenticatedUser',
+  summary: 'Get the profile of the authenticated user.',
+  inSpec: false,
+  responses: {
+    200: { description: 'Success' },
+  },
+});

@@ -1,0 +1,64 @@
+import { operationGroup } from '../../shared/http/declare.ts';
+import { createTeamBody, listTeamsQuery, organizationParams, teamParams, updateTeamBody } from './schemas.ts';
+
+/** The teams group's operations (spec 4.14), one declaration each (shared/http/declare.ts). */
+export const group = operationGroup('teams', '4.14');
+
+export const listTeamsInOrganizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/teams',
+  operationId: 'listTeamsInOrganizationById',
+  summary: 'List the teams of an organization.',
+  params: organizationParams,
+  query: listTeamsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const createOrganizationTeam = group.declare({
+  method: 'PUT',
+  path: '/orgs/{organizationId}/teams',
+  operationId: 'createOrganizationTeam',
+  summary: 'Create a team in an organization.',
+  params: organizationParams,
+  body: createTeamBody,
+  responses: {
+    201: { description: 'Created' },
+  },
+});
+
+export const getTeamInOrganizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/teams/{teamId}',
+  operationId: 'getTeamInOrganizationById',
+  summary: 'Get a team by its ID.',
+  params: teamParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const removeTeamFromOrganizationById = group.declare({
+  method: 'DELETE',
+  path: '/orgs/{organizationId}/teams/{teamId}',
+  operationId: 'removeTeamFromOrganizationById',
+  summary: 'Delete a team.',
+  params: teamParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+    205: { description: 'Deleted' },
+  },
+});
+
+export const updateTeamInOrganizationById = group.declare({
+  method: 'PATCH',
+  path: '/orgs/{organizationId}/teams/{teamId}',
+  operationId: 'updateTeamInOrganizationById',
+  summary: 'Update a team\'s title.',
+  params: teamParams,
+  body: updateTeamBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});

@@ -1,0 +1,75 @@
+import { operationGroup } from '../../shared/http/declare.ts';
+import { createTranslationBody, listTranslationsQuery, organizationParams, translationParams, updateTranslationBody } from './schemas.ts';
+
+/** The translations group's operations (spec 4.16), one declaration each (shared/http/declare.ts). */
+export const group = operationGroup('translations', '4.16');
+
+export const listTranslations = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/translations',
+  operationId: 'listTranslations',
+  summary: 'List the translations of an organization.',
+  params: organizationParams,
+  query: listTranslationsQuery,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const createTranslation = group.declare({
+  method: 'POST',
+  path: '/orgs/{organizationId}/translations',
+  operationId: 'createTranslation',
+  summary: 'Create a translation in an organization.',
+  params: organizationParams,
+  body: createTranslationBody,
+  responses: {
+    201: { description: 'Created' },
+  },
+});
+
+export const getTranslation = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/translations/{translationId}',
+  operationId: 'getTranslation',
+  summary: 'Get a translation by its ID.',
+  params: translationParams,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const updateTranslation = group.declare({
+  method: 'PUT',
+  path: '/orgs/{organizationId}/translations/{translationId}',
+  operationId: 'updateTranslation',
+  summary: 'Update a translation\'s instructions.',
+  params: translationParams,
+  body: updateTranslationBody,
+  responses: {
+    200: { description: 'Success' },
+  },
+});
+
+export const deleteTranslation = group.declare({
+  method: 'DELETE',
+  path: '/orgs/{organizationId}/translations/{translationId}',
+  operationId: 'deleteTranslation',
+  summary: 'Delete a translation.',
+  params: translationParams,
+  responses: {
+    204: { description: 'No content (also when there was nothing to delete)' },
+    205: { description: 'Deleted' },
+  },
+});
+
+export const runTranslation = group.declare({
+  method: 'POST',
+  path: '/orgs/{organizationId}/translations/{translationId}/run',
+  operationId: 'runTranslation',
+  summary: 'Run a translation again.',
+  params: translationParams,
+  responses: {
+    204: { description: 'The run is queued' },
+  },
+});

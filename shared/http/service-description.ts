@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import { publicRoutes } from './route.ts';
+import { Scalar } from '@scalar/hono-api-reference';
+import { operations } from './operations.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import type { AppEnv } from './env.ts';
+import type { GroupName, HttpMethod } from './declare.ts';
+
+/**
+ * The service describing itself, without a token: GET /v1/openapi.json (the OpenAPI 3.1
+ * document built from the declarations) and GET /v1/docs (Scalar's API reference page over
+ * it). Served by one group's app (SERVICE_DESCRIPTION_GROUP) ahead of authentication, in
+ * AWS (routes in infra/constructs/api.ts) and locally (shared/local/server.ts) alike.
+ */
+
+export const SERVICE_DESCRIPTION_GROUP: GroupName = 'organizations';
+
+/** Paths relative to /v1, like the operations'. */
+export const SERVICE_DESCRIPTION_ROUTES: readonly { method: HttpMethod; path: string }[] = [
+  { method: 'GET', path: '/openapi.json' },
+  { method: 'GET', path: '/docs' },
+];
+
+let document: Record<string, unknown> | undefined;
+/** Built on first use: the declarations do not change while the process runs. */
+export const serviceDocument = () => (document ??= buildOpenApiDocument(operations));
+
+/** Where the reference page loads Scalar's standalone bundle from. */
+const SCALAR_BUNDLE = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference';
+
+const renderDocs = Scalar({ url: '/v1/openapi.json', pageTitle: 'Docs publishing service API', cdn: SCALAR_BUNDLE });
+
+/** The page's inline scripts, allowed by hash rather than 'unsafe-inline'. */
+function scriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+}
+
+/**
+ * The reference page runs Scalar from its CDN and calls only this origin (the document and
+ * "try it" requests); it may not be framed.
+ */
+function docsHeaders(html: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      `script-src https://cdn.jsdelivr.net ${scriptHashes(html).join(' ')}`,
+      "style-src 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.scalar.com",
+      "font-src data: https://fonts.scalar.com https://cdn.jsdelivr.net",
+      "img-src 'self' data: https:",
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'public, max-age=300',
+  };
+}
+
+/** The public routes, mounted ahead of the group's middleware chain (shared/http/group-app.ts). */
+export const serviceDescription = publicRoutes(new Hono<AppEnv>()
+  .get('/openapi.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    c.header('Access-Control-Allow-Origin', '*');
+    return c.json(serviceDocument());
+  })
+  .get('/docs', async (c) => {
+    // Scalar's middleware is typed against its own copy of Hono; the Context is the same at run time.
+    const page = await renderDocs(c as unknown as Parameters<typeof renderDocs>[0], async () => {});
+    const html = await (page as Response).text();
+    return c.html(html, 200, docsHeaders(html));
+  }));

@@ -1,0 +1,16 @@
+import * as v from 'valibot';
+import { defaultLevelSchema, urlSchema } from './common.ts';
+
+/** Collection (spec 2.6). */
+export const collectionSchema = v.object({
+  object: v.literal('collection'),
+  id: v.string(),
+  title: v.pipe(v.string(), v.maxLength(50)),
+  description: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  organization: v.string(),
+  parent: v.optional(v.string()),
+  defaultLevel: defaultLevelSchema,
+  urls: v.object({ location: urlSchema, app: urlSchema }),
+  permissions: v.object({ view: v.boolean(), admin: v.boolean(), viewInviteLinks: v.boolean(), create: v.boolean() }),
+});
+export type CollectionOutput = v.InferOutput<typeof collectionSchema>;

@@ -1,0 +1,30 @@
+import * as v from 'valibot';
+
+/**
+ * What the links operations answer about places in content (shared/content/links): a
+ * content location naming the organization, space, revision and page (with the block as
+ * `internalLocation`) or file, and a page's meta links (the public interface's
+ * RevisionPageMetaLinks).
+ */
+const versionContextSchema = v.object({ type: v.literal('revision'), revision: v.string() });
+
+/** A backlink: the page (and block) of a revision that links to the page or file asked about. */
+export const pageLocationSchema = v.object({
+  kind: v.literal('page'),
+  organization: v.string(),
+  space: v.string(),
+  versionContext: versionContextSchema,
+  page: v.string(),
+  internalLocation: v.optional(v.variant('type', [
+    v.object({ type: v.literal('node'), node: v.string() }),
+    v.object({ type: v.literal('anchor'), anchor: v.string() }),
+  ])),
+});
+
+/** A meta link target: the same page in another space (ContentRefPage). */
+const metaLinkTargetSchema = v.object({ kind: v.literal('page'), page: v.string(), space: v.string() });
+
+export const pageMetaLinksSchema = v.object({
+  canonical: v.optional(metaLinkTargetSchema),
+  alternates: v.array(metaLinkTargetSchema),
+});

@@ -1,0 +1,19 @@
+/**
+ * Corrections of evident slips in the public description (`@gitbook/api` spec/openapi.json),
+ * applied before validating against it. Each one states the intent the description plainly
+ * has; they are listed in docs/decisions.md ("Contract exceptions").
+ */
+type JsonObject = Record<string, any>;
+
+export function correctPublicDescription(description: JsonObject): JsonObject {
+  const schemas = description.components.schemas;
+  // Document's "Empty" variant (a page without content, as pages are listed) is written as
+  // an object with no properties at all, which no page can be. Its intent: neither
+  // `markdown` nor `document`.
+  const empty = schemas.Document?.oneOf?.find((s: JsonObject) => s.title === 'Empty');
+  if (empty?.additionalProperties === false) {
+    delete empty.additionalProperties;
+    empty.not = { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] };
+  }
+  return description;
+}
