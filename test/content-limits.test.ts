@@ -131,11 +131,28 @@ describe('hostile page documents in content edits', () => {
       const before = await snapshot(org, spaceId, crId);
       const { response } = await timedEdit(org, spaceId, crId, nestedDocumentJson(levels));
       expect(response.status).toBe(400);
-      // The generic body check (30 levels, shared/http/json-structure.ts) or the page document limit.
-      expect(response.body.error.message).toMatch(/nest/);
+      // 3000: the operation's body depth (page document depth + 4); 33: 32 container blocks, as markdown counts nesting.
+      expect(response.body.error.message).toMatch(levels === 33 ? /^changes\.0\.document\.document: nests deeper than 32 levels$/ : /^body: must be nested at most 164 levels deep$/);
       expect(await snapshot(org, spaceId, crId)).toEqual(before);
     });
   }
+
+  it('a document 32 quotes deep (65 JSON levels, past the generic 30 for DynamoDB items) is accepted and stored', async () => {
+    const org = await newOrg();
+    const { spaceId, crId } = await changeRequest(org);
+    const { response } = await timedEdit(org, spaceId, crId, nestedDocumentJson(32));
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const pages = await api.request('GET', `/spaces/${spaceId}/change-requests/${crId}/content`, { token: org.admin.token });
+    const page = pages.body.pages.find((p: { title: string }) => p.title === 'Attack');
+    const stored = await api.request('GET', `/spaces/${spaceId}/change-requests/${crId}/content/page/${page.id}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(stored.status).toBe(200);
+    expect(stored.body.markdown).toContain(`${'> '.repeat(32)}x`);
+    // The same depth anywhere stored in a DynamoDB item is refused by the generic limit.
+    const deep = '{"a":'.repeat(40) + '1' + '}'.repeat(40);
+    const patched = await api.request('PATCH', `/spaces/${spaceId}/change-requests/${crId}`, { token: org.admin.token, rawBody: `{"subject":"x","description":${deep}}` });
+    expect(patched.status).toBe(400);
+    expect(patched.body.error.message).toBe('body: must be nested at most 30 levels deep');
+  });
 });
 
 describe('parsing does not hold up other requests', () => {

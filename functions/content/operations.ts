@@ -1,12 +1,14 @@
 import { operationGroup } from '../../shared/http/declare.ts';
+import { contentEditBodyLimits } from '../../shared/content/limits.ts';
 import { linksQuery } from '../../shared/content/links/responses.ts';
 import { listQuery, searchQuery } from '../../shared/http/schemas.ts';
 import { applyTemplateBody, changeRequestFileParams, changeRequestPageParams, changeRequestParams, contentChangesBody, contentQuery, contentUpdateQuery, fileParams, filesQuery, pageParams, pagePathParams, pageQuery, revisionParams, spaceParams } from './schemas.ts';
 
 import { revisionPageParams } from './page-links-schemas.ts';
 import { listSchema } from '../../shared/presenters/schemas/list.ts';
-import { updateChangeRequestContentSchema } from '../../shared/presenters/schemas/revision.ts';
-import { pageLocationSchema, pageMetaLinksSchema } from '../../shared/presenters/schemas/content-links.ts';
+import { revisionFileSchema, revisionPageWithContentSchema, revisionPagesSchema, revisionSchema, updateChangeRequestContentSchema } from '../../shared/presenters/schemas/revision.ts';
+import { contentLinksSchema, pageLocationSchema, pageMetaLinksSchema } from '../../shared/presenters/schemas/content-links.ts';
+import { searchPageResultSchema } from '../../shared/presenters/schemas/search.ts';
 
 /** The content group's operations (spec 4.3), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('content', '4.3');
@@ -19,7 +21,7 @@ export const searchSpaceContent = group.declare({
   params: spaceParams,
   query: searchQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(searchPageResultSchema) },
   },
 });
 
@@ -31,7 +33,7 @@ export const getCurrentRevision = group.declare({
   params: spaceParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionSchema },
   },
 });
 
@@ -56,7 +58,7 @@ export const listPages = group.declare({
   params: spaceParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPagesSchema },
   },
 });
 
@@ -68,7 +70,7 @@ export const listFiles = group.declare({
   params: spaceParams,
   query: filesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(revisionFileSchema) },
   },
 });
 
@@ -80,7 +82,7 @@ export const getFileById = group.declare({
   params: spaceParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionFileSchema },
   },
 });
 
@@ -92,7 +94,7 @@ export const listSpaceFileBacklinks = group.declare({
   params: fileParams,
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(pageLocationSchema) },
   },
 });
 
@@ -104,7 +106,7 @@ export const getPageById = group.declare({
   params: spaceParams,
   query: pageQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPageWithContentSchema },
   },
 });
 
@@ -116,7 +118,7 @@ export const listPageLinksInSpace = group.declare({
   params: pageParams,
   query: linksQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: contentLinksSchema },
   },
 });
 
@@ -129,7 +131,7 @@ export const getPageByPath = group.declare({
   params: pagePathParams,
   query: pageQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPageWithContentSchema },
   },
 });
 
@@ -142,7 +144,7 @@ export const getRevisionById = group.declare({
   params: revisionParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionSchema },
   },
 });
 
@@ -155,7 +157,7 @@ export const listPagesInRevisionById = group.declare({
   params: revisionParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPagesSchema },
   },
 });
 
@@ -168,7 +170,7 @@ export const listFilesInRevisionById = group.declare({
   params: revisionParams,
   query: filesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(revisionFileSchema) },
   },
 });
 
@@ -181,7 +183,7 @@ export const getFileInRevisionById = group.declare({
   params: revisionParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionFileSchema },
   },
 });
 
@@ -194,7 +196,7 @@ export const getPageInRevisionById = group.declare({
   params: revisionParams,
   query: pageQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPageWithContentSchema },
   },
 });
 
@@ -207,7 +209,7 @@ export const getRevisionOfChangeRequestById = group.declare({
   params: changeRequestParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionSchema },
   },
 });
 
@@ -220,7 +222,7 @@ export const listPagesInChangeRequest = group.declare({
   params: changeRequestParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPagesSchema },
   },
 });
 
@@ -233,7 +235,7 @@ export const listFilesInChangeRequestById = group.declare({
   params: changeRequestParams,
   query: filesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(revisionFileSchema) },
   },
 });
 
@@ -246,7 +248,7 @@ export const getFileInChangeRequestById = group.declare({
   params: changeRequestParams,
   query: contentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionFileSchema },
   },
 });
 
@@ -259,7 +261,7 @@ export const listChangeRequestFileBacklinks = group.declare({
   params: changeRequestFileParams,
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(pageLocationSchema) },
   },
 });
 
@@ -272,7 +274,7 @@ export const getPageInChangeRequestById = group.declare({
   params: changeRequestParams,
   query: pageQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: revisionPageWithContentSchema },
   },
 });
 
@@ -285,7 +287,7 @@ export const listPageLinksInChangeRequest = group.declare({
   params: changeRequestPageParams,
   query: linksQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: contentLinksSchema },
   },
 });
 
@@ -299,6 +301,7 @@ export const updateChangeRequestContent = group.declare({
   params: changeRequestParams,
   query: contentUpdateQuery,
   body: contentChangesBody,
+  bodyLimits: contentEditBodyLimits,
   responses: {
     200: { description: 'The change request (compat, the default), or with compat=false the pages and files the batch affected', schema: updateChangeRequestContentSchema },
   },

@@ -90,6 +90,18 @@ export interface OperationInput {
   body?: v.GenericSchema;
   /** Every success answer by status. Errors share one shape and are described for all. */
   responses: Readonly<Record<number, ResponseDeclaration>>;
+  /**
+   * Structural limits of the JSON body where the defaults of shared/http/json-structure.ts
+   * (sized for bodies stored in DynamoDB items) do not fit, e.g. page documents kept in S3.
+   */
+  bodyLimits?: BodyStructureLimits;
+}
+
+export interface BodyStructureLimits {
+  /** Levels of objects and arrays, the body itself being level 1. */
+  depth: number;
+  /** Objects, arrays and leaves together. */
+  values: number;
 }
 
 /** A declared operation, as the catalogue (shared/http/operations.ts) holds it. */

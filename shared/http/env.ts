@@ -1,6 +1,7 @@
 import type { RecordLoader } from './loader.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import type { RateLimitState } from './rate-limit.ts';
+import type { Operation } from './declare.ts';
 
 export interface Caller {
   userId: string;
@@ -14,6 +15,8 @@ export interface AppEnv {
     caller: Caller;
     loader: RecordLoader;
     user?: UserItem;
+    /** The declared operation the request's method and path name (set by checkPathParams). */
+    operation?: Operation;
     /** Set by authentication; written as X-RateLimit-* headers on the answer. */
     rateLimit?: RateLimitState;
   };

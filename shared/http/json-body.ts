@@ -2,6 +2,7 @@ import { MIMEType } from 'node:util';
 import { createMiddleware } from 'hono/factory';
 import { ApiError, badRequest } from './errors.ts';
 import { checkJsonDepth, checkJsonStructure } from './json-structure.ts';
+import type { AppEnv } from './env.ts';
 
 /**
  * Request bodies are JSON objects: a non-empty body must be sent as `application/json` or
@@ -10,14 +11,15 @@ import { checkJsonDepth, checkJsonStructure } from './json-structure.ts';
  * the caller gets "body: ..." rather than a parser message; Hono caches the text, so
  * validators read it again at no cost.
  */
-export const requireJsonBody = createMiddleware(async (c, next) => {
+export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
   const text = await c.req.text();
   if (text.trim().length === 0) return next();
   if (!isJsonMediaType(c.req.header('content-type'))) {
     throw new ApiError(415, 'Content-Type: must be application/json or application/<type>+json (UTF-8)');
   }
-  checkJsonDepth(text);
+  const limits = c.get('operation')?.bodyLimits;
+  checkJsonDepth(text, limits);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -25,7 +27,7 @@ export const requireJsonBody = createMiddleware(async (c, next) => {
     throw badRequest('body: is not valid JSON');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body: must be a JSON object');
-  checkJsonStructure(body);
+  checkJsonStructure(body, limits);
   return next();
 });
 

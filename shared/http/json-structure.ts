@@ -1,4 +1,5 @@
 import { badRequest } from './errors.ts';
+import type { BodyStructureLimits } from './declare.ts';
 
 /**
  * Structural limits of every JSON body, checked before validation and storage.
@@ -10,17 +11,19 @@ import { badRequest } from './errors.ts';
 export const MAX_BODY_DEPTH = 30;
 /** Objects, arrays and leaves together: bounds the work of validating and storing a body. */
 export const MAX_BODY_VALUES = 100_000;
+/** What every operation gets unless its declaration says otherwise (declare.ts `bodyLimits`). */
+export const DEFAULT_BODY_LIMITS: BodyStructureLimits = { depth: MAX_BODY_DEPTH, values: MAX_BODY_VALUES };
 /** Field names that would reach an object's prototype if code ever merged the body. */
 const FORBIDDEN_KEYS = new Set(['__proto__']);
 
-const DEPTH_MESSAGE = `body: must be nested at most ${MAX_BODY_DEPTH} levels deep`;
+const depthMessage = (limits: BodyStructureLimits) => `body: must be nested at most ${limits.depth} levels deep`;
 
 /**
  * Depth of the JSON text, measured before JSON.parse: parsing a million nested brackets
  * (2 MB) takes V8 over half a second, a linear scan that stops at the limit does not.
  * Only brackets outside strings count; the text is parsed by JSON.parse afterwards.
  */
-export function checkJsonDepth(text: string): void {
+export function checkJsonDepth(text: string, limits = DEFAULT_BODY_LIMITS): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -31,7 +34,7 @@ export function checkJsonDepth(text: string): void {
     } else if (c === 0x22) {
       inString = true;
     } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_BODY_DEPTH) throw badRequest(DEPTH_MESSAGE);
+      if (++depth > limits.depth) throw badRequest(depthMessage(limits));
     } else if (c === 0x7d || c === 0x5d) {
       depth--;
     }
@@ -43,16 +46,16 @@ export function checkJsonDepth(text: string): void {
  * naming the field: too many values, a prototype key, or (if checkJsonDepth was skipped)
  * too deep.
  */
-export function checkJsonStructure(body: unknown): void {
+export function checkJsonStructure(body: unknown, limits = DEFAULT_BODY_LIMITS): void {
   const stack: { value: unknown; depth: number; path: string }[] = [{ value: body, depth: 1, path: '' }];
   let values = 1;
   while (stack.length > 0) {
     const { value, depth, path } = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_BODY_DEPTH) throw badRequest(DEPTH_MESSAGE);
+    if (depth > limits.depth) throw badRequest(depthMessage(limits));
     const keys = Object.keys(value);
     values += keys.length;
-    if (values > MAX_BODY_VALUES) throw badRequest(`body: must hold at most ${MAX_BODY_VALUES} values (objects, arrays and leaves)`);
+    if (values > limits.values) throw badRequest(`body: must hold at most ${limits.values} values (objects, arrays and leaves)`);
     for (const key of keys) {
       const childPath = path ? `${path}.${key}` : key;
       if (FORBIDDEN_KEYS.has(key)) throw badRequest(`${childPath}: is not an allowed field`);

@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
 import { badRequest, notFound } from './errors.ts';
 import { operations, type Operation } from './operations.ts';
+import type { AppEnv } from './env.ts';
 
 /**
  * Path parameters are checked by length and alphabet before anything reads a key built
@@ -48,18 +49,18 @@ const compiled: CompiledPath[] = operations.map((op) => {
   return { op, segments, literals: segments.filter((s) => 'literal' in s).length };
 });
 
-/** Raw (still percent-encoded) parameter values of the most specific operation matching `segments`. */
-function match(method: string, segments: string[]): Map<string, string> | undefined {
-  let best: { params: Map<string, string>; literals: number; sameMethod: boolean } | undefined;
+/** The most specific operation matching `segments`, with its raw (still percent-encoded) parameter values. */
+function match(method: string, segments: string[]): { op: Operation; params: Map<string, string> } | undefined {
+  let best: { op: Operation; params: Map<string, string>; literals: number; sameMethod: boolean } | undefined;
   for (const path of compiled) {
     const params = matchPath(path, segments);
     if (!params) continue;
     const sameMethod = path.op.method === method;
     if (!best || path.literals > best.literals || (path.literals === best.literals && sameMethod && !best.sameMethod)) {
-      best = { params, literals: path.literals, sameMethod };
+      best = { op: path.op, params, literals: path.literals, sameMethod };
     }
   }
-  return best?.params;
+  return best;
 }
 
 function matchPath(path: CompiledPath, segments: string[]): Map<string, string> | undefined {
@@ -99,16 +100,17 @@ export function checkPathParam(name: string, raw: string): string {
  * Middleware: the request path must be an operation's path (else 404) whose parameters
  * pass their rule (else 400). Works on the raw URL, so malformed percent-encoding is a 400.
  */
-export const checkPathParams = createMiddleware(async (c, next) => {
+export const checkPathParams = createMiddleware<AppEnv>(async (c, next) => {
   const url = c.req.url;
   const start = url.indexOf('/', url.indexOf('://') + 3);
   const end = url.search(/[?#]/);
   const rawPath = url.slice(start, end === -1 ? undefined : end);
   // '', 'v1', ...segments; a trailing slash is ignored as the router ignores it.
   const segments = rawPath.replace(/\/+$/, '').split('/').slice(2);
-  const params = match(c.req.method, segments);
-  if (!params) throw notFound(`No route for ${c.req.method} ${safeDecode(rawPath)}`);
-  for (const [name, raw] of params) checkPathParam(name, raw);
+  const found = match(c.req.method, segments);
+  if (!found) throw notFound(`No route for ${c.req.method} ${safeDecode(rawPath)}`);
+  for (const [name, raw] of found.params) checkPathParam(name, raw);
+  if (found.op.method === c.req.method) c.set('operation', found.op);
   await next();
 });
 
