@@ -219,6 +219,22 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     expect(await tokensOf(outsider.user.id)).toHaveLength(1);
   });
 
+  it('makes an existing account a member when its verified email is in one of the organization\'s email domains', async () => {
+    const org = await newOrg();
+    const domain = `claimed-${randomId(6).toLowerCase()}.example.com`;
+    const patched = await api.request('PATCH', `/orgs/${org.id}`, { token: org.admin.token, body: { emailDomains: [domain] } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    const provider = await createProvider(org, { defaultRole: 'edit' });
+    const existing = await newUser('Existing', `existing.${randomId(6).toLowerCase()}@${domain}`);
+    const before = await memberCount(org);
+    const res = await login(provider, existing.user.email);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.user.id).toBe(existing.user.id);
+    expect(await memberCount(org)).toBe(before + 1);
+    expect(memberEntity.fromRecord((await getRecord(memberEntity.key({ orgId: org.id, userId: existing.user.id })))!)).toMatchObject({ role: 'edit', sso: true });
+    expect(await tokensOf(existing.user.id)).toHaveLength(2);
+  });
+
   it('works with several providers per organization, each listed with its working startURL', async () => {
     const org = await newOrg();
     const other = await createTestIdP('keycloak');

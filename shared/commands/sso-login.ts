@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { mayJoinByEmailDomain } from './organizations-join.ts';
 import { config } from '../config.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
 import { derivedKey } from '../secrets/keys.ts';
@@ -32,9 +33,12 @@ export interface SSOLogin {
  * join role) or keeps a higher one, joins the provider's defaultTeam, is marked `sso`
  * and seen now; then gets an access token that expires after SSO_TOKEN_TTL.
  *
- * An account that exists but is not a member of this organization is refused: the
- * organization's IdP asserts any email it likes, and must not take over accounts that
- * never joined it (an administrator adds them as members first).
+ * An account that exists but is not a member of this organization becomes a member only
+ * when its verified email is in one of the organization's `emailDomains` (the rule of
+ * joining by domain): the organization's IdP asserts any email it likes, and the token
+ * handed over opens the person's other organizations too, so it must not take over
+ * accounts outside the domains the organization claims. Others are refused (an
+ * administrator adds them as members first).
  */
 export async function signInWithSAML(provider: SAMLProviderItem, identity: SSOIdentity): Promise<SSOLogin> {
   const orgRecord = await getRecord(organizationEntity.key({ orgId: provider.orgId }), true);
@@ -56,8 +60,8 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
   };
   const memberKey = memberEntity.key({ orgId: org.id, userId: user.id });
   const memberRecord = existing ? await getRecord(memberKey, true) : undefined;
-  if (existing && !memberRecord) {
-    throw new Rejection(403, 'An account with this email already exists and is not a member of this organization: an administrator must add it before it can sign in with SSO');
+  if (existing && !memberRecord && !mayJoinByEmailDomain(existing, org)) {
+    throw new Rejection(403, 'An account with this email already exists and is not a member of this organization, and its verified email is not in one of the organization\'s email domains: an administrator must add it before it can sign in with SSO');
   }
   const current = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
   if (current?.disabled) throw new Rejection(403, 'Your membership of this organization is disabled');
@@ -72,10 +76,9 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
     writes.push(updateMember(current, member, joinsTeam));
   } else {
     member = { ...newMember(org.id, user, role), sso: true, lastSeenAt: now, teams: joinsTeam ? 1 : 0 };
-    writes.push(
-      { Put: { TableName: config.tableName, Item: userEntity.toRecord({ userId: user.id }, user), ConditionExpression: 'attribute_not_exists(pk)' } },
-      { Put: { TableName: config.tableName, Item: memberEntity.toRecord({ orgId: org.id, userId: user.id }, member), ConditionExpression: 'attribute_not_exists(pk)' } },
-    );
+    // A new person gets a user record; an existing one (in a claimed domain) only the membership.
+    if (!existing) writes.push({ Put: { TableName: config.tableName, Item: userEntity.toRecord({ userId: user.id }, user), ConditionExpression: 'attribute_not_exists(pk)' } });
+    writes.push({ Put: { TableName: config.tableName, Item: memberEntity.toRecord({ orgId: org.id, userId: user.id }, member), ConditionExpression: 'attribute_not_exists(pk)' } });
   }
   if (team && joinsTeam) writes.push(...joinTeamWrites(team, user.id, now));
   // Any failed condition means a concurrent login or change got there first: 409, retried from a fresh read.
