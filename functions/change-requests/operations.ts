@@ -1,6 +1,9 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { getReviewQuery, listRequestedReviewersQuery, listReviewsQuery, requestReviewersBody, requestedReviewerParams, reviewParams, submitReviewBody } from './review-schemas.ts';
 import { changeRequestParams, createChangeRequestBody, listOrganizationChangeRequestsQuery, listSpaceChangeRequestsQuery, organizationParams, pdfQuery, spaceParams, updateChangeRequestBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { changeRequestMergeResultSchema, changeRequestSchema, changeRequestUpdateResultSchema, pdfExportSchema } from '../../shared/presenters/schemas/change-request.ts';
+import { changeRequestReviewSchema, requestedReviewerSchema, requestedReviewersSchema } from '../../shared/presenters/schemas/change-request-review.ts';
 
 /** The change-requests group's operations (spec 4.4), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('change-requests', '4.4');
@@ -13,7 +16,7 @@ export const listChangeRequestsForSpace = group.declare({
   params: spaceParams,
   query: listSpaceChangeRequestsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(changeRequestSchema) },
   },
 });
 
@@ -25,7 +28,7 @@ export const createChangeRequest = group.declare({
   params: spaceParams,
   body: createChangeRequestBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: changeRequestSchema },
   },
 });
 
@@ -36,7 +39,7 @@ export const getChangeRequestById = group.declare({
   summary: 'Get a change request by its ID or number.',
   params: changeRequestParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: changeRequestSchema },
   },
 });
 
@@ -48,7 +51,7 @@ export const updateChangeRequestById = group.declare({
   params: changeRequestParams,
   body: updateChangeRequestBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: changeRequestSchema },
   },
 });
 
@@ -59,7 +62,7 @@ export const mergeChangeRequest = group.declare({
   summary: 'Merge a change request into the space\'s primary content.',
   params: changeRequestParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: changeRequestMergeResultSchema },
   },
 });
 
@@ -70,7 +73,7 @@ export const updateChangeRequest = group.declare({
   summary: 'Update a change request with the space\'s primary content.',
   params: changeRequestParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: changeRequestUpdateResultSchema },
   },
 });
 
@@ -82,7 +85,7 @@ export const getChangeRequestPDF = group.declare({
   params: changeRequestParams,
   query: pdfQuery,
   responses: {
-    200: { description: 'The PDF document', contentType: 'application/pdf' },
+    200: { description: 'URL of the PDF (a presigned download, valid for an hour)', schema: pdfExportSchema },
   },
 });
 
@@ -94,7 +97,7 @@ export const listChangeRequestsForOrganization = group.declare({
   params: organizationParams,
   query: listOrganizationChangeRequestsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(changeRequestSchema) },
   },
 });
 
@@ -107,7 +110,7 @@ export const getRequestedReviewersByChangeRequestId = group.declare({
   params: changeRequestParams,
   query: listRequestedReviewersQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(requestedReviewerSchema) },
   },
 });
 
@@ -120,7 +123,7 @@ export const requestReviewersForChangeRequest = group.declare({
   params: changeRequestParams,
   body: requestReviewersBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: requestedReviewersSchema },
   },
 });
 
@@ -146,7 +149,7 @@ export const getReviewsByChangeRequestId = group.declare({
   params: changeRequestParams,
   query: listReviewsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(changeRequestReviewSchema) },
   },
 });
 
@@ -159,7 +162,7 @@ export const submitChangeRequestReview = group.declare({
   params: changeRequestParams,
   body: submitReviewBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: changeRequestReviewSchema },
   },
 });
 
@@ -172,6 +175,6 @@ export const getChangeRequestReviewById = group.declare({
   params: reviewParams,
   query: getReviewQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: changeRequestReviewSchema },
   },
 });

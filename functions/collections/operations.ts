@@ -1,5 +1,8 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { collectionParams, createCollectionBody, listCollectionsQuery, listQuery, moveCollectionBody, organizationParams, transferCollectionBody, updateCollectionBody } from './schemas.ts';
+import { collectionSchema } from '../../shared/presenters/schemas/collection.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { spaceSchema } from '../../shared/presenters/schemas/space.ts';
 
 /** The collections group's operations (spec 4.1), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('collections', '4.1');
@@ -11,7 +14,7 @@ export const getCollectionById = group.declare({
   summary: 'Get a collection by its ID.',
   params: collectionParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: collectionSchema },
   },
 });
 
@@ -36,7 +39,7 @@ export const updateCollectionById = group.declare({
   params: collectionParams,
   body: updateCollectionBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: collectionSchema },
   },
 });
 
@@ -48,7 +51,7 @@ export const listSpacesInCollectionById = group.declare({
   params: collectionParams,
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(spaceSchema) },
   },
 });
 
@@ -60,7 +63,7 @@ export const moveCollection = group.declare({
   params: collectionParams,
   body: moveCollectionBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: collectionSchema },
   },
 });
 
@@ -72,7 +75,7 @@ export const transferCollection = group.declare({
   params: collectionParams,
   body: transferCollectionBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: collectionSchema },
   },
 });
 
@@ -84,7 +87,7 @@ export const listCollectionsInOrganizationById = group.declare({
   params: organizationParams,
   query: listCollectionsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(collectionSchema) },
   },
 });
 
@@ -97,6 +100,6 @@ export const createCollection = group.declare({
   params: organizationParams,
   body: createCollectionBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: collectionSchema },
   },
 });

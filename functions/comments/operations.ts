@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { commentParams, getCommentQuery, listCommentsQuery, listRepliesQuery, postCommentBody, postReplyBody, replyParams, scopeParams, updateCommentBody, updateReplyBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { commentReplySchema, commentSchema } from '../../shared/presenters/schemas/comment.ts';
 
 /** The comments group's operations (spec 4.5), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('comments', '4.5');
@@ -12,7 +14,7 @@ export const listCommentsInSpace = group.declare({
   params: scopeParams,
   query: listCommentsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(commentSchema) },
   },
 });
 
@@ -24,7 +26,7 @@ export const postCommentInSpace = group.declare({
   params: scopeParams,
   body: postCommentBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentSchema },
   },
 });
 
@@ -36,7 +38,7 @@ export const getCommentInSpace = group.declare({
   params: commentParams,
   query: getCommentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentSchema },
   },
 });
 
@@ -48,7 +50,7 @@ export const updateCommentInSpace = group.declare({
   params: commentParams,
   body: updateCommentBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentSchema },
   },
 });
 
@@ -71,7 +73,7 @@ export const postCommentReplyInSpace = group.declare({
   params: commentParams,
   body: postReplyBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentReplySchema },
   },
 });
 
@@ -83,7 +85,7 @@ export const getCommentReplyInSpace = group.declare({
   params: replyParams,
   query: getCommentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentReplySchema },
   },
 });
 
@@ -95,7 +97,7 @@ export const updateCommentReplyInSpace = group.declare({
   params: replyParams,
   body: updateReplyBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentReplySchema },
   },
 });
 
@@ -108,7 +110,7 @@ export const listCommentRepliesInSpace = group.declare({
   params: commentParams,
   query: listRepliesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(commentReplySchema) },
   },
 });
 
@@ -133,7 +135,7 @@ export const listCommentsInChangeRequest = group.declare({
   params: scopeParams,
   query: listCommentsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(commentSchema) },
   },
 });
 
@@ -146,7 +148,7 @@ export const postCommentInChangeRequest = group.declare({
   params: scopeParams,
   body: postCommentBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentSchema },
   },
 });
 
@@ -159,7 +161,7 @@ export const getCommentInChangeRequest = group.declare({
   params: commentParams,
   query: getCommentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentSchema },
   },
 });
 
@@ -172,7 +174,7 @@ export const updateCommentInChangeRequest = group.declare({
   params: commentParams,
   body: updateCommentBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentSchema },
   },
 });
 
@@ -197,7 +199,7 @@ export const listCommentRepliesInChangeRequest = group.declare({
   params: commentParams,
   query: listRepliesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(commentReplySchema) },
   },
 });
 
@@ -210,7 +212,7 @@ export const postCommentReplyInChangeRequest = group.declare({
   params: commentParams,
   body: postReplyBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentReplySchema },
   },
 });
 
@@ -223,7 +225,7 @@ export const getCommentReplyInChangeRequest = group.declare({
   params: replyParams,
   query: getCommentQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentReplySchema },
   },
 });
 
@@ -236,7 +238,7 @@ export const updateCommentReplyInChangeRequest = group.declare({
   params: replyParams,
   body: updateReplyBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: commentReplySchema },
   },
 });
 

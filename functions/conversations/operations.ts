@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { conversationParams, ingestConversationBody, issueParams, listClustersQuery, listConversationsQuery, listIssuesQuery, organizationParams } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { conversationDetailsSchema, conversationSchema, conversationsClusterSchema, issueWithConversationSchema } from '../../shared/presenters/schemas/conversation.ts';
 
 /** The conversations group's operations (spec 4.17), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('conversations', '4.17');
@@ -12,7 +14,7 @@ export const listConversationsIssuesClusters = group.declare({
   params: organizationParams,
   query: listClustersQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(conversationsClusterSchema) },
   },
 });
 
@@ -24,7 +26,7 @@ export const listConversations = group.declare({
   params: organizationParams,
   query: listConversationsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(conversationSchema) },
   },
 });
 
@@ -48,7 +50,7 @@ export const listConversationsIssues = group.declare({
   params: organizationParams,
   query: listIssuesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(issueWithConversationSchema) },
   },
 });
 
@@ -59,7 +61,7 @@ export const getConversationsIssueById = group.declare({
   summary: 'Get a conversation issue by its ID.',
   params: issueParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: issueWithConversationSchema },
   },
 });
 
@@ -70,6 +72,6 @@ export const getConversationById = group.declare({
   summary: 'Get a conversation by its ID.',
   params: conversationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: conversationDetailsSchema },
   },
 });

@@ -1,5 +1,6 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { exportBody, importBody, spaceParams } from './schemas.ts';
+import { gitInfoSchema } from '../../shared/presenters/schemas/git-info.ts';
 
 /** The git group's operations (spec 4.19), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('git', '4.19');
@@ -37,7 +38,7 @@ export const getSpaceGitInfo = group.declare({
   summary: 'Get the Git sync information of a space.',
   params: spaceParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: gitInfoSchema },
   },
 });
 

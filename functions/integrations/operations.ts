@@ -1,5 +1,9 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { devBody, eventParams, installBody, integrationParams, listEventsQuery, listInstallationsQuery, listIntegrationsQuery, listTargetsQuery, publishBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { integrationSchema } from '../../shared/presenters/schemas/integration.ts';
+import { installationSchema, siteInstallationSchema, spaceInstallationSchema } from '../../shared/presenters/schemas/installation.ts';
+import { integrationEventDetailSchema, integrationEventSchema } from '../../shared/presenters/schemas/integration-event.ts';
 
 /** The integrations group's operations (spec 4.18), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('integrations', '4.18');
@@ -11,7 +15,7 @@ export const listIntegrations = group.declare({
   summary: 'List integrations.',
   query: listIntegrationsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(integrationSchema) },
   },
 });
 
@@ -22,7 +26,7 @@ export const getIntegrationByName = group.declare({
   summary: 'Get an integration by its name.',
   params: integrationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: integrationSchema },
   },
 });
 
@@ -34,7 +38,7 @@ export const publishIntegration = group.declare({
   params: integrationParams,
   body: publishBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: integrationSchema },
   },
 });
 
@@ -58,7 +62,7 @@ export const listIntegrationInstallations = group.declare({
   params: integrationParams,
   query: listInstallationsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(installationSchema) },
   },
 });
 
@@ -70,7 +74,7 @@ export const installIntegration = group.declare({
   params: integrationParams,
   body: installBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: installationSchema },
   },
 });
 
@@ -82,7 +86,7 @@ export const listIntegrationEvents = group.declare({
   params: integrationParams,
   query: listEventsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(integrationEventSchema) },
   },
 });
 
@@ -93,7 +97,7 @@ export const getIntegrationEvent = group.declare({
   summary: 'Get an integration event by its ID.',
   params: eventParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: integrationEventDetailSchema },
   },
 });
 
@@ -105,7 +109,7 @@ export const listIntegrationSpaceInstallations = group.declare({
   params: integrationParams,
   query: listTargetsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(spaceInstallationSchema) },
   },
 });
 
@@ -117,7 +121,7 @@ export const listIntegrationSiteInstallations = group.declare({
   params: integrationParams,
   query: listTargetsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(siteInstallationSchema) },
   },
 });
 

@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { listMembersQuery, memberParams, memberSpacesQuery, memberTeamsQuery, organizationParams, updateMemberBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { memberSchema, memberSpacePermissionSchema, memberTeamSchema, pingSchema } from '../../shared/presenters/schemas/member.ts';
 
 /** The members group's operations (spec 4.13), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('members', '4.13');
@@ -12,7 +14,7 @@ export const listMembersInOrganizationById = group.declare({
   params: organizationParams,
   query: listMembersQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(memberSchema) },
   },
 });
 
@@ -23,7 +25,7 @@ export const getMemberInOrganizationById = group.declare({
   summary: 'Get a member of an organization.',
   params: memberParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: memberSchema },
   },
 });
 
@@ -46,7 +48,7 @@ export const updateMemberInOrganizationById = group.declare({
   params: memberParams,
   body: updateMemberBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: memberSchema },
   },
 });
 
@@ -57,7 +59,7 @@ export const updateOrganizationMemberLastSeenAt = group.declare({
   summary: 'Update the caller\'s last seen time in an organization.',
   params: organizationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: pingSchema },
   },
 });
 
@@ -68,7 +70,7 @@ export const setUserAsSSOMemberForOrganization = group.declare({
   summary: 'Set a user as an SSO member of an organization.',
   params: memberParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: memberSchema },
   },
 });
 
@@ -81,7 +83,7 @@ export const listSpacesForOrganizationMember = group.declare({
   params: memberParams,
   query: memberSpacesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(memberSpacePermissionSchema) },
   },
 });
 
@@ -93,6 +95,6 @@ export const listTeamsForOrganizationMember = group.declare({
   params: memberParams,
   query: memberTeamsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(memberTeamSchema) },
   },
 });

@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { createSpecBody, listSpecsQuery, organizationParams, patchSpecBody, putSpecBody, specLookupParams, specParams } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { openAPISpecSchema } from '../../shared/presenters/schemas/openapi-spec.ts';
 
 /** The openapi group's operations (spec 4.6), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('openapi', '4.6');
@@ -12,7 +14,7 @@ export const listOpenAPISpecs = group.declare({
   params: organizationParams,
   query: listSpecsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(openAPISpecSchema) },
   },
 });
 
@@ -24,7 +26,7 @@ export const createOpenAPISpec = group.declare({
   params: organizationParams,
   body: createSpecBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: openAPISpecSchema },
   },
 });
 
@@ -35,7 +37,7 @@ export const getOpenAPISpecBySlug = group.declare({
   summary: 'Get an OpenAPI spec by its slug.',
   params: specLookupParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: openAPISpecSchema },
   },
 });
 
@@ -47,8 +49,8 @@ export const createOrUpdateOpenAPISpecBySlug = group.declare({
   params: specParams,
   body: putSpecBody,
   responses: {
-    200: { description: 'Success' },
-    201: { description: 'Created' },
+    200: { description: 'Success', schema: openAPISpecSchema },
+    201: { description: 'Created', schema: openAPISpecSchema },
   },
 });
 
@@ -71,6 +73,6 @@ export const updateOpenAPISpecBySlug = group.declare({
   params: specLookupParams,
   body: patchSpecBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: openAPISpecSchema },
   },
 });

@@ -1,5 +1,9 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { emailDomainParams, inviteParams, listQuery, organizationParams, searchQuery, updateAgentInstructionsBody, updateOrganizationBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { agentInstructionsSchema, emailDomainOrganizationsSchema, organizationSchema } from '../../shared/presenters/schemas/organization.ts';
+import { searchSpaceResultSchema } from '../../shared/presenters/schemas/search.ts';
+import { userSchema } from '../../shared/presenters/schemas/user.ts';
 
 /** The organizations group's operations (spec 4.12), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('organizations', '4.12');
@@ -11,7 +15,7 @@ export const listOrganizationsForAuthenticatedUser = group.declare({
   summary: 'List the organizations of the authenticated user.',
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(organizationSchema) },
   },
 });
 
@@ -22,7 +26,7 @@ export const getOrganizationById = group.declare({
   summary: 'Get an organization by its ID.',
   params: organizationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: organizationSchema },
   },
 });
 
@@ -34,7 +38,7 @@ export const updateOrganizationById = group.declare({
   params: organizationParams,
   body: updateOrganizationBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: organizationSchema },
   },
 });
 
@@ -68,7 +72,7 @@ export const searchOrganizationContent = group.declare({
   params: organizationParams,
   query: searchQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(searchSpaceResultSchema) },
   },
 });
 
@@ -79,7 +83,7 @@ export const getOrganizationAgentInstructions = group.declare({
   summary: 'Get the agent instructions of an organization.',
   params: organizationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: agentInstructionsSchema },
   },
 });
 
@@ -91,7 +95,7 @@ export const updateOrganizationAgentInstructions = group.declare({
   params: organizationParams,
   body: updateAgentInstructionsBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: agentInstructionsSchema },
   },
 });
 
@@ -102,7 +106,7 @@ export const getOrganizationsForEmailDomain = group.declare({
   summary: 'List the organizations that allow an email domain.',
   params: emailDomainParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: emailDomainOrganizationsSchema },
   },
 });
 
@@ -113,6 +117,6 @@ export const getAuthenticatedUser = group.declare({
   summary: 'Get the profile of the authenticated user.',
   inSpec: false,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: userSchema },
   },
 });

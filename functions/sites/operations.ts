@@ -2,9 +2,14 @@ import { operationGroup } from '../../shared/http/declare.ts';
 import { adaptiveSchemaBody, addGroupSectionBody, addSiteSpaceBody, createGroupBody, createSectionBody, createShareLinkBody, createSiteBody, groupParams, groupSectionParams, listQuery, listSectionsQuery, listSiteSpacesQuery, listSitesQuery, moveSectionBody, moveSiteSpaceBody, organizationParams, sectionParams, shareKeyQuery, shareLinkParams, siteParams, siteSpaceParams, updateGroupBody, updateSectionBody, updateShareLinkBody, updateSiteBody, updateSiteSpaceBody } from './schemas.ts';
 
 import { siteSearchBody } from './search-schemas.ts';
-import { siteSchema } from '../../shared/presenters/schemas/site.ts';
+import { siteAdaptiveSchemaSchema, siteSchema, siteTemplateConditionsSchema } from '../../shared/presenters/schemas/site.ts';
 import { listSchema } from '../../shared/presenters/schemas/list.ts';
 import { searchSpaceResultSchema } from '../../shared/presenters/schemas/search.ts';
+import { publishedSiteSchema } from '../../shared/presenters/schemas/published-site.ts';
+import { siteSpaceSchema } from '../../shared/presenters/schemas/site-space.ts';
+import { siteSectionSchema } from '../../shared/presenters/schemas/site-section.ts';
+import { siteSectionGroupSchema } from '../../shared/presenters/schemas/site-section-group.ts';
+import { shareLinkSchema } from '../../shared/presenters/schemas/share-link.ts';
 
 /** The sites group's operations (spec 4.7), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('sites', '4.7');
@@ -17,7 +22,7 @@ export const listSites = group.declare({
   params: organizationParams,
   query: listSitesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(siteSchema) },
   },
 });
 
@@ -29,7 +34,7 @@ export const createSite = group.declare({
   params: organizationParams,
   body: createSiteBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: siteSchema },
   },
 });
 
@@ -40,7 +45,7 @@ export const getSiteById = group.declare({
   summary: 'Get a site by its ID.',
   params: siteParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSchema },
   },
 });
 
@@ -64,7 +69,7 @@ export const updateSiteById = group.declare({
   params: siteParams,
   body: updateSiteBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSchema },
   },
 });
 
@@ -75,7 +80,7 @@ export const getSiteAdaptiveSchema = group.declare({
   summary: 'Get the adaptive content schema of a site.',
   params: siteParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteAdaptiveSchemaSchema },
   },
 });
 
@@ -87,7 +92,7 @@ export const updateSiteAdaptiveSchema = group.declare({
   params: siteParams,
   body: adaptiveSchemaBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteAdaptiveSchemaSchema },
   },
 });
 
@@ -98,7 +103,7 @@ export const listSiteAdaptiveTemplateConditions = group.declare({
   summary: 'List the adaptive content condition templates of a site.',
   params: siteParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteTemplateConditionsSchema },
   },
 });
 
@@ -110,7 +115,7 @@ export const getPublishedContentSite = group.declare({
   params: siteParams,
   query: shareKeyQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: publishedSiteSchema },
   },
 });
 
@@ -121,7 +126,7 @@ export const publishSite = group.declare({
   summary: 'Publish a site.',
   params: siteParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSchema },
   },
 });
 
@@ -162,7 +167,7 @@ export const listSiteSpaces = group.declare({
   params: siteParams,
   query: listSiteSpacesQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(siteSpaceSchema) },
   },
 });
 
@@ -175,7 +180,7 @@ export const addSpaceToSite = group.declare({
   params: siteParams,
   body: addSiteSpaceBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: siteSpaceSchema },
   },
 });
 
@@ -200,7 +205,7 @@ export const updateSiteSpaceById = group.declare({
   params: siteSpaceParams,
   body: updateSiteSpaceBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSpaceSchema },
   },
 });
 
@@ -213,7 +218,7 @@ export const moveSiteSpace = group.declare({
   params: siteSpaceParams,
   body: moveSiteSpaceBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSpaceSchema },
   },
 });
 
@@ -226,7 +231,7 @@ export const listSiteSections = group.declare({
   params: siteParams,
   query: listSectionsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(siteSectionSchema) },
   },
 });
 
@@ -239,7 +244,7 @@ export const addSectionToSite = group.declare({
   params: siteParams,
   body: createSectionBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: siteSectionSchema },
   },
 });
 
@@ -265,7 +270,7 @@ export const updateSiteSectionById = group.declare({
   params: sectionParams,
   body: updateSectionBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSectionSchema },
   },
 });
 
@@ -278,7 +283,7 @@ export const moveSiteSection = group.declare({
   params: sectionParams,
   body: moveSectionBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSectionSchema },
   },
 });
 
@@ -291,7 +296,7 @@ export const listSiteSectionGroups = group.declare({
   params: siteParams,
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(siteSectionGroupSchema) },
   },
 });
 
@@ -304,7 +309,7 @@ export const addSectionGroupToSite = group.declare({
   params: siteParams,
   body: createGroupBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: siteSectionGroupSchema },
   },
 });
 
@@ -329,7 +334,7 @@ export const updateSiteSectionGroupById = group.declare({
   params: groupParams,
   body: updateGroupBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: siteSectionGroupSchema },
   },
 });
 
@@ -342,7 +347,7 @@ export const addSectionToSiteSectionGroup = group.declare({
   params: groupParams,
   body: addGroupSectionBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: siteSectionGroupSchema },
   },
 });
 
@@ -368,7 +373,7 @@ export const listSiteShareLinks = group.declare({
   params: siteParams,
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(shareLinkSchema) },
   },
 });
 
@@ -381,7 +386,7 @@ export const createSiteShareLink = group.declare({
   params: siteParams,
   body: createShareLinkBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: shareLinkSchema },
   },
 });
 
@@ -406,6 +411,6 @@ export const updateSiteShareLinkById = group.declare({
   params: shareLinkParams,
   body: updateShareLinkBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: shareLinkSchema },
   },
 });

@@ -1,6 +1,9 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { linksQuery } from '../../shared/content/links/responses.ts';
 import { createSpaceBody, getSpaceQuery, listQuery, moveSpaceBody, organizationParams, spaceParams, transferSpaceBody, updateSpaceBody } from './schemas.ts';
+import { spaceSchema } from '../../shared/presenters/schemas/space.ts';
+import { contentLinksSchema } from '../../shared/presenters/schemas/content-links.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
 
 /** The spaces group's operations (spec 4.2), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('spaces', '4.2');
@@ -13,7 +16,7 @@ export const getSpaceById = group.declare({
   params: spaceParams,
   query: getSpaceQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: spaceSchema },
   },
 });
 
@@ -38,7 +41,7 @@ export const updateSpaceById = group.declare({
   params: spaceParams,
   body: updateSpaceBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: spaceSchema },
   },
 });
 
@@ -50,7 +53,7 @@ export const duplicateSpace = group.declare({
   role: 'create',
   params: spaceParams,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: spaceSchema },
   },
 });
 
@@ -62,7 +65,7 @@ export const restoreSpace = group.declare({
   role: 'admin',
   params: spaceParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: spaceSchema },
   },
 });
 
@@ -75,7 +78,7 @@ export const moveSpace = group.declare({
   params: spaceParams,
   body: moveSpaceBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: spaceSchema },
   },
 });
 
@@ -88,7 +91,7 @@ export const transferSpace = group.declare({
   params: spaceParams,
   body: transferSpaceBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: spaceSchema },
   },
 });
 
@@ -100,7 +103,7 @@ export const listSpaceLinks = group.declare({
   params: spaceParams,
   query: linksQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: contentLinksSchema },
   },
 });
 
@@ -112,7 +115,7 @@ export const listSpacesInOrganizationById = group.declare({
   params: organizationParams,
   query: listQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(spaceSchema) },
   },
 });
 
@@ -126,6 +129,6 @@ export const createSpace = group.declare({
   params: organizationParams,
   body: createSpaceBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: spaceSchema },
   },
 });

@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { createProviderBody, listProvidersQuery, organizationParams, providerParams, updateProviderBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { samlProviderSchema, ssoLoginOptionsSchema } from '../../shared/presenters/schemas/saml-provider.ts';
 
 /** The sso group's operations (spec 4.15), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('sso', '4.15');
@@ -12,7 +14,7 @@ export const listSAMLProvidersInOrganizationById = group.declare({
   params: organizationParams,
   query: listProvidersQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(samlProviderSchema) },
   },
 });
 
@@ -24,7 +26,7 @@ export const createOrganizationSAMLProvider = group.declare({
   params: organizationParams,
   body: createProviderBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: samlProviderSchema },
   },
 });
 
@@ -35,7 +37,7 @@ export const getOrganizationSAMLProviderById = group.declare({
   summary: 'Get a SAML provider by its ID.',
   params: providerParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: samlProviderSchema },
   },
 });
 
@@ -59,7 +61,7 @@ export const updateOrganizationSAMLProvider = group.declare({
   params: providerParams,
   body: updateProviderBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: samlProviderSchema },
   },
 });
 
@@ -70,6 +72,6 @@ export const listSSOProviderLoginsInOrganization = group.declare({
   summary: 'List the SSO login providers of an organization.',
   params: organizationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: ssoLoginOptionsSchema },
   },
 });

@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { createTeamBody, listTeamsQuery, organizationParams, teamParams, updateTeamBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { teamSchema } from '../../shared/presenters/schemas/team.ts';
 
 /** The teams group's operations (spec 4.14), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('teams', '4.14');
@@ -12,7 +14,7 @@ export const listTeamsInOrganizationById = group.declare({
   params: organizationParams,
   query: listTeamsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(teamSchema) },
   },
 });
 
@@ -24,7 +26,7 @@ export const createOrganizationTeam = group.declare({
   params: organizationParams,
   body: createTeamBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: teamSchema },
   },
 });
 
@@ -35,7 +37,7 @@ export const getTeamInOrganizationById = group.declare({
   summary: 'Get a team by its ID.',
   params: teamParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: teamSchema },
   },
 });
 
@@ -59,6 +61,6 @@ export const updateTeamInOrganizationById = group.declare({
   params: teamParams,
   body: updateTeamBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: teamSchema },
   },
 });

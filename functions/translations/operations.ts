@@ -1,5 +1,7 @@
 import { operationGroup } from '../../shared/http/declare.ts';
 import { createTranslationBody, listTranslationsQuery, organizationParams, translationParams, updateTranslationBody } from './schemas.ts';
+import { listSchema } from '../../shared/presenters/schemas/list.ts';
+import { translationSchema } from '../../shared/presenters/schemas/translation.ts';
 
 /** The translations group's operations (spec 4.16), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('translations', '4.16');
@@ -12,7 +14,7 @@ export const listTranslations = group.declare({
   params: organizationParams,
   query: listTranslationsQuery,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: listSchema(translationSchema) },
   },
 });
 
@@ -24,7 +26,7 @@ export const createTranslation = group.declare({
   params: organizationParams,
   body: createTranslationBody,
   responses: {
-    201: { description: 'Created' },
+    201: { description: 'Created', schema: translationSchema },
   },
 });
 
@@ -35,7 +37,7 @@ export const getTranslation = group.declare({
   summary: 'Get a translation by its ID.',
   params: translationParams,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: translationSchema },
   },
 });
 
@@ -47,7 +49,7 @@ export const updateTranslation = group.declare({
   params: translationParams,
   body: updateTranslationBody,
   responses: {
-    200: { description: 'Success' },
+    200: { description: 'Success', schema: translationSchema },
   },
 });
 

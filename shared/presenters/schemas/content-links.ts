@@ -28,3 +28,31 @@ export const pageMetaLinksSchema = v.object({
   canonical: v.optional(metaLinkTargetSchema),
   alternates: v.array(metaLinkTargetSchema),
 });
+
+const countSchema = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** Where a checked link points: a URL, a file or a page (and anchor) of the same revision. */
+const linkTargetSchema = v.variant('kind', [
+  v.object({ kind: v.literal('url'), url: v.string() }),
+  v.object({ kind: v.literal('file'), organization: v.string(), space: v.string(), versionContext: versionContextSchema, file: v.string() }),
+  pageLocationSchema,
+]);
+
+/** A checked link (shared/content/links/responses.ts presentLink) and the places that hold it. */
+export const contentLinkSchema = v.object({
+  status: v.picklist(['ok', 'broken', 'in-app']),
+  relation: v.literal('reference'),
+  targetReference: linkTargetSchema,
+  locationReferences: v.array(pageLocationSchema),
+});
+
+/** The links operations' answer (linksResponse): the list envelope with `stats` over every link checked. */
+export const contentLinksSchema = v.object({
+  items: v.array(contentLinkSchema),
+  count: v.optional(v.pipe(v.number(), v.integer())),
+  next: v.optional(v.object({ page: v.string() })),
+  stats: v.object({
+    total: countSchema,
+    broken: v.object({ total: countSchema, changeRequest: countSchema }),
+  }),
+});
