@@ -1,10 +1,16 @@
 // Markdown <-> document library (shared/content/markdown): exact round trips of canonical
 // markdown for every construct, document shapes, tolerance of non-canonical input, keys,
 // links and search sections. Plain unit tests.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
+import { correctPublicDescription } from './support/public-description-fixes.ts';
 import {
   MarkdownNestingError,
   assignKeys,
+  captionText,
   documentLinks,
   documentSections,
   documentToMarkdown,
@@ -24,23 +30,32 @@ function blocks(markdown: string): ElementNode[] {
   return markdownToDocument(markdown).document.nodes as ElementNode[];
 }
 
-/** A compact, key-free view of a node: type, data and children (text as its leaves). */
-type Shape = { type: string; data?: unknown; isVoid?: true; nodes?: Shape[] } | { text: string; marks?: string[] }[];
+/** A compact, key-free view of a node: type, data, children (text as its leaves) and fragments. */
+type FragmentShape = { fragment: string; nodes: Shape[] };
+type Shape =
+  | { type: string; data?: unknown; isVoid?: true; nodes?: Shape[]; fragments?: FragmentShape[] }
+  | { text: string; marks?: string[] }[];
 function shape(node: DocumentNode): Shape {
   if (node.object === 'text') {
     return node.leaves.map((l) => (l.marks.length ? { text: l.text, marks: l.marks.map((m) => m.type) } : { text: l.text }));
   }
-  const out: { type: string; data?: unknown; isVoid?: true; nodes?: Shape[] } = { type: node.type };
+  const out: { type: string; data?: unknown; isVoid?: true; nodes?: Shape[]; fragments?: FragmentShape[] } = { type: node.type };
   if (node.data && Object.keys(node.data).length > 0) out.data = node.data;
   if (node.isVoid) out.isVoid = true;
   if (node.nodes.length > 0) out.nodes = node.nodes.map(shape);
+  if (node.fragments?.length) out.fragments = node.fragments.map((f) => ({ fragment: f.fragment, nodes: f.nodes.map(shape) }));
   return out;
 }
 const text = (t: string) => [{ text: t }];
 const para = (t: string) => ({ type: 'paragraph', nodes: [text(t)] });
+/** An image block's caption: a caption fragment holding one paragraph (DocumentBlockImage). */
+const caption = (t: string) => [{ fragment: 'caption', nodes: [para(t)] }];
 
+/** Every block and inline, those of fragments (image captions) included. */
 function allElements(nodes: DocumentNode[]): ElementNode[] {
-  return nodes.flatMap((n) => (n.object === 'text' ? [] : [n, ...allElements(n.nodes)]));
+  return nodes.flatMap((n) =>
+    n.object === 'text' ? [] : [n, ...allElements(n.nodes), ...(n.fragments ?? []).flatMap((f) => allElements(f.nodes))],
+  );
 }
 
 /** Canonical fixtures: each must print back byte for byte, and parse to the given shape. */
@@ -219,7 +234,7 @@ const fixtures: { name: string; markdown: string; shape: Shape[] }[] = [
       {
         type: 'images',
         nodes: [
-          { type: 'image', data: { ref: { kind: 'file', file: '.gitbook/assets/c.png' }, alt: 'C', caption: 'The caption' }, isVoid: true },
+          { type: 'image', data: { ref: { kind: 'file', file: '.gitbook/assets/c.png' }, alt: 'C' }, isVoid: true, fragments: caption('The caption') },
         ],
       },
     ],
@@ -417,7 +432,7 @@ const fixtures: { name: string; markdown: string; shape: Shape[] }[] = [
       {
         type: 'hint',
         data: { style: 'success' },
-        nodes: [{ type: 'images', nodes: [{ type: 'image', data: { ref: { kind: 'file', file: 'a.png' }, caption: 'Cap' }, isVoid: true }] }],
+        nodes: [{ type: 'images', nodes: [{ type: 'image', data: { ref: { kind: 'file', file: 'a.png' } }, isVoid: true, fragments: caption('Cap') }] }],
       },
     ],
   },
@@ -516,8 +531,9 @@ const fixtures: { name: string; markdown: string; shape: Shape[] }[] = [
                 nodes: [
                   {
                     type: 'image',
-                    data: { ref: { kind: 'file', file: '../.gitbook/assets/image (1).png' }, caption: 'The keys page' },
+                    data: { ref: { kind: 'file', file: '../.gitbook/assets/image (1).png' } },
                     isVoid: true,
+                    fragments: caption('The keys page'),
                   },
                 ],
               },
@@ -766,6 +782,16 @@ describe('block keys', () => {
     expect(edited[2]!.key).toBe(before[2]!.key);
   });
 
+  it('caption fragments and their paragraphs get keys; a caption edit changes the image key', () => {
+    const figure = (cap: string) => `<figure><img src="a.png" alt="A"><figcaption><p>${cap}</p></figcaption></figure>\n`;
+    const image = (cap: string) => (markdownToDocument(figure(cap)).document.nodes[0] as ElementNode).nodes[0] as ElementNode;
+    const [fragment] = image('One').fragments!;
+    expect(fragment!.key).toMatch(/^[\w-]{12}$/);
+    expect((fragment!.nodes[0] as ElementNode).key).toMatch(/^[\w-]{12}$/);
+    expect(image('One').key).toBe(image('One').key);
+    expect(image('Two').key).not.toBe(image('One').key);
+  });
+
   it('assignKeys fills missing keys and keeps existing ones', () => {
     const document: JSONDocument = {
       object: 'document',
@@ -857,6 +883,11 @@ describe('documentSections', () => {
     ]);
   });
 
+  it('reads image captions from their caption fragment', () => {
+    const { document } = markdownToDocument('# Shots\n\n<figure><img src="a.png" alt="Alt"><figcaption><p>The caption</p></figcaption></figure>\n');
+    expect(documentSections(document)).toEqual([{ id: 'shots', title: 'Shots', headings: ['Shots'], body: 'Alt The caption' }]);
+  });
+
   it('omits the leading section when there is no text before the first heading', () => {
     const { document } = markdownToDocument('# Only\n\nBody\n');
     expect(documentSections(document)).toEqual([{ id: 'only', title: 'Only', headings: ['Only'], body: 'Body' }]);
@@ -874,5 +905,172 @@ describe('limits', () => {
   it('thousands of unclosed tags do not nest without bound and print stably', () => {
     const once = roundTrip('{% hint style="info" %}\n'.repeat(2000) + 'x\n');
     expect(roundTrip(once)).toBe(once);
+  });
+});
+
+/**
+ * The public description of the document (`@gitbook/api` spec/openapi.json): every node the
+ * library emits for a page with every construct that has a public form must validate
+ * against its DocumentBlock* / DocumentInline* / DocumentText schema, and the whole
+ * document against JSONDocument. Not covered, having no public form: tables (records),
+ * raw HTML and markdown blocks, inline HTML, `{% include %}` by path and files at URLs.
+ */
+describe('public document schemas', () => {
+  const require = createRequire(import.meta.url);
+  const description = correctPublicDescription(JSON.parse(readFileSync(require.resolve('@gitbook/api/spec/openapi.json'), 'utf8')));
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  ajv.addFormat('emoji', true);
+  ajv.addFormat('icon', true);
+  ajv.addSchema({ ...description, $id: 'gitbook-openapi.json' });
+  const schemas = description.components.schemas as Record<string, { properties?: { object?: { enum?: string[] }; type?: { enum?: string[] } } }>;
+  /** "block:image" -> DocumentBlockImage, from the type enums of the Document* schemas. */
+  const schemaOf = new Map<string, string>();
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!/^Document(Block|Inline)/.test(name)) continue;
+    for (const type of schema.properties?.type?.enum ?? []) schemaOf.set(`${schema.properties?.object?.enum?.[0]}:${type}`, name);
+  }
+  const compiled = new Map<string, ValidateFunction>();
+  const validator = (name: string) => {
+    if (!compiled.has(name)) compiled.set(name, ajv.compile({ $ref: `gitbook-openapi.json#/components/schemas/${name}` }));
+    return compiled.get(name)!;
+  };
+  const errorsOf = (name: string, value: unknown) => {
+    const validate = validator(name);
+    return validate(value) ? [] : (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message}`);
+  };
+
+  /** Schema errors of every node, each checked against the schema of its own type. */
+  function violations(nodes: DocumentNode[], path = ''): string[] {
+    return nodes.flatMap((node, i): string[] => {
+      const at = `${path}/${i}`;
+      if (node.object === 'text') return errorsOf('DocumentText', node).map((e) => `${at} ${e}`);
+      const name = schemaOf.get(`${node.object}:${node.type}`);
+      const own = name ? errorsOf(name, node) : [`no public schema for ${node.object} ${node.type}`];
+      return [
+        ...own.map((e) => `${at} (${node.type}) ${e}`),
+        ...violations(node.nodes, `${at}/nodes`),
+        ...(node.fragments ?? []).flatMap((f, j) => violations(f.nodes, `${at}/fragments/${j}/nodes`)),
+      ];
+    });
+  }
+
+  const rich = [
+    '# Title <a href="#top" id="top"></a>',
+    '',
+    'Plain **bold** _italic_ `code` ~~strike~~ **bold _both_**, a [page](setup.md), an [anchor](api.md#auth), [here](#top),',
+    'a [site](https://example.com), a [file](files/a.pdf) and an inline image ![icon](icon.png "Icon caption") in text.\\',
+    'After a break.',
+    '',
+    '## Lists',
+    '',
+    '* one\n* two\n  1. nested',
+    '',
+    '3. three\n4. four',
+    '',
+    '- [x] done\n- [ ] todo',
+    '',
+    '### Quotes and code',
+    '',
+    '> Quoted **text**',
+    '',
+    '```js\nconst a = 1;\n```',
+    '',
+    '{% code title="config.yaml" lineNumbers="true" %}\n```yaml\nkey: value\n```\n{% endcode %}',
+    '',
+    '***',
+    '',
+    '![Diagram](.gitbook/assets/diagram.png)',
+    '',
+    '![a](https://cdn.example.com/a.png)\n![b](.gitbook/assets/b.png)',
+    '',
+    '<figure><img src=".gitbook/assets/c.png" alt="C"><figcaption><p>The caption</p></figcaption></figure>',
+    '<figure><img src=".gitbook/assets/d.png" alt=""><figcaption></figcaption></figure>',
+    '',
+    '![titled](https://cdn.example.com/t.png "Title as caption")',
+    '',
+    '{% hint style="warning" %}\nCareful with [links](other.md).\n{% endhint %}',
+    '',
+    '{% tabs %}\n{% tab title="A" %}\nAlpha\n{% endtab %}\n\n{% tab title="B" %}\n<figure><img src="t.png" alt="T"><figcaption><p>In a tab</p></figcaption></figure>\n{% endtab %}\n{% endtabs %}',
+    '',
+    '{% stepper %}\n{% step %}\n### Step\n\nDo it.\n{% endstep %}\n{% endstepper %}',
+    '',
+    '{% content-ref url="guides/" %}\n[guides](guides/)\n{% endcontent-ref %}',
+    '',
+    '{% embed url="https://github.com/org/repo" %}\nThe repository\n{% endembed %}',
+    '',
+    '{% file src=".gitbook/assets/manual.pdf" %}\nThe manual\n{% endfile %}',
+    '',
+  ].join('\n');
+
+  it('every node of a rich page validates, image captions as caption fragments', () => {
+    const { document } = markdownToDocument(rich);
+    const types = new Set(allElements(document.nodes).map((n) => n.type));
+    for (const type of ['images', 'image', 'inline-image', 'link', 'hint', 'tabs', 'stepper', 'code', 'list-tasks', 'embed', 'file', 'content-ref']) {
+      expect(types).toContain(type);
+    }
+    expect(violations(document.nodes)).toEqual([]);
+    expect(errorsOf('JSONDocument', document)).toEqual([]);
+
+    const images = allElements(document.nodes).filter((n) => n.type === 'image');
+    expect(images.map((n) => captionText(n))).toEqual(['', '', '', 'The caption', '', 'Title as caption', 'In a tab']);
+    for (const image of images) {
+      expect(image.data).not.toHaveProperty('caption');
+      expect(image.isVoid).toBe(true);
+    }
+    const captioned = images.find((n) => captionText(n) === 'The caption')!;
+    expect(captioned.fragments).toEqual([
+      {
+        object: 'fragment',
+        key: expect.any(String),
+        fragment: 'caption',
+        nodes: [{ object: 'block', type: 'paragraph', key: expect.any(String), data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'The caption', marks: [] }] }] }],
+      },
+    ]);
+    expect(allElements(document.nodes).filter((n) => n.type === 'images').every((n) => n.isVoid === false)).toBe(true);
+    // An inline image keeps its caption in data, as DocumentInlineImage has it.
+    expect(allElements(document.nodes).find((n) => n.type === 'inline-image')!.data).toEqual({
+      ref: { kind: 'file', file: 'icon.png' }, alt: 'icon', caption: 'Icon caption',
+    });
+  });
+
+  it('the rich page prints back to the same markdown', () => {
+    const { document, frontmatter } = markdownToDocument(rich);
+    const canonical = documentToMarkdown(document, frontmatter);
+    expect(roundTrip(canonical)).toBe(canonical);
+    // Captions stay exactly as written: figures as figures, a block image's title as a figure.
+    expect(canonical).toContain('<figure><img src=".gitbook/assets/c.png" alt="C"><figcaption><p>The caption</p></figcaption></figure>\n<figure><img src=".gitbook/assets/d.png" alt=""><figcaption></figcaption></figure>');
+    expect(canonical).toContain('<figure><img src="https://cdn.example.com/t.png" alt="titled"><figcaption><p>Title as caption</p></figcaption></figure>');
+    expect(canonical).toContain('![icon](icon.png "Icon caption")');
+  });
+
+  it('prints captions of API documents: caption fragments with rich text, and data.caption of documents stored before', () => {
+    const image = (extra: Partial<ElementNode>): ElementNode => ({
+      object: 'block', type: 'image', key: '', data: { ref: { kind: 'file', file: 'a.png' }, alt: 'A' }, nodes: [], isVoid: true, ...extra,
+    });
+    const document: JSONDocument = {
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block', type: 'images', key: '', data: {}, isVoid: false,
+          nodes: [
+            image({
+              fragments: [{
+                object: 'fragment', fragment: 'caption',
+                nodes: [{ object: 'block', type: 'paragraph', key: '', nodes: [{ object: 'text', leaves: [
+                  { object: 'leaf', text: 'Rich ', marks: [] }, { object: 'leaf', text: 'caption', marks: [{ object: 'mark', type: 'bold' }] },
+                ] }] }],
+              }],
+            }),
+          ],
+        },
+        { object: 'block', type: 'images', key: '', data: {}, nodes: [image({ data: { ref: { kind: 'file', file: 'b.png' }, caption: 'Stored before' } })] },
+      ],
+    };
+    expect(violations(document.nodes.slice(0, 1))).toEqual([]);
+    expect(documentToMarkdown(document)).toBe(
+      '<figure><img src="a.png" alt="A"><figcaption><p>Rich caption</p></figcaption></figure>\n\n<figure><img src="b.png" alt=""><figcaption><p>Stored before</p></figcaption></figure>\n',
+    );
   });
 });

@@ -4,6 +4,7 @@ import { findPage, findPageByPath, type LocatedPage } from '../content/tree.ts';
 import type { Manifest, ManifestFile, StoredDocument } from '../content/types.ts';
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
+import { captionText } from '../content/markdown/captions.ts';
 import { anchorOf } from './html.ts';
 import { raw } from './sanitize.ts';
 
@@ -182,7 +183,8 @@ function caption(data: Record<string, unknown>): Out {
 
 function image(ctx: RenderContext, node: Node): ElementContent {
   const data = node.data ?? {};
-  return h('figure.image', [h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), loading: 'lazy' }), ...caption(data)]);
+  // The caption is the image's caption fragment (captionText), not `data`.
+  return h('figure.image', [h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), loading: 'lazy' }), ...caption({ caption: captionText(node) })]);
 }
 
 /** An embed is a link card, and only for a web page (http or https). */

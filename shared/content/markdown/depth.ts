@@ -11,15 +11,16 @@ export const MAX_DEPTH = 256;
 
 export { MarkdownNestingError };
 
-type Tree = { children?: unknown[]; nodes?: unknown[] };
+type Tree = { children?: unknown[]; nodes?: unknown[]; fragments?: unknown[] };
 
-/** Iterative, so the check itself cannot overflow. Works on mdast (children) and documents (nodes). */
+/** Iterative, so the check itself cannot overflow. Works on mdast (children) and documents (nodes, fragments). */
 export function assertDepth(root: Tree): void {
   const stack: [Tree, number][] = [[root, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
     if (depth > MAX_DEPTH) throw new MarkdownNestingError(MAX_DEPTH);
-    for (const child of node.children ?? node.nodes ?? []) {
+    const fragments = Array.isArray(node.fragments) ? node.fragments : [];
+    for (const child of [...(node.children ?? node.nodes ?? []), ...fragments]) {
       if (child && typeof child === 'object') stack.push([child as Tree, depth + 1]);
     }
   }

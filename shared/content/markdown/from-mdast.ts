@@ -6,7 +6,7 @@
 import type { Code, Heading, List, Paragraph, RootContent, Table } from 'mdast';
 import { parseFigures } from './figures.ts';
 import { tagFromMdast } from './from-tags.ts';
-import { imageData, inlinesFromMdast, textNode, type Definitions } from './inline.ts';
+import { imageBlock, imagesBlock, inlinesFromMdast, textNode, type Definitions } from './inline.ts';
 import { processor } from './processor.ts';
 import { block, voidBlock, type ElementNode } from './types.ts';
 
@@ -34,7 +34,7 @@ export function blocksFromMdast(nodes: RootContent[], definitions: Definitions):
       case 'html': {
         const figures = parseFigures(node.value);
         if (!figures) return [voidBlock('html', { html: node.value })];
-        return [block('images', figures.map((f) => voidBlock('image', imageData(f.src, f.alt, f.caption))), {})];
+        return [imagesBlock(figures.map((f) => imageBlock(f.src, f.alt, f.caption)))];
       }
       case 'gitbookBlock':
         return tagFromMdast(node, convert);
@@ -59,14 +59,14 @@ function paragraph(node: Paragraph, definitions: Definitions): ElementNode {
     node.children.every((child) => isImage(child) || (child.type === 'text' && child.value.trim() === ''));
   if (!onlyImages) return block('paragraph', inlinesFromMdast(node.children, definitions), {});
   const images = node.children.flatMap((child) => {
-    if (child.type === 'image') return [voidBlock('image', imageData(child.url, child.alt, child.title))];
+    if (child.type === 'image') return [imageBlock(child.url, child.alt, child.title)];
     if (child.type === 'imageReference') {
       const def = definitions.get(child.identifier.toLowerCase());
-      return [voidBlock('image', imageData(def?.url ?? '', child.alt, def?.title))];
+      return [imageBlock(def?.url ?? '', child.alt, def?.title)];
     }
     return [];
   });
-  return block('images', images, {});
+  return imagesBlock(images);
 }
 
 /** GitBook has three heading levels; deeper ones become heading-3. */

@@ -3,7 +3,8 @@
  * CommonMark + GFM + YAML frontmatter + GitBook block tags, with exact round trips
  * for canonical markdown (what documentToMarkdown prints).
  */
-export type { ContentRef, DocumentNode, ElementNode, Frontmatter, JSONDocument, Leaf, Mark, TextNode } from './types.ts';
+export type { ContentRef, DocumentNode, ElementNode, FragmentNode, Frontmatter, JSONDocument, Leaf, Mark, TextNode } from './types.ts';
+export { captionText } from './captions.ts';
 export { markdownToDocument } from './parse.ts';
 export { documentToMarkdown } from './print.ts';
 export { documentLinks, type DocumentLink } from './links.ts';

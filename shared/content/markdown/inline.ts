@@ -5,6 +5,7 @@
  * first, so `**a _b_**` survives the trip unchanged.
  */
 import type { Definition, PhrasingContent } from 'mdast';
+import { captionFragment, captionText } from './captions.ts';
 import { fileRefFromSource, refFromTarget, targetOf } from './refs.ts';
 import { element, isText, type DocumentNode, type ElementNode, type Leaf, type Mark, type TextNode } from './types.ts';
 
@@ -111,16 +112,36 @@ function link(url: string, children: PhrasingContent[], definitions: Definitions
   return element('inline', 'link', inlinesFromMdast(children, definitions, marks), { ref: refFromTarget(url) });
 }
 
-/** Image data shared by inline images and image blocks: markdown's title is the caption. */
-export function imageData(src: string, alt?: string | null, caption?: string | null): Record<string, unknown> {
+/** Image data shared by inline images and image blocks. */
+function imageData(src: string, alt?: string | null): Record<string, unknown> {
   const data: Record<string, unknown> = { ref: fileRefFromSource(src) };
   if (alt) data.alt = alt;
-  if (caption) data.caption = caption;
   return data;
 }
 
+/** An inline image keeps markdown's title as `data.caption` (DocumentInlineImage). */
 function inlineImage(src: string, alt?: string | null, caption?: string | null): ElementNode {
-  return element('inline', 'inline-image', [], imageData(src, alt, caption), true);
+  const data = imageData(src, alt);
+  if (caption) data.caption = caption;
+  return element('inline', 'inline-image', [], data, true);
+}
+
+/**
+ * An image block (DocumentBlockImage): the caption (markdown's title, a figcaption) is a
+ * caption fragment, never `data.caption`. `nodes` stays empty, as on every void block.
+ */
+export function imageBlock(src: string, alt?: string | null, caption?: string | null): ElementNode {
+  const node = element('block', 'image', [], imageData(src, alt));
+  node.fragments = caption ? [captionFragment(caption)] : [];
+  node.isVoid = true;
+  return node;
+}
+
+/** The block holding image blocks (DocumentBlockImages, which states `isVoid: false`). */
+export function imagesBlock(images: ElementNode[]): ElementNode {
+  const node = element('block', 'images', images, {});
+  node.isVoid = false;
+  return node;
 }
 
 type Segment = { leaf: Leaf } | { inline: ElementNode };
@@ -213,7 +234,7 @@ function inlineToMdast(node: ElementNode): PhrasingContent[] {
     case 'link':
       return [{ type: 'link', url: targetOf(data.ref), title: null, children: inlinesToMdast(node.nodes, false) }];
     case 'inline-image':
-      return [imageToMdast(data)];
+      return [imageToMdast(node)];
     case 'html':
       return [{ type: 'html', value: String(data.html ?? '') }];
     case 'markdown':
@@ -228,9 +249,10 @@ function inlineToMdast(node: ElementNode): PhrasingContent[] {
   }
 }
 
-export function imageToMdast(data: Record<string, unknown>): PhrasingContent {
-  const caption = typeof data.caption === 'string' && data.caption ? data.caption : null;
-  return { type: 'image', url: targetOf(data.ref), alt: typeof data.alt === 'string' ? data.alt : '', title: caption };
+/** An image as markdown: the caption (captionText) is the title. */
+export function imageToMdast(node: ElementNode): PhrasingContent {
+  const data = node.data ?? {};
+  return { type: 'image', url: targetOf(data.ref), alt: typeof data.alt === 'string' ? data.alt : '', title: captionText(node) || null };
 }
 
 /** Plain text of inline content (headings, captions, search). */

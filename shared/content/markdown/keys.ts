@@ -7,7 +7,7 @@
  * An edited block gets a new key (a replace, which the merge sees as such).
  */
 import { createHash } from 'node:crypto';
-import { isText, type DocumentNode, type ElementNode, type JSONDocument } from './types.ts';
+import { isText, type DocumentNode, type ElementNode, type FragmentNode, type JSONDocument } from './types.ts';
 
 function hash(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 12);
@@ -23,33 +23,49 @@ function stable(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function signatures(nodes: DocumentNode[], into: Map<ElementNode, string>): string[] {
-  return nodes.map((node) => {
+type Keyed = ElementNode | FragmentNode;
+
+function signatures(nodes: DocumentNode[] | undefined, into: Map<Keyed, string>): string[] {
+  return (nodes ?? []).map((node) => {
     if (isText(node)) return stable(node.leaves.map((l) => [l.text, l.marks.map((m) => [m.type, m.data ?? null])]));
     const inner = signatures(node.nodes, into).join(',');
-    const signature = hash(`${node.object}|${node.type}|${stable(node.data ?? {})}|${node.isVoid ? 1 : 0}|${inner}`);
+    // Fragments (an image's caption) are part of the block's content.
+    const fragments = (node.fragments ?? []).map((fragment) => {
+      const signature = hash(`fragment|${fragment.fragment}|${signatures(fragment.nodes, into).join(',')}`);
+      into.set(fragment, signature);
+      return signature;
+    });
+    const own = `${node.object}|${node.type}|${stable(node.data ?? {})}|${node.isVoid ? 1 : 0}|${inner}`;
+    const signature = hash(fragments.length > 0 ? `${own}|${fragments.join(',')}` : own);
     into.set(node, signature);
     return signature;
   });
 }
 
 /**
- * Fills in every missing block/inline key (all of them with `overwrite`), in place.
+ * Fills in every missing block/inline/fragment key (all of them with `overwrite`), in place.
  * Existing keys are kept and never handed out twice.
  */
 export function assignKeys<T extends JSONDocument>(document: T, options: { overwrite?: boolean } = {}): T {
-  const sigs = new Map<ElementNode, string>();
+  const sigs = new Map<Keyed, string>();
   signatures(document.nodes, sigs);
   const used = new Set<string>();
   const seen = new Map<string, number>();
-  const pending: ElementNode[] = [];
+  const pending: Keyed[] = [];
 
-  const walk = (nodes: DocumentNode[]) => {
-    for (const node of nodes) {
+  const visit = (node: Keyed) => {
+    if (node.key && !options.overwrite) used.add(node.key);
+    else pending.push(node);
+  };
+  const walk = (nodes: DocumentNode[] | undefined) => {
+    for (const node of nodes ?? []) {
       if (isText(node)) continue;
-      if (node.key && !options.overwrite) used.add(node.key);
-      else pending.push(node);
+      visit(node);
       walk(node.nodes);
+      for (const fragment of node.fragments ?? []) {
+        visit(fragment);
+        walk(fragment.nodes);
+      }
     }
   };
   walk(document.nodes);

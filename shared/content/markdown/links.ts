@@ -28,7 +28,8 @@ export function documentLinks(document: JSONDocument): DocumentLink[] {
       } else if (node.type === 'embed' && typeof data.url === 'string') {
         links.push({ target: data.url, kind: 'url', blockKey: key });
       }
-      walk(node.nodes, key);
+      walk(node.nodes ?? [], key);
+      for (const fragment of node.fragments ?? []) walk(fragment.nodes ?? [], key);
     }
   };
   walk(document.nodes, '');

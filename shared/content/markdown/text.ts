@@ -1,4 +1,5 @@
 /** Plain text of blocks, for search sections. */
+import { captionText } from './captions.ts';
 import { plainText } from './inline.ts';
 import { isElement, type ElementNode } from './types.ts';
 
@@ -15,7 +16,7 @@ export function blockText(node: ElementNode): string {
     case 'table-row':
       return node.nodes.filter(isElement).map(blockText).join(' ');
     case 'image':
-      return [data.alt, data.caption].filter((v) => typeof v === 'string' && v).join(' ');
+      return [data.alt, captionText(node)].filter((v) => typeof v === 'string' && v).join(' ');
     case 'embed':
     case 'file':
       return typeof data.caption === 'string' ? data.caption : '';

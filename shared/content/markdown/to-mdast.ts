@@ -5,6 +5,7 @@
  */
 import type { BlockContent, DefinitionContent, List, ListItem, TableRow } from 'mdast';
 import { dataToAttrs } from './attrs.ts';
+import { captionText } from './captions.ts';
 import { printFigures } from './figures.ts';
 import { imageToMdast, inlinesToMdast } from './inline.ts';
 import { targetOf } from './refs.ts';
@@ -17,8 +18,8 @@ function tag(name: string, attrs: Record<string, string>, children: Flow[], extr
   return { type: 'gitbookBlock', name, attrs, args: [], children, ...extra };
 }
 
-function elements(nodes: DocumentNode[]): ElementNode[] {
-  return nodes.filter(isElement);
+function elements(nodes: DocumentNode[] | undefined): ElementNode[] {
+  return (nodes ?? []).filter(isElement);
 }
 
 function captionParagraph(data: Record<string, unknown>): Flow[] {
@@ -157,15 +158,15 @@ function table(node: ElementNode): Flow {
 
 /** Plain `![alt](src)` lines unless an image has a caption: then GitBook's figure HTML. */
 function images(nodes: ElementNode[]): Flow[] {
-  const data = nodes.map((n) => n.data ?? {});
-  if (data.some((d) => typeof d.caption === 'string' && d.caption)) {
-    const figures = data.map((d) => ({
-      src: targetOf(d.ref),
-      alt: typeof d.alt === 'string' ? d.alt : '',
-      caption: typeof d.caption === 'string' ? d.caption : '',
+  const captions = nodes.map(captionText);
+  if (captions.some(Boolean)) {
+    const figures = nodes.map((n, i) => ({
+      src: targetOf(n.data?.ref),
+      alt: typeof n.data?.alt === 'string' ? n.data.alt : '',
+      caption: captions[i]!,
     }));
     return [{ type: 'html', value: printFigures(figures) }];
   }
-  const children = data.flatMap((d, i) => (i === 0 ? [imageToMdast(d)] : [{ type: 'text' as const, value: '\n' }, imageToMdast(d)]));
+  const children = nodes.flatMap((n, i) => (i === 0 ? [imageToMdast(n)] : [{ type: 'text' as const, value: '\n' }, imageToMdast(n)]));
   return [{ type: 'paragraph', children }];
 }

@@ -38,6 +38,16 @@ export interface ElementNode {
   data?: Record<string, unknown>;
   isVoid?: boolean;
   nodes: DocumentNode[];
+  /** Nested documents of a block (an image's caption: DocumentBlockImage.fragments). */
+  fragments?: FragmentNode[];
+}
+
+/** A nested document of a block, named by `fragment` (e.g. `caption`: paragraphs). */
+export interface FragmentNode {
+  object: 'fragment';
+  key?: string;
+  fragment: string;
+  nodes: DocumentNode[];
 }
 
 export type DocumentNode = ElementNode | TextNode;

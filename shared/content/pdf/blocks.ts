@@ -1,6 +1,7 @@
 import type { PDFImage } from 'pdf-lib';
 import { BLACK, GREY, LINK, type Color, type PdfWriter, type Run, type TextStyle } from './writer.ts';
 import { safeLinkTarget } from '../../reader/urls.ts';
+import { captionText } from '../markdown/captions.ts';
 
 /**
  * A page document (spec 2.1 item 6: blocks, inlines, text leaves with marks) drawn with the
@@ -167,7 +168,7 @@ function renderCode(w: PdfWriter, node: Node): void {
 
 function renderImage(w: PdfWriter, node: Node, ctx: RenderContext): void {
   const alt = typeof node.data?.alt === 'string' ? node.data.alt.trim() : '';
-  const caption = typeof node.data?.caption === 'string' ? node.data.caption.trim() : '';
+  const caption = captionText(node).trim();
   const fileId = imageFileId(node);
   const embedded = fileId ? ctx.image?.(fileId) : undefined;
   if (embedded) {
