@@ -1,8 +1,9 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { queueNames } from '../shared/config.ts';
-import { DocsApi } from './constructs/api.ts';
+import { API_STAGE_THROTTLE, DocsApi } from './constructs/api.ts';
+import { DocsMonitoring } from './constructs/monitoring.ts';
 import { DocsQueues } from './constructs/queues.ts';
 import { DocsStorage } from './constructs/storage.ts';
 import { DocsTable } from './constructs/table.ts';
@@ -24,12 +25,40 @@ export class DocsServiceStack extends Stack {
       description: 'Service secret of the docs service: visitor JWTs, share-link sealing, cursors and webhook signing keys are derived from it',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
-    const api = new DocsApi(this, 'Api', { table, bucket, queues, serviceSecret });
+    // The outer wall of the API, adjustable at deploy time (cdk deploy --parameters ApiThrottleRateLimit=...).
+    const rateLimit = new CfnParameter(this, 'ApiThrottleRateLimit', {
+      type: 'Number', default: API_STAGE_THROTTLE.rateLimit, minValue: 1,
+      description: 'Requests per second the HTTP API stage accepts from all callers together',
+    });
+    const burstLimit = new CfnParameter(this, 'ApiThrottleBurstLimit', {
+      type: 'Number', default: API_STAGE_THROTTLE.burstLimit, minValue: 1,
+      description: 'Requests the HTTP API stage accepts in a burst above the rate',
+    });
+    const api = new DocsApi(this, 'Api', {
+      table, bucket, queues, serviceSecret,
+      throttle: { rateLimit: rateLimit.valueAsNumber, burstLimit: burstLimit.valueAsNumber },
+    });
     const workers = new DocsWorkers(this, 'Workers', {
       table, bucket, queues, serviceSecret,
       environment: { PUBLIC_API_URL: api.httpApi.apiEndpoint },
     });
 
+    const monitoring = new DocsMonitoring(this, 'Monitoring', {
+      httpApi: api.httpApi,
+      table,
+      functions: {
+        ...Object.fromEntries(Object.entries(api.functions).map(([group, fn]) => [`group-${group}`, fn])),
+        reader: api.reader,
+        ...Object.fromEntries(Object.entries(workers.functions).map(([name, fn]) => [`worker-${name}`, fn])),
+        'worker-space-expiry': workers.spaceExpiry,
+      },
+      deadLetterQueues: { ...deadLetterQueues, 'space-expiry-failures': workers.spaceExpiryFailures },
+      queues,
+      streamConsumer: workers.spaceExpiry,
+    });
+
+    new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn, description: 'SNS topic every alarm notifies: subscribe to it' });
+    new CfnOutput(this, 'DashboardName', { value: monitoring.dashboard.dashboardName });
     new CfnOutput(this, 'ApiUrl', { value: api.httpApi.apiEndpoint, description: 'Base URL of the API (PUBLIC_API_URL); routes live under /v1' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'BucketName', { value: bucket.bucketName });

@@ -128,7 +128,8 @@ async function startServerProcess(): Promise<Record<'local' | 'bare' | 'spaces' 
     execArgv: ['--import', 'tsx'],
     cwd: projectRoot,
     // One token sends thousands of requests a minute: the limits stay in the path, never reached.
-    env: { RATE_LIMIT_PER_MINUTE: '100000000', READER_RATE_LIMIT_PER_MINUTE: '100000000', ...process.env },
+    // x-db-round-trips is read below; access lines would drown the report.
+    env: { RATE_LIMIT_PER_MINUTE: '100000000', READER_RATE_LIMIT_PER_MINUTE: '100000000', DEBUG_ROUND_TRIPS: '1', POWERTOOLS_LOG_LEVEL: 'WARN', ...process.env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   child = c;

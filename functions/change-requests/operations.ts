@@ -13,6 +13,7 @@ export const listChangeRequestsForSpace = group.declare({
   path: '/spaces/{spaceId}/change-requests',
   operationId: 'listChangeRequestsForSpace',
   summary: 'List the change requests of a space.',
+  role: 'read',
   params: spaceParams,
   query: listSpaceChangeRequestsQuery,
   responses: {
@@ -25,6 +26,7 @@ export const createChangeRequest = group.declare({
   path: '/spaces/{spaceId}/change-requests',
   operationId: 'createChangeRequest',
   summary: 'Create a change request in a space.',
+  role: 'edit',
   params: spaceParams,
   body: createChangeRequestBody,
   responses: {
@@ -37,6 +39,7 @@ export const getChangeRequestById = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}',
   operationId: 'getChangeRequestById',
   summary: 'Get a change request by its ID or number.',
+  role: 'read',
   params: changeRequestParams,
   responses: {
     200: { description: 'Success', schema: changeRequestSchema },
@@ -48,6 +51,7 @@ export const updateChangeRequestById = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}',
   operationId: 'updateChangeRequestById',
   summary: 'Update a change request\'s subject, status or description.',
+  role: { rule: 'its author (with edit) or review on the space' },
   params: changeRequestParams,
   body: updateChangeRequestBody,
   responses: {
@@ -60,6 +64,7 @@ export const mergeChangeRequest = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/merge',
   operationId: 'mergeChangeRequest',
   summary: 'Merge a change request into the space\'s primary content.',
+  role: { rule: 'edit on the space, and the space\'s merge rules pass' },
   params: changeRequestParams,
   responses: {
     200: { description: 'Success', schema: changeRequestMergeResultSchema },
@@ -71,6 +76,7 @@ export const updateChangeRequest = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/update',
   operationId: 'updateChangeRequest',
   summary: 'Update a change request with the space\'s primary content.',
+  role: 'edit',
   params: changeRequestParams,
   responses: {
     200: { description: 'Success', schema: changeRequestUpdateResultSchema },
@@ -82,6 +88,7 @@ export const getChangeRequestPDF = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/pdf',
   operationId: 'getChangeRequestPDF',
   summary: 'Get a URL to a PDF export of a change request.',
+  role: 'read',
   params: changeRequestParams,
   query: pdfQuery,
   responses: {
@@ -94,6 +101,7 @@ export const listChangeRequestsForOrganization = group.declare({
   path: '/orgs/{organizationId}/change-requests',
   operationId: 'listChangeRequestsForOrganization',
   summary: 'List the change requests of an organization.',
+  role: 'member',
   params: organizationParams,
   query: listOrganizationChangeRequestsQuery,
   responses: {
@@ -106,6 +114,7 @@ export const getRequestedReviewersByChangeRequestId = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers',
   operationId: 'getRequestedReviewersByChangeRequestId',
   summary: 'List the reviewers requested on a change request.',
+  role: 'read',
   inSpec: false,
   params: changeRequestParams,
   query: listRequestedReviewersQuery,
@@ -119,6 +128,7 @@ export const requestReviewersForChangeRequest = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers',
   operationId: 'requestReviewersForChangeRequest',
   summary: 'Request reviews of a change request from users.',
+  role: 'edit',
   inSpec: false,
   params: changeRequestParams,
   body: requestReviewersBody,
@@ -132,6 +142,7 @@ export const removeRequestedReviewerFromChangeRequest = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}',
   operationId: 'removeRequestedReviewerFromChangeRequest',
   summary: 'Remove a requested reviewer from a change request.',
+  role: { rule: 'edit on the space, or the requested user themself' },
   inSpec: false,
   params: requestedReviewerParams,
   responses: {
@@ -145,6 +156,7 @@ export const getReviewsByChangeRequestId = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/reviews',
   operationId: 'getReviewsByChangeRequestId',
   summary: 'List the reviews of a change request.',
+  role: 'read',
   inSpec: false,
   params: changeRequestParams,
   query: listReviewsQuery,
@@ -158,6 +170,7 @@ export const submitChangeRequestReview = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/reviews',
   operationId: 'submitChangeRequestReview',
   summary: 'Submit a review (approved or changes-requested) of a change request.',
+  role: { rule: 'review on the space, or read with a pending request for the caller\'s review; never the author' },
   inSpec: false,
   params: changeRequestParams,
   body: submitReviewBody,
@@ -171,6 +184,7 @@ export const getChangeRequestReviewById = group.declare({
   path: '/spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}',
   operationId: 'getChangeRequestReviewById',
   summary: 'Get a review of a change request.',
+  role: 'read',
   inSpec: false,
   params: reviewParams,
   query: getReviewQuery,

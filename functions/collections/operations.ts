@@ -12,6 +12,7 @@ export const getCollectionById = group.declare({
   path: '/collections/{collectionId}',
   operationId: 'getCollectionById',
   summary: 'Get a collection by its ID.',
+  role: 'read',
   params: collectionParams,
   responses: {
     200: { description: 'Success', schema: collectionSchema },
@@ -48,6 +49,7 @@ export const listSpacesInCollectionById = group.declare({
   path: '/collections/{collectionId}/spaces',
   operationId: 'listSpacesInCollectionById',
   summary: 'List the spaces in a collection.',
+  role: 'read',
   params: collectionParams,
   query: listQuery,
   responses: {
@@ -60,6 +62,7 @@ export const moveCollection = group.declare({
   path: '/collections/{collectionId}/move',
   operationId: 'moveCollection',
   summary: 'Move a collection to a new parent or position.',
+  role: { rule: 'admin on the collection, and create on the new parent collection (none at the root)' },
   params: collectionParams,
   body: moveCollectionBody,
   responses: {
@@ -72,6 +75,7 @@ export const transferCollection = group.declare({
   path: '/collections/{collectionId}/transfer',
   operationId: 'transferCollection',
   summary: 'Transfer a collection to another organization.',
+  role: { rule: 'admin on the collection, and create in the target organization' },
   params: collectionParams,
   body: transferCollectionBody,
   responses: {
@@ -84,6 +88,7 @@ export const listCollectionsInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/collections',
   operationId: 'listCollectionsInOrganizationById',
   summary: 'List the collections of an organization.',
+  role: 'member',
   params: organizationParams,
   query: listCollectionsQuery,
   responses: {
@@ -96,7 +101,7 @@ export const createCollection = group.declare({
   path: '/orgs/{organizationId}/collections',
   operationId: 'createCollection',
   summary: 'Create a collection in an organization.',
-  role: 'create',
+  role: { rule: 'create on the parent collection (or the organization at the root)' },
   params: organizationParams,
   body: createCollectionBody,
   responses: {

@@ -11,6 +11,7 @@ export const listConversationsIssuesClusters = group.declare({
   path: '/orgs/{organizationId}/conversations-clusters',
   operationId: 'listConversationsIssuesClusters',
   summary: 'List the conversation issue clusters of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listClustersQuery,
   responses: {
@@ -23,6 +24,7 @@ export const listConversations = group.declare({
   path: '/orgs/{organizationId}/conversations',
   operationId: 'listConversations',
   summary: 'List the conversations of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listConversationsQuery,
   responses: {
@@ -35,6 +37,7 @@ export const ingestConversation = group.declare({
   path: '/orgs/{organizationId}/conversations',
   operationId: 'ingestConversation',
   summary: 'Ingest a conversation into an organization.',
+  role: 'edit',
   params: organizationParams,
   body: ingestConversationBody,
   responses: {
@@ -47,6 +50,7 @@ export const listConversationsIssues = group.declare({
   path: '/orgs/{organizationId}/conversations-issues',
   operationId: 'listConversationsIssues',
   summary: 'List the conversation issues of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listIssuesQuery,
   responses: {
@@ -59,6 +63,7 @@ export const getConversationsIssueById = group.declare({
   path: '/orgs/{organizationId}/conversations-issues/{issueId}',
   operationId: 'getConversationsIssueById',
   summary: 'Get a conversation issue by its ID.',
+  role: 'read',
   params: issueParams,
   responses: {
     200: { description: 'Success', schema: issueWithConversationSchema },
@@ -70,6 +75,7 @@ export const getConversationById = group.declare({
   path: '/orgs/{organizationId}/conversations/{conversationId}',
   operationId: 'getConversationById',
   summary: 'Get a conversation by its ID.',
+  role: 'read',
   params: conversationParams,
   responses: {
     200: { description: 'Success', schema: conversationDetailsSchema },

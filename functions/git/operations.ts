@@ -36,6 +36,7 @@ export const getSpaceGitInfo = group.declare({
   path: '/spaces/{spaceId}/git/info',
   operationId: 'getSpaceGitInfo',
   summary: 'Get the Git sync information of a space.',
+  role: 'read',
   params: spaceParams,
   responses: {
     200: { description: 'Success', schema: gitInfoSchema },

@@ -13,6 +13,7 @@ export const listIntegrations = group.declare({
   path: '/integrations',
   operationId: 'listIntegrations',
   summary: 'List integrations.',
+  role: 'authenticated',
   query: listIntegrationsQuery,
   responses: {
     200: { description: 'Success', schema: listSchema(integrationSchema) },
@@ -24,6 +25,7 @@ export const getIntegrationByName = group.declare({
   path: '/integrations/{integrationName}',
   operationId: 'getIntegrationByName',
   summary: 'Get an integration by its name.',
+  role: { rule: 'any valid token for a public or unlisted integration; a private one: members of the owning organization' },
   params: integrationParams,
   responses: {
     200: { description: 'Success', schema: integrationSchema },
@@ -35,6 +37,7 @@ export const publishIntegration = group.declare({
   path: '/integrations/{integrationName}',
   operationId: 'publishIntegration',
   summary: 'Publish or update an integration.',
+  role: { rule: 'admin in the publishing organization (the owning one, once published)' },
   params: integrationParams,
   body: publishBody,
   responses: {
@@ -47,6 +50,7 @@ export const unpublishIntegration = group.declare({
   path: '/integrations/{integrationName}',
   operationId: 'unpublishIntegration',
   summary: 'Unpublish an integration.',
+  role: 'admin',
   params: integrationParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -59,6 +63,7 @@ export const listIntegrationInstallations = group.declare({
   path: '/integrations/{integrationName}/installations',
   operationId: 'listIntegrationInstallations',
   summary: 'List the installations of an integration.',
+  role: 'admin',
   params: integrationParams,
   query: listInstallationsQuery,
   responses: {
@@ -71,6 +76,7 @@ export const installIntegration = group.declare({
   path: '/integrations/{integrationName}/installations',
   operationId: 'installIntegration',
   summary: 'Install an integration in an organization.',
+  role: { rule: 'admin in the organization it is installed into' },
   params: integrationParams,
   body: installBody,
   responses: {
@@ -83,6 +89,7 @@ export const listIntegrationEvents = group.declare({
   path: '/integrations/{integrationName}/events',
   operationId: 'listIntegrationEvents',
   summary: 'List the events of an integration.',
+  role: 'admin',
   params: integrationParams,
   query: listEventsQuery,
   responses: {
@@ -95,6 +102,7 @@ export const getIntegrationEvent = group.declare({
   path: '/integrations/{integrationName}/events/{eventId}',
   operationId: 'getIntegrationEvent',
   summary: 'Get an integration event by its ID.',
+  role: 'admin',
   params: eventParams,
   responses: {
     200: { description: 'Success', schema: integrationEventDetailSchema },
@@ -106,6 +114,7 @@ export const listIntegrationSpaceInstallations = group.declare({
   path: '/integrations/{integrationName}/spaces',
   operationId: 'listIntegrationSpaceInstallations',
   summary: 'List the space installations of an integration.',
+  role: 'admin',
   params: integrationParams,
   query: listTargetsQuery,
   responses: {
@@ -118,6 +127,7 @@ export const listIntegrationSiteInstallations = group.declare({
   path: '/integrations/{integrationName}/sites',
   operationId: 'listIntegrationSiteInstallations',
   summary: 'List the site installations of an integration.',
+  role: 'admin',
   params: integrationParams,
   query: listTargetsQuery,
   responses: {
@@ -130,6 +140,7 @@ export const setIntegrationDevelopmentMode = group.declare({
   path: '/integrations/{integrationName}/dev',
   operationId: 'setIntegrationDevelopmentMode',
   summary: 'Set the development mode of an integration.',
+  role: 'admin',
   params: integrationParams,
   body: devBody,
   responses: {

@@ -11,6 +11,7 @@ export const listMembersInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/members',
   operationId: 'listMembersInOrganizationById',
   summary: 'List the members of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listMembersQuery,
   responses: {
@@ -23,6 +24,7 @@ export const getMemberInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/members/{userId}',
   operationId: 'getMemberInOrganizationById',
   summary: 'Get a member of an organization.',
+  role: { rule: 'read in the organization, or the member themself' },
   params: memberParams,
   responses: {
     200: { description: 'Success', schema: memberSchema },
@@ -34,6 +36,7 @@ export const removeMemberFromOrganizationById = group.declare({
   path: '/orgs/{organizationId}/members/{userId}',
   operationId: 'removeMemberFromOrganizationById',
   summary: 'Remove a member from an organization.',
+  role: { rule: 'admin in the organization, or the member themself (leaving)' },
   params: memberParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -45,6 +48,7 @@ export const updateMemberInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/members/{userId}',
   operationId: 'updateMemberInOrganizationById',
   summary: 'Update a member\'s role in an organization.',
+  role: 'admin',
   params: memberParams,
   body: updateMemberBody,
   responses: {
@@ -57,6 +61,7 @@ export const updateOrganizationMemberLastSeenAt = group.declare({
   path: '/orgs/{organizationId}/ping',
   operationId: 'updateOrganizationMemberLastSeenAt',
   summary: 'Update the caller\'s last seen time in an organization.',
+  role: 'member',
   params: organizationParams,
   responses: {
     200: { description: 'Success', schema: pingSchema },
@@ -68,6 +73,7 @@ export const setUserAsSSOMemberForOrganization = group.declare({
   path: '/orgs/{organizationId}/members/{userId}/sso',
   operationId: 'setUserAsSSOMemberForOrganization',
   summary: 'Set a user as an SSO member of an organization.',
+  role: 'admin',
   params: memberParams,
   responses: {
     200: { description: 'Success', schema: memberSchema },
@@ -79,7 +85,7 @@ export const listSpacesForOrganizationMember = group.declare({
   path: '/orgs/{organizationId}/members/{userId}/spaces',
   operationId: 'listSpacesForOrganizationMember',
   summary: 'List a member\'s space permissions in an organization.',
-  role: 'read',
+  role: { rule: 'admin in the organization, or the member themself' },
   params: memberParams,
   query: memberSpacesQuery,
   responses: {
@@ -92,6 +98,7 @@ export const listTeamsForOrganizationMember = group.declare({
   path: '/orgs/{organizationId}/members/{userId}/teams',
   operationId: 'listTeamsForOrganizationMember',
   summary: 'List the teams of an organization member.',
+  role: { rule: 'admin in the organization, or the member themself' },
   params: memberParams,
   query: memberTeamsQuery,
   responses: {

@@ -11,6 +11,7 @@ export const listOpenAPISpecs = group.declare({
   path: '/orgs/{organizationId}/openapi',
   operationId: 'listOpenAPISpecs',
   summary: 'List the OpenAPI specs of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listSpecsQuery,
   responses: {
@@ -23,6 +24,7 @@ export const createOpenAPISpec = group.declare({
   path: '/orgs/{organizationId}/openapi',
   operationId: 'createOpenAPISpec',
   summary: 'Create an OpenAPI spec in an organization.',
+  role: 'create',
   params: organizationParams,
   body: createSpecBody,
   responses: {
@@ -35,6 +37,7 @@ export const getOpenAPISpecBySlug = group.declare({
   path: '/orgs/{organizationId}/openapi/{specSlug}',
   operationId: 'getOpenAPISpecBySlug',
   summary: 'Get an OpenAPI spec by its slug.',
+  role: 'read',
   params: specLookupParams,
   responses: {
     200: { description: 'Success', schema: openAPISpecSchema },
@@ -46,6 +49,7 @@ export const createOrUpdateOpenAPISpecBySlug = group.declare({
   path: '/orgs/{organizationId}/openapi/{specSlug}',
   operationId: 'createOrUpdateOpenAPISpecBySlug',
   summary: 'Create or update an OpenAPI spec by its slug.',
+  role: 'create',
   params: specParams,
   body: putSpecBody,
   responses: {
@@ -59,6 +63,7 @@ export const deleteOpenAPISpecBySlug = group.declare({
   path: '/orgs/{organizationId}/openapi/{specSlug}',
   operationId: 'deleteOpenAPISpecBySlug',
   summary: 'Delete an OpenAPI spec.',
+  role: 'create',
   params: specLookupParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -70,6 +75,7 @@ export const updateOpenAPISpecBySlug = group.declare({
   path: '/orgs/{organizationId}/openapi/{specSlug}',
   operationId: 'updateOpenAPISpecBySlug',
   summary: 'Update an OpenAPI spec\'s visibility.',
+  role: 'create',
   params: specLookupParams,
   body: patchSpecBody,
   responses: {

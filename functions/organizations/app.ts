@@ -5,6 +5,7 @@ import type { AppEnv } from '../../shared/http/env.ts';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { serviceDescription } from '../../shared/http/service-description.ts';
+import { health } from '../../shared/http/health.ts';
 import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
 import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
 import { authorize } from '../../shared/policies/authorize.ts';
@@ -246,4 +247,4 @@ async function checkDefaultContent(
   }
 }
 
-export const app = groupApp(op.group, serviceDescription, routes);
+export const app = groupApp(op.group, serviceDescription, health, routes);

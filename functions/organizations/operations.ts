@@ -13,6 +13,7 @@ export const listOrganizationsForAuthenticatedUser = group.declare({
   path: '/orgs',
   operationId: 'listOrganizationsForAuthenticatedUser',
   summary: 'List the organizations of the authenticated user.',
+  role: 'authenticated',
   query: listQuery,
   responses: {
     200: { description: 'Success', schema: listSchema(organizationSchema) },
@@ -24,6 +25,7 @@ export const getOrganizationById = group.declare({
   path: '/orgs/{organizationId}',
   operationId: 'getOrganizationById',
   summary: 'Get an organization by its ID.',
+  role: 'member',
   params: organizationParams,
   responses: {
     200: { description: 'Success', schema: organizationSchema },
@@ -35,6 +37,7 @@ export const updateOrganizationById = group.declare({
   path: '/orgs/{organizationId}',
   operationId: 'updateOrganizationById',
   summary: 'Update an organization\'s settings.',
+  role: 'admin',
   params: organizationParams,
   body: updateOrganizationBody,
   responses: {
@@ -47,6 +50,7 @@ export const deleteOrganizationInviteById = group.declare({
   path: '/orgs/{organizationId}/link-invites/{inviteId}',
   operationId: 'deleteOrganizationInviteById',
   summary: 'Delete an organization invite link.',
+  role: 'admin',
   params: inviteParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -58,6 +62,7 @@ export const joinOrganization = group.declare({
   path: '/orgs/{organizationId}/join',
   operationId: 'joinOrganization',
   summary: 'Join an organization through a matching email domain.',
+  role: { rule: 'a verified email whose domain is one of the organization\'s emailDomains' },
   params: organizationParams,
   responses: {
     204: { description: 'Done, no content' },
@@ -69,6 +74,7 @@ export const searchOrganizationContent = group.declare({
   path: '/orgs/{organizationId}/search',
   operationId: 'searchOrganizationContent',
   summary: 'Search the content of an organization.',
+  role: 'member',
   params: organizationParams,
   query: searchQuery,
   responses: {
@@ -81,6 +87,7 @@ export const getOrganizationAgentInstructions = group.declare({
   path: '/orgs/{organizationId}/agent-instructions',
   operationId: 'getOrganizationAgentInstructions',
   summary: 'Get the agent instructions of an organization.',
+  role: 'member',
   params: organizationParams,
   responses: {
     200: { description: 'Success', schema: agentInstructionsSchema },
@@ -92,6 +99,7 @@ export const updateOrganizationAgentInstructions = group.declare({
   path: '/orgs/{organizationId}/agent-instructions',
   operationId: 'updateOrganizationAgentInstructions',
   summary: 'Update the agent instructions of an organization.',
+  role: 'admin',
   params: organizationParams,
   body: updateAgentInstructionsBody,
   responses: {
@@ -104,6 +112,7 @@ export const getOrganizationsForEmailDomain = group.declare({
   path: '/email-domains/{emailDomain}/orgs',
   operationId: 'getOrganizationsForEmailDomain',
   summary: 'List the organizations that allow an email domain.',
+  role: 'authenticated',
   params: emailDomainParams,
   responses: {
     200: { description: 'Success', schema: emailDomainOrganizationsSchema },
@@ -115,6 +124,7 @@ export const getAuthenticatedUser = group.declare({
   path: '/user',
   operationId: 'getAuthenticatedUser',
   summary: 'Get the profile of the authenticated user.',
+  role: 'authenticated',
   inSpec: false,
   responses: {
     200: { description: 'Success', schema: userSchema },

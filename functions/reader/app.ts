@@ -18,6 +18,8 @@ import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
 import { readerRateLimit } from '../../shared/http/rate-limit.ts';
+import { observeRequests } from '../../shared/observability/http.ts';
+import { logger } from '../../shared/observability/logger.ts';
 
 /**
  * The reader site (beyond the spec, docs/decisions.md "Reader site"): published sites as
@@ -29,6 +31,7 @@ import { readerRateLimit } from '../../shared/http/rate-limit.ts';
  */
 export const app = new Hono();
 
+app.use('*', observeRequests({ group: 'reader' }));
 app.use('*', async (c, next) => {
   await next();
   for (const [name, value] of Object.entries(BASE_HEADERS)) {
@@ -202,6 +205,6 @@ async function searchResults(space: ReaderSpace, content: Awaited<ReturnType<typ
 
 app.notFound((c) => notFound(c));
 app.onError((error, c) => {
-  console.error('reader error', error);
+  logger.error('reader error', { path: c.req.path, error: error as Error });
   return fail(c, 500, 'Something went wrong', 'The page could not be rendered. Try again in a moment.');
 });

@@ -13,6 +13,7 @@ export const getSpaceById = group.declare({
   path: '/spaces/{spaceId}',
   operationId: 'getSpaceById',
   summary: 'Get a space by its ID.',
+  role: 'read',
   params: spaceParams,
   query: getSpaceQuery,
   responses: {
@@ -38,6 +39,7 @@ export const updateSpaceById = group.declare({
   path: '/spaces/{spaceId}',
   operationId: 'updateSpaceById',
   summary: 'Update a space\'s title, settings or merge rules.',
+  role: { rule: 'edit on the space (not locked, unless admin); admin for editMode, defaultLevel and mergeRules' },
   params: spaceParams,
   body: updateSpaceBody,
   responses: {
@@ -50,7 +52,7 @@ export const duplicateSpace = group.declare({
   path: '/spaces/{spaceId}/duplicate',
   operationId: 'duplicateSpace',
   summary: 'Create a full copy of a space.',
-  role: 'create',
+  role: { rule: 'read on the space, and create where it lives (its collection, or the organization at the root)' },
   params: spaceParams,
   responses: {
     201: { description: 'Created', schema: spaceSchema },
@@ -74,7 +76,7 @@ export const moveSpace = group.declare({
   path: '/spaces/{spaceId}/move',
   operationId: 'moveSpace',
   summary: 'Move a space to a collection or position.',
-  role: 'admin',
+  role: { rule: 'admin on the space, and create on the new parent collection (or the organization at the root)' },
   params: spaceParams,
   body: moveSpaceBody,
   responses: {
@@ -87,7 +89,7 @@ export const transferSpace = group.declare({
   path: '/spaces/{spaceId}/transfer',
   operationId: 'transferSpace',
   summary: 'Transfer a space to another organization or collection.',
-  role: 'admin',
+  role: { rule: 'admin on the space, and create on the target collection (or the target organization at the root)' },
   params: spaceParams,
   body: transferSpaceBody,
   responses: {
@@ -100,6 +102,7 @@ export const listSpaceLinks = group.declare({
   path: '/spaces/{spaceId}/links',
   operationId: 'listSpaceLinks',
   summary: 'List the links found in a space\'s content.',
+  role: 'read',
   params: spaceParams,
   query: linksQuery,
   responses: {
@@ -112,6 +115,7 @@ export const listSpacesInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/spaces',
   operationId: 'listSpacesInOrganizationById',
   summary: 'List the spaces of an organization.',
+  role: 'member',
   params: organizationParams,
   query: listQuery,
   responses: {
@@ -124,8 +128,8 @@ export const createSpace = group.declare({
   path: '/orgs/{organizationId}/spaces',
   operationId: 'createSpace',
   summary: 'Create a space in an organization.',
+  role: { rule: 'create on the parent collection (or the organization at the root)' },
   inSpec: false,
-  role: 'create',
   params: organizationParams,
   body: createSpaceBody,
   responses: {

@@ -1,6 +1,7 @@
 import { handle, type LambdaContext, type LambdaEvent } from 'hono/aws-lambda';
 import { app } from './app.ts';
 import { serviceProviderApp } from './service-provider.ts';
+import { observedHandler } from '../../shared/observability/lambda.ts';
 
 const api = handle(app);
 const serviceProvider = handle(serviceProviderApp);
@@ -9,5 +10,5 @@ const serviceProvider = handle(serviceProviderApp);
  * Lambda entry of the `sso` group (API Gateway HTTP API, payload v2): the /v1 operations,
  * and the SAML service-provider endpoints under /sso/saml/ (no bearer token there).
  */
-export const handler = (event: LambdaEvent & { rawPath: string }, context?: LambdaContext) =>
-  (event.rawPath.startsWith('/sso/saml/') ? serviceProvider : api)(event, context);
+export const handler = observedHandler((event: LambdaEvent & { rawPath: string }, context?: LambdaContext) =>
+  (event.rawPath.startsWith('/sso/saml/') ? serviceProvider : api)(event, context));

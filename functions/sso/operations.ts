@@ -11,6 +11,7 @@ export const listSAMLProvidersInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/saml',
   operationId: 'listSAMLProvidersInOrganizationById',
   summary: 'List the SAML providers of an organization.',
+  role: 'admin',
   params: organizationParams,
   query: listProvidersQuery,
   responses: {
@@ -23,6 +24,7 @@ export const createOrganizationSAMLProvider = group.declare({
   path: '/orgs/{organizationId}/saml',
   operationId: 'createOrganizationSAMLProvider',
   summary: 'Create a SAML provider in an organization.',
+  role: 'admin',
   params: organizationParams,
   body: createProviderBody,
   responses: {
@@ -35,6 +37,7 @@ export const getOrganizationSAMLProviderById = group.declare({
   path: '/orgs/{organizationId}/saml/{samlProviderId}',
   operationId: 'getOrganizationSAMLProviderById',
   summary: 'Get a SAML provider by its ID.',
+  role: 'admin',
   params: providerParams,
   responses: {
     200: { description: 'Success', schema: samlProviderSchema },
@@ -46,6 +49,7 @@ export const deleteOrganizationSAMLProvider = group.declare({
   path: '/orgs/{organizationId}/saml/{samlProviderId}',
   operationId: 'deleteOrganizationSAMLProvider',
   summary: 'Delete a SAML provider.',
+  role: 'admin',
   params: providerParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -58,6 +62,7 @@ export const updateOrganizationSAMLProvider = group.declare({
   path: '/orgs/{organizationId}/saml/{samlProviderId}',
   operationId: 'updateOrganizationSAMLProvider',
   summary: 'Update a SAML provider.',
+  role: 'admin',
   params: providerParams,
   body: updateProviderBody,
   responses: {
@@ -70,6 +75,7 @@ export const listSSOProviderLoginsInOrganization = group.declare({
   path: '/orgs/{organizationId}/sso',
   operationId: 'listSSOProviderLoginsInOrganization',
   summary: 'List the SSO login providers of an organization.',
+  role: 'authenticated',
   params: organizationParams,
   responses: {
     200: { description: 'Success', schema: ssoLoginOptionsSchema },

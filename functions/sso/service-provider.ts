@@ -15,6 +15,7 @@ import { MAX_SAML_RESPONSE_CHARS } from '../../shared/sso/settings.ts';
 import { signInWithSAML } from '../../shared/commands/sso-login.ts';
 import { acsForm, providerParams, startQuery } from './sp-schemas.ts';
 import { tokenPage } from './token-page.ts';
+import { observeRequests } from '../../shared/observability/http.ts';
 
 /**
  * The SAML service provider of each SAML provider, at the addresses its `service` shows
@@ -24,6 +25,7 @@ import { tokenPage } from './token-page.ts';
  */
 export const serviceProviderApp = new Hono().basePath('/sso/saml');
 
+serviceProviderApp.use('*', observeRequests({ group: 'sso-saml' }));
 serviceProviderApp.use('*', samlRateLimit);
 serviceProviderApp.use('*', bodyLimit({
   maxSize: MAX_SAML_RESPONSE_CHARS + 16 * 1024,

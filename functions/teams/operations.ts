@@ -11,6 +11,7 @@ export const listTeamsInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/teams',
   operationId: 'listTeamsInOrganizationById',
   summary: 'List the teams of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listTeamsQuery,
   responses: {
@@ -23,6 +24,7 @@ export const createOrganizationTeam = group.declare({
   path: '/orgs/{organizationId}/teams',
   operationId: 'createOrganizationTeam',
   summary: 'Create a team in an organization.',
+  role: 'admin',
   params: organizationParams,
   body: createTeamBody,
   responses: {
@@ -35,6 +37,7 @@ export const getTeamInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/teams/{teamId}',
   operationId: 'getTeamInOrganizationById',
   summary: 'Get a team by its ID.',
+  role: 'read',
   params: teamParams,
   responses: {
     200: { description: 'Success', schema: teamSchema },
@@ -46,6 +49,7 @@ export const removeTeamFromOrganizationById = group.declare({
   path: '/orgs/{organizationId}/teams/{teamId}',
   operationId: 'removeTeamFromOrganizationById',
   summary: 'Delete a team.',
+  role: 'admin',
   params: teamParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -58,6 +62,7 @@ export const updateTeamInOrganizationById = group.declare({
   path: '/orgs/{organizationId}/teams/{teamId}',
   operationId: 'updateTeamInOrganizationById',
   summary: 'Update a team\'s title.',
+  role: 'admin',
   params: teamParams,
   body: updateTeamBody,
   responses: {

@@ -11,6 +11,7 @@ export const listTranslations = group.declare({
   path: '/orgs/{organizationId}/translations',
   operationId: 'listTranslations',
   summary: 'List the translations of an organization.',
+  role: 'read',
   params: organizationParams,
   query: listTranslationsQuery,
   responses: {
@@ -23,6 +24,7 @@ export const createTranslation = group.declare({
   path: '/orgs/{organizationId}/translations',
   operationId: 'createTranslation',
   summary: 'Create a translation in an organization.',
+  role: 'create',
   params: organizationParams,
   body: createTranslationBody,
   responses: {
@@ -35,6 +37,7 @@ export const getTranslation = group.declare({
   path: '/orgs/{organizationId}/translations/{translationId}',
   operationId: 'getTranslation',
   summary: 'Get a translation by its ID.',
+  role: 'read',
   params: translationParams,
   responses: {
     200: { description: 'Success', schema: translationSchema },
@@ -46,6 +49,7 @@ export const updateTranslation = group.declare({
   path: '/orgs/{organizationId}/translations/{translationId}',
   operationId: 'updateTranslation',
   summary: 'Update a translation\'s instructions.',
+  role: 'create',
   params: translationParams,
   body: updateTranslationBody,
   responses: {
@@ -58,6 +62,7 @@ export const deleteTranslation = group.declare({
   path: '/orgs/{organizationId}/translations/{translationId}',
   operationId: 'deleteTranslation',
   summary: 'Delete a translation.',
+  role: 'create',
   params: translationParams,
   responses: {
     204: { description: 'No content (also when there was nothing to delete)' },
@@ -70,6 +75,7 @@ export const runTranslation = group.declare({
   path: '/orgs/{organizationId}/translations/{translationId}/run',
   operationId: 'runTranslation',
   summary: 'Run a translation again.',
+  role: 'create',
   params: translationParams,
   responses: {
     204: { description: 'The run is queued' },

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -6,6 +7,7 @@ import { Construct } from 'constructs';
 import { queueNames } from '../../shared/config.ts';
 import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
+import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
 
@@ -30,6 +32,34 @@ export const SSO_SERVICE_PROVIDER_ROUTES = [
 export const API_STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
 
 /**
+ * One JSON line per request in the stage's access log. API Gateway's $context only: the
+ * path without its query string, no headers, so no token reaches the log. The request id
+ * is the one the functions log as request_id.
+ */
+export const ACCESS_LOG_FORMAT = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+} as const;
+
+export interface DocsApiProps extends ServiceResources {
+  /** The stage throttle (stack parameters), API_STAGE_THROTTLE by default. */
+  throttle?: { rateLimit: number; burstLimit: number };
+}
+
+/**
  * The public HTTP API: one Lambda per endpoint group, one route per declared operation (shared/http/operations.ts),
  * all under /v1, and the service's description (/v1/openapi.json, /v1/docs); plus the reader site's Lambda on `GET /s/{proxy+}`.
  */
@@ -38,13 +68,15 @@ export class DocsApi extends Construct {
   readonly functions: Record<GroupName, ServiceFunction>;
   readonly reader: ServiceFunction;
 
-  constructor(scope: Construct, id: string, resources: ServiceResources) {
+  readonly accessLogs: LogGroup;
+
+  constructor(scope: Construct, id: string, { throttle = API_STAGE_THROTTLE, ...resources }: DocsApiProps) {
     super(scope, id);
     this.httpApi = new HttpApi(this, 'HttpApi', { description: 'Documentation publishing service API (/v1)' });
-    (this.httpApi.defaultStage!.node.defaultChild as CfnStage).defaultRouteSettings = {
-      throttlingRateLimit: API_STAGE_THROTTLE.rateLimit,
-      throttlingBurstLimit: API_STAGE_THROTTLE.burstLimit,
-    };
+    this.accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.ONE_MONTH });
+    const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
+    stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };
+    stage.accessLogSettings = { destinationArn: this.accessLogs.logGroupArn, format: JSON.stringify(ACCESS_LOG_FORMAT) };
     const functions: Partial<Record<GroupName, ServiceFunction>> = {};
     const integrations: Partial<Record<GroupName, HttpLambdaIntegration>> = {};
     for (const group of groupNames) {
@@ -71,6 +103,10 @@ export class DocsApi extends Construct {
     // The service's own description, without a token (shared/http/service-description.ts).
     for (const route of SERVICE_DESCRIPTION_ROUTES) {
       this.httpApi.addRoutes({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[SERVICE_DESCRIPTION_GROUP]! });
+    }
+    // The health check, without a token (shared/http/health.ts).
+    for (const route of HEALTH_ROUTES) {
+      this.httpApi.addRoutes({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[HEALTH_GROUP]! });
     }
     // Everything else reaches one group app, which answers the service's JSON 404
     // (API Gateway's own would be {"message":"Not Found"}).

@@ -11,6 +11,20 @@ export const workerTimeouts: Record<QueueName, Duration> = {
   jobs: Duration.minutes(2),
 };
 
+/**
+ * How each queue is consumed: messages per invocation, and how many invocations the event
+ * source runs at once (Lambda's SQS maximum concurrency, 2 at least), so a burst of jobs
+ * cannot take the account's concurrency from the API or flood a downstream. A Git job
+ * (clone, import or export of a whole repository) runs alone in its invocation: it gets
+ * the whole timeout and is retried by itself.
+ */
+export const workerConsumption: Record<QueueName, { batchSize: number; maxConcurrency: number }> = {
+  git: { batchSize: 1, maxConcurrency: 5 },
+  translations: { batchSize: 10, maxConcurrency: 5 },
+  'integration-events': { batchSize: 10, maxConcurrency: 10 },
+  jobs: { batchSize: 10, maxConcurrency: 5 },
+};
+
 /** Receives before a message moves to its queue's DLQ. */
 export const maxReceiveCount = 3;
 

@@ -1,6 +1,9 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+
+/** How long the parts of an unfinished multipart upload are kept. */
+export const INCOMPLETE_UPLOAD_DAYS = Duration.days(1);
 
 /** The content bucket: blobs, manifests and files too large for DynamoDB items. Private, TLS only, kept on stack deletion. */
 export class DocsStorage extends Construct {
@@ -13,6 +16,10 @@ export class DocsStorage extends Construct {
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
       removalPolicy: RemovalPolicy.RETAIN,
+      // Unversioned, and every key is permanent (content-addressed blobs, manifests, indexes;
+      // unreferenced blobs go through the sweep job): the only leftovers to expire are the
+      // parts of uploads that never completed, which are billed yet invisible.
+      lifecycleRules: [{ id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: INCOMPLETE_UPLOAD_DAYS }],
     });
   }
 }

@@ -18,6 +18,8 @@ export class DocsTable extends Construct {
       stream: StreamViewType.NEW_AND_OLD_IMAGES,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy: RemovalPolicy.RETAIN,
+      // A delete through the console, the API or a stack replacement is refused until this is turned off.
+      deletionProtection: true,
     });
     for (const index of tableSchema.globalIndexes) {
       this.table.addGlobalSecondaryIndex({

@@ -5,7 +5,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueNames, type QueueName } from '../../shared/config.ts';
-import { workerTimeouts } from './queues.ts';
+import { workerConsumption, workerTimeouts } from './queues.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 
@@ -26,7 +26,7 @@ export class DocsWorkers extends Construct {
         resources,
         timeout: workerTimeouts[name],
       });
-      fn.addEventSource(new SqsEventSource(resources.queues[name], { batchSize: 10, reportBatchItemFailures: true }));
+      fn.addEventSource(new SqsEventSource(resources.queues[name], { ...workerConsumption[name], reportBatchItemFailures: true }));
       resources.table.grantReadWriteData(fn);
       resources.bucket.grantReadWrite(fn);
       functions[name] = fn;

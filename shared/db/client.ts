@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { countRoundTrip } from './trace.ts';
+import { captureClient } from '../observability/tracer.ts';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -11,7 +12,8 @@ let client: DynamoDBDocumentClient | undefined;
  */
 export function db(): DynamoDBDocumentClient {
   if (!client) {
-    const base = new DynamoDBClient({ region: config.region });
+    // Captured by the tracer: each call is an X-Ray subsegment in AWS (a no-op locally).
+    const base = captureClient(new DynamoDBClient({ region: config.region }));
     base.middlewareStack.add(
       (next) => async (args) => {
         countRoundTrip();

@@ -64,11 +64,15 @@ export interface ResponseDeclaration {
 }
 
 /**
- * Who may call an operation, for the documentation only (the handler's authorize() decides):
- * a role on the resource the path names, 'member' (any member of the organization), or
- * 'authenticated' (any valid token).
+ * Who may call an operation, for the documentation only (the handler's authorize() decides;
+ * docs/permissions.md): at least a role on the resource the path names (the space, collection,
+ * change request's space, integration; the organization for /orgs/{organizationId}/... paths,
+ * where 'read' is any org role, i.e. a member who is not a guest), 'member' (any member of the
+ * organization, guests included), or 'authenticated' (any valid token). Where no single role
+ * says it (the author or an admin, the member themself, a second role on a target named in the
+ * body), `{ rule }`: the rule in a few words, e.g. 'its author (with comment) or admin on the space'.
  */
-export type RequiredRole = Role | 'member' | 'authenticated';
+export type RequiredRole = Role | 'member' | 'authenticated' | { rule: string };
 
 /** What a group's operations file writes for one operation. */
 export interface OperationInput {

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { logger } from '../observability/logger.ts';
 
 /** An error with a status the caller is meant to see. Body: {"error":{"code","message"}}. */
 export class ApiError extends Error {
@@ -43,6 +44,6 @@ export function errorResponse(c: Context, error: unknown) {
   if ((error as NodeJS.ErrnoException)?.code === 'ECONNRESET' && (error as Error).message === 'aborted') {
     return c.json(errorBody(408, 'body: the connection closed before the body was received'), 408);
   }
-  console.error(JSON.stringify({ level: 'error', message: 'unhandled error', path: c.req.path, error: String((error as Error)?.stack ?? error) }));
+  logger.error('unhandled error', { path: c.req.path, error: error as Error });
   return c.json(errorBody(500, 'Internal server error'), 500);
 }

@@ -6,25 +6,21 @@ import { requireJsonBody } from './json-body.ts';
 import { checkPathParams } from './path-params.ts';
 import { loadCursorKey } from './cursor.ts';
 import { ApiError, errorBody, errorResponse } from './errors.ts';
-import { runTraced, roundTrips } from '../db/trace.ts';
+import { observeRequests } from '../observability/http.ts';
 import type { AppEnv } from './env.ts';
 
 /**
- * The app every endpoint group starts from: `/v1` base path, round-trip tracing, body
+ * The app every endpoint group starts from: `/v1` base path, request observation, body
  * limit, path parameter checks, bearer authentication, JSON body checks, JSON errors for everything (including unknown routes).
  * Order on every route: authenticate -> validate -> load -> authorize -> act -> present.
  */
 export function createGroupApp(...publicApps: Hono<AppEnv>[]) {
   const app = new Hono<AppEnv>().basePath('/v1');
+  // First of all, public routes included: log context, round-trip count, x-request-id, access line.
+  app.use('*', observeRequests({ group: 'other', operation: (c) => c.get('operation') }));
   // Routes without a token (the service's own description) come before the chain: Hono
   // runs matching handlers in the order they were added, and these answer at once.
   for (const publicApp of publicApps) app.route('/', publicApp);
-  app.use('*', async (c, next) => {
-    await runTraced(async () => {
-      await next();
-      c.header('x-db-round-trips', String(roundTrips()));
-    });
-  });
   app.use('*', rateLimitHeadersMiddleware);
   app.use('*', bodyLimit({
     maxSize: 6 * 1024 * 1024,

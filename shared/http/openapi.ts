@@ -1,12 +1,14 @@
 import * as v from 'valibot';
 import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
-import { pathParamNames, type Operation } from './declare.ts';
+import { pathParamNames, type Operation, type RequiredRole } from './declare.ts';
 
 /**
  * The service's own OpenAPI 3.1 description, built from the operation declarations
  * (shared/http/declare.ts): paths, parameters, request bodies and responses come from each
  * declaration's valibot schemas (converted with @valibot/to-json-schema), tags from the
- * groups. Served at GET /v1/openapi.json (shared/http/service-description.ts).
+ * groups; the required role is in each operation's description ("Requires: ...") and its
+ * `x-required-role` extension (the declaration's value: a role name, 'member', 'authenticated'
+ * or {rule}). Served at GET /v1/openapi.json (shared/http/service-description.ts).
  */
 
 type Json = Record<string, unknown>;
@@ -114,12 +116,20 @@ function responses(operation: Operation): Json {
   return { ...declared, ...commonErrors };
 }
 
+/** The declaration's role in words, for the operation's description. */
+function requirement(role: RequiredRole): string {
+  if (typeof role !== 'string') return role.rule;
+  if (role === 'authenticated') return 'any valid token';
+  if (role === 'member') return 'membership of the organization (guests included)';
+  return role === 'admin' ? 'the admin role' : `the ${role} role or above`;
+}
+
 function describe(operation: Operation): Json {
   return {
     operationId: operation.operationId,
     summary: operation.summary,
     tags: [operation.group],
-    ...(operation.role ? { description: `Requires: ${operation.role === 'authenticated' ? 'any valid token' : operation.role === 'member' ? 'membership of the organization' : `the ${operation.role} role`}.` } : {}),
+    ...(operation.role ? { description: `Requires: ${requirement(operation.role)}.`, 'x-required-role': operation.role } : {}),
     parameters: parameters(operation),
     ...(operation.body ? { requestBody: requestBody(operation) } : {}),
     responses: responses(operation),

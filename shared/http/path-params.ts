@@ -2,6 +2,7 @@ import { createMiddleware } from 'hono/factory';
 import { badRequest, notFound } from './errors.ts';
 import { operations, type Operation } from './operations.ts';
 import type { AppEnv } from './env.ts';
+import { appendLogKeys } from '../observability/context.ts';
 
 /**
  * Path parameters are checked by length and alphabet before anything reads a key built
@@ -110,6 +111,7 @@ export const checkPathParams = createMiddleware<AppEnv>(async (c, next) => {
   const found = match(c.req.method, segments);
   if (!found) throw notFound(`No route for ${c.req.method} ${safeDecode(rawPath)}`);
   for (const [name, raw] of found.params) checkPathParam(name, raw);
+  appendLogKeys(found.params); // organizationId/spaceId on the request's log lines
   if (found.op.method === c.req.method) c.set('operation', found.op);
   await next();
 });

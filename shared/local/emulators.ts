@@ -23,11 +23,26 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 30_000): Promise<void> {
+/** What a machine without Java sees, in one line instead of `spawn java ENOENT`. */
+export const JAVA_MISSING = 'DynamoDB Local needs Java 17 or newer and no `java` was found on the PATH: install a JRE (e.g. `apt install openjdk-17-jre-headless`), or point AWS_ENDPOINT_URL_DYNAMODB at a DynamoDB you run yourself';
+
+/**
+ * Watches a just-spawned child: without an 'error' listener from the start, a failed spawn
+ * (no java) is an uncaught exception that kills the process with a raw `spawn java ENOENT`.
+ */
+function watchSpawn(child: ChildProcess): { error?: NodeJS.ErrnoException } {
+  const state: { error?: NodeJS.ErrnoException } = {};
+  child.once('error', (error) => (state.error = error));
+  return state;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, spawn: { error?: NodeJS.ErrnoException }, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = false;
   child.once('exit', () => (exited = true));
   while (Date.now() < deadline) {
+    const spawnError = spawn.error;
+    if (spawnError) throw new Error(spawnError.code === 'ENOENT' ? JAVA_MISSING : `DynamoDB Local could not start: ${spawnError.message}`);
     if (exited) throw new Error('DynamoDB Local exited during start-up (is Java 17 installed?)');
     try {
       await fetch(url);
@@ -51,6 +66,11 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
     mkdirSync(dbPath, { recursive: true });
   }
   const dynamo = spawnDynamoDbLocal({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
+  const spawned = watchSpawn(dynamo);
+  // The Java process outlives its parent unless killed: whatever way this process ends
+  // (a failed start, an uncaught error, process.exit), it goes too.
+  const killOnExit = () => dynamo.kill();
+  process.once('exit', killOnExit);
   const dynamodbEndpoint = `http://127.0.0.1:${dynamoPort}`;
   let fauxqs: FauxqsServer | undefined;
   try {
@@ -58,7 +78,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
     if (fauxqsDir) mkdirSync(fauxqsDir, { recursive: true });
     [fauxqs] = await Promise.all([
       startFauxqs({ port: await freePort(), host: '127.0.0.1', logger: false, ...(fauxqsDir ? { dataDir: fauxqsDir } : {}) }),
-      waitForHttp(dynamodbEndpoint, dynamo),
+      waitForHttp(dynamodbEndpoint, dynamo, spawned),
     ]);
   } catch (error) {
     dynamo.kill();
@@ -69,6 +89,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
     dynamodbEndpoint,
     awsEndpoint,
     async stop() {
+      process.off('exit', killOnExit);
       await fauxqs?.stop();
       await new Promise<void>((r) => {
         if (dynamo.exitCode !== null) return r();

@@ -23,7 +23,7 @@ type Fetch = Parameters<typeof serve>[0]['fetch'];
 
 /** Serves `fetch` on `hostname:port` with the limits above; resolves once listening. */
 export function serveLocal(options: { fetch: Fetch; port: number; hostname: string }): Promise<{ server: ServerType; address: AddressInfo }> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const server = serve({
       ...options,
       serverOptions: {
@@ -32,6 +32,8 @@ export function serveLocal(options: { fetch: Fetch; port: number; hostname: stri
         connectionsCheckingInterval: LOCAL_SERVER_LIMITS.connectionsCheckingIntervalMs,
       },
     }, (address) => resolve({ server, address }));
+    // A taken port (EADDRINUSE) fails the start instead of crashing the process.
+    (server as Server).once('error', reject);
     (server as Server).keepAliveTimeout = LOCAL_SERVER_LIMITS.keepAliveTimeoutMs;
     (server as Server).on('clientError', answerClientError);
   });

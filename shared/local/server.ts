@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { operations, toHonoPath } from '../http/operations.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../http/service-description.ts';
 import { errorBody } from '../http/errors.ts';
+import { HEALTH_GROUP, HEALTH_ROUTES } from '../http/health.ts';
 import { groupApps } from './groups.ts';
 import { app as reader } from '../../functions/reader/app.ts';
 import { serviceProviderApp } from '../../functions/sso/service-provider.ts';
@@ -20,6 +21,9 @@ export function createLocalApp() {
   // The service's own description (/v1/openapi.json, /v1/docs), answered by one group's app as in AWS.
   for (const route of SERVICE_DESCRIPTION_ROUTES) {
     root.on(route.method, `/v1${route.path}`, (c) => groupApps[SERVICE_DESCRIPTION_GROUP].fetch(c.req.raw, c.env));
+  }
+  for (const route of HEALTH_ROUTES) {
+    root.on(route.method, `/v1${route.path}`, (c) => groupApps[HEALTH_GROUP].fetch(c.req.raw, c.env));
   }
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
   root.get('/s/*', (c) => reader.fetch(c.req.raw, c.env));

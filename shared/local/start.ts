@@ -5,6 +5,7 @@ import { sweepExpiredSpaces } from '../commands/purge-space.ts';
 import { writeLocalStackInfo, removeLocalStackInfo } from './local-stack-file.ts';
 import { config } from '../config.ts';
 import { serveLocal } from './http-server.ts';
+import { logger } from '../observability/logger.ts';
 
 /**
  * `npm start`: the whole API on one local HTTP server under /v1, backed by embedded
@@ -13,19 +14,35 @@ import { serveLocal } from './http-server.ts';
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 
-const target = await prepareAwsTarget();
-const { dynamodbEndpoint = '', awsEndpoint = '' } = target.emulators ?? {};
-process.env.PUBLIC_API_URL ??= `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
-const { createLocalApp } = await import('./server.ts');
-const admin = await bootstrapLocalAdmin();
-const { server } = await serveLocal({ fetch: createLocalApp().fetch, port, hostname: host });
-const pollers = startQueuePollers();
-if (target.emulators) {
-  writeLocalStackInfo({ dynamodbEndpoint, awsEndpoint, tableName: config.tableName, pid: process.pid });
+/** What a failed start leaves running, stopped before the process exits. */
+const started: { stop(): Promise<void> }[] = [];
+let target: Awaited<ReturnType<typeof prepareAwsTarget>>;
+let server: Awaited<ReturnType<typeof serveLocal>>['server'];
+let pollers: ReturnType<typeof startQueuePollers>;
+let admin: Awaited<ReturnType<typeof bootstrapLocalAdmin>>;
+try {
+  target = await prepareAwsTarget();
+  const emulators = target.emulators;
+  if (emulators) started.push(emulators);
+  process.env.PUBLIC_API_URL ??= `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  const { createLocalApp } = await import('./server.ts');
+  admin = await bootstrapLocalAdmin();
+  ({ server } = await serveLocal({ fetch: createLocalApp().fetch, port, hostname: host }));
+  pollers = startQueuePollers();
+  if (emulators) {
+    const { dynamodbEndpoint, awsEndpoint } = emulators;
+    writeLocalStackInfo({ dynamodbEndpoint, awsEndpoint, tableName: config.tableName, pid: process.pid });
+  }
+} catch (error) {
+  // One line, not a stack: the usual causes (no Java, a taken port) are the user's to fix.
+  const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (set PORT)` : (error as Error).message ?? String(error);
+  console.error(`npm start failed: ${reason}`);
+  for (const child of started.reverse()) await child.stop().catch(() => {});
+  process.exit(1);
 }
 // DynamoDB Local never expires items: sweep like TTL + the stream worker would.
 const sweep = setInterval(() => {
-  sweepExpiredSpaces().catch((error) => console.error(`sweep failed: ${String(error)}`));
+  sweepExpiredSpaces().catch((error) => logger.error('sweep failed', { error: error as Error }));
 }, Number(process.env.SWEEP_INTERVAL_MS ?? 60_000));
 
 console.log(`Docs publishing service on http://${host}:${port}/v1`);

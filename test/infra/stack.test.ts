@@ -3,7 +3,10 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DocsServiceStack } from '../../infra/stack.ts';
-import { API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDER_ROUTES } from '../../infra/constructs/api.ts';
+import { ACCESS_LOG_FORMAT, API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDER_ROUTES } from '../../infra/constructs/api.ts';
+import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring.ts';
+import { workerConsumption } from '../../infra/constructs/queues.ts';
+import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { queueNames } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../shared/http/operations.ts';
@@ -31,8 +34,8 @@ describe('HTTP API', () => {
   });
 
   it('routes every operation, once, to its group function', () => {
-    // One route per declared operation, the service's description, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
-    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + 1);
+    // One route per declared operation, the service's description, the health check, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
+    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + HEALTH_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + 1);
     for (const op of operations) {
       const routeKey = `${op.method} /v1${op.path}`;
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === routeKey);
@@ -76,6 +79,15 @@ describe('HTTP API', () => {
       const target = matching[0]![1].Properties.Target['Fn::Join'][1];
       expect(getAttId(resources[target[1].Ref]!.Properties.IntegrationUri)).toBe(functionByDescription.get(`docs-service group ${SERVICE_DESCRIPTION_GROUP}`));
     }
+  });
+
+  it('routes GET /v1/health, without an authorizer, to the group function that answers it before authentication', () => {
+    expect(HEALTH_ROUTES.map((r) => `${r.method} /v1${r.path}`)).toEqual(['GET /v1/health']);
+    const matching = routes.filter(([, r]) => r.Properties.RouteKey === 'GET /v1/health');
+    expect(matching).toHaveLength(1);
+    expect(matching[0]![1].Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    const target = matching[0]![1].Properties.Target['Fn::Join'][1];
+    expect(getAttId(resources[target[1].Ref]!.Properties.IntegrationUri)).toBe(functionByDescription.get(`docs-service group ${HEALTH_GROUP}`));
   });
 
   it('routes the SAML service-provider endpoints (/sso/saml/...) to the sso group function', () => {
@@ -126,14 +138,30 @@ describe('HTTP API', () => {
     })]);
   });
 
-  it('throttles the default stage as the outer wall', () => {
+  it('throttles the default stage as the outer wall, rate and burst being stack parameters (500/s, 1,000 by default)', () => {
     const stages = ofType('AWS::ApiGatewayV2::Stage');
     expect(stages).toHaveLength(1);
     expect(stages[0]![1].Properties).toMatchObject({
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: API_STAGE_THROTTLE.rateLimit, ThrottlingBurstLimit: API_STAGE_THROTTLE.burstLimit },
+      DefaultRouteSettings: { ThrottlingRateLimit: { Ref: 'ApiThrottleRateLimit' }, ThrottlingBurstLimit: { Ref: 'ApiThrottleBurstLimit' } },
     });
+    const parameters = template.toJSON().Parameters;
+    expect(parameters.ApiThrottleRateLimit).toMatchObject({ Type: 'Number', Default: API_STAGE_THROTTLE.rateLimit });
+    expect(parameters.ApiThrottleBurstLimit).toMatchObject({ Type: 'Number', Default: API_STAGE_THROTTLE.burstLimit });
+    expect([API_STAGE_THROTTLE.rateLimit, API_STAGE_THROTTLE.burstLimit]).toEqual([500, 1000]);
+  });
+
+  it('writes one JSON access line per request to its own log group, without query strings or headers', () => {
+    const settings = ofType('AWS::ApiGatewayV2::Stage')[0]![1].Properties.AccessLogSettings;
+    const logGroup = resources[getAttId(settings.DestinationArn)]!;
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toBe(30);
+    const format = JSON.parse(settings.Format);
+    expect(format).toEqual(ACCESS_LOG_FORMAT);
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey', responseLatency: '$context.responseLatency' });
+    // $context.path has no query string; no header variable is logged (tokens travel in both).
+    expect(settings.Format).not.toMatch(/header|querystring|authorizer/i);
   });
 
   it('lets API Gateway invoke each group function', () => {
@@ -160,6 +188,10 @@ describe('table', () => {
     for (const index of indexes) expect(index.Projection).toEqual({ ProjectionType: 'ALL' });
     expect((tables[0]![1] as any).DeletionPolicy).toBe('Retain');
   });
+
+  it('refuses deletion while deletion protection is on', () => {
+    expect(ofType('AWS::DynamoDB::Table')[0]![1].Properties.DeletionProtectionEnabled).toBe(true);
+  });
 });
 
 describe('bucket', () => {
@@ -173,6 +205,25 @@ describe('bucket', () => {
     });
     const statements = ofType('AWS::S3::BucketPolicy').flatMap(([, r]) => r.Properties.PolicyDocument.Statement);
     expect(statements.some((s: any) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBe(true);
+  });
+});
+
+describe('bucket lifecycle', () => {
+  it('aborts incomplete multipart uploads after a day, and expires nothing else (every key is permanent)', () => {
+    const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      { Id: 'abort-incomplete-multipart-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+    ]);
+  });
+});
+
+describe('cdk.json', () => {
+  it('turns CLI telemetry and version reporting off', () => {
+    const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'));
+    expect(cdkJson.context['cli-telemetry']).toBe(false);
+    expect(cdkJson.versionReporting).toBe(false);
+    expect(ofType('AWS::CDK::Metadata')).toHaveLength(0);
   });
 });
 
@@ -200,11 +251,23 @@ describe('queues', () => {
     for (const m of sqsMappings) {
       const queue = resources[getAttId(m.EventSourceArn)]!;
       const fn = resources[m.FunctionName.Ref]!;
-      expect(m.BatchSize).toBe(10);
       expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
       expect(queue.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(6 * fn.Properties.Timeout);
     }
     expect(resources[functionByDescription.get('docs-service worker git')!]!.Properties.Timeout).toBe(300);
+  });
+
+  it('caps each consumer\'s concurrency, and gives a Git job a whole invocation to itself', () => {
+    for (const name of queueNames) {
+      const fn = functionByDescription.get(`docs-service worker ${name}`);
+      const sqs = mappings.filter((m) => m.FunctionName.Ref === fn);
+      expect(sqs, name).toHaveLength(1);
+      expect(sqs[0]!.BatchSize, name).toBe(workerConsumption[name].batchSize);
+      expect(sqs[0]!.ScalingConfig, name).toEqual({ MaximumConcurrency: workerConsumption[name].maxConcurrency });
+      expect(workerConsumption[name].maxConcurrency, name).toBeGreaterThanOrEqual(2);
+    }
+    expect(workerConsumption.git.batchSize).toBe(1);
+    for (const name of ['translations', 'integration-events', 'jobs'] as const) expect(workerConsumption[name].batchSize).toBe(10);
   });
 });
 
@@ -218,6 +281,17 @@ describe('functions', () => {
       expect(fn.Properties.MemorySize, id).toBe(512);
       const variables = Object.keys(fn.Properties.Environment.Variables);
       expect(variables, id).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'NODE_OPTIONS', 'QUEUE_URL_INTEGRATION_EVENTS', 'QUEUE_URL_JOBS']));
+    }
+  });
+
+  it('all trace with X-Ray (active tracing) and may write their segments', () => {
+    for (const [id, fn] of functions) {
+      expect(fn.Properties.TracingConfig, id).toEqual({ Mode: 'Active' });
+      const role = fn.Properties.Role['Fn::GetAtt'][0];
+      const actions = ofType('AWS::IAM::Policy')
+        .filter(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))
+        .flatMap(([, r]) => r.Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat()));
+      expect(actions, id).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
     }
   });
 
@@ -256,5 +330,84 @@ describe('outputs', () => {
   it('export the API URL, table, bucket and every queue URL', () => {
     const outputs = Object.keys(template.toJSON().Outputs);
     expect(outputs).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'BucketName', 'QueueUrlGit', 'QueueUrlTranslations', 'QueueUrlIntegrationEvents', 'QueueUrlJobs']));
+  });
+
+  it('export the alarm topic and the dashboard', () => {
+    const outputs = template.toJSON().Outputs;
+    const topics = ofType('AWS::SNS::Topic');
+    expect(topics).toHaveLength(1);
+    expect(outputs.AlarmTopicArn.Value).toEqual({ Ref: topics[0]![0] });
+    const dashboards = ofType('AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    expect(outputs.DashboardName.Value).toEqual({ Ref: dashboards[0]![0] });
+  });
+});
+
+describe('alarms', () => {
+  const alarms = ofType('AWS::CloudWatch::Alarm').map(([, r]) => r.Properties);
+  const topicId = ofType('AWS::SNS::Topic')[0]![0];
+  const queues = ofType('AWS::SQS::Queue');
+  const deadLetterIds = new Set(queues.flatMap(([, r]) => (r.Properties.RedrivePolicy ? [getAttId(r.Properties.RedrivePolicy.deadLetterTargetArn)] : [])));
+  deadLetterIds.add(getAttId(ofType('AWS::Lambda::EventSourceMapping').find(([, r]) => r.Properties.DestinationConfig)![1].Properties.DestinationConfig.OnFailure.Destination));
+  /** Alarms on a single metric with these name, namespace and dimension value (a Ref or GetAtt target id). */
+  const on = (metricName: string, namespace: string, dimensionTarget?: string) => alarms.filter((a) => a.MetricName === metricName && a.Namespace === namespace
+    && (dimensionTarget === undefined || a.Dimensions.some((d: any) => d.Value.Ref === dimensionTarget || d.Value['Fn::GetAtt']?.[0] === dimensionTarget)));
+  const expressionAlarm = (metricName: string, namespace: string) => alarms.filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.MetricName === metricName && m.MetricStat.Metric.Namespace === namespace));
+
+  it('every alarm notifies the topic when it fires and when it recovers, and idle is not breaching', () => {
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const a of alarms) {
+      expect(a.AlarmActions, a.AlarmDescription).toEqual([{ Ref: topicId }]);
+      expect(a.OKActions, a.AlarmDescription).toEqual([{ Ref: topicId }]);
+      expect(a.TreatMissingData).toBe('notBreaching');
+    }
+  });
+
+  it('fire on any message in any dead-letter queue (the four DLQs and the stream failures queue)', () => {
+    expect(deadLetterIds.size).toBe(queueNames.length + 1);
+    for (const id of deadLetterIds) {
+      const [a] = on('ApproximateNumberOfMessagesVisible', 'AWS/SQS', id);
+      expect(a, id).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum', EvaluationPeriods: 1 });
+    }
+  });
+
+  it('fire on any error and any throttle of each function', () => {
+    for (const [id] of functions) {
+      for (const metric of ['Errors', 'Throttles']) {
+        const matching = on(metric, 'AWS/Lambda', id);
+        expect(matching, `${metric} ${id}`).toHaveLength(1);
+        expect(matching[0]).toMatchObject({ Threshold: 1, Statistic: 'Sum', Period: 300 });
+      }
+    }
+  });
+
+  it('watch the API 5xx rate and p99 latency', () => {
+    const rate = expressionAlarm('5xx', 'AWS/ApiGateway')[0]!;
+    expect(rate).toMatchObject({ Threshold: ALARM_THRESHOLDS.api5xxPercent, EvaluationPeriods: 2 });
+    expect(rate.Metrics.find((m: any) => m.Expression).Expression).toMatch(/100 \* FILL\(errors, 0\) \/ requests/);
+    expect(rate.Metrics.find((m: any) => m.Id === 'requests').MetricStat.Metric.MetricName).toBe('Count');
+    const latency = alarms.filter((a) => a.MetricName === 'Latency' && a.Namespace === 'AWS/ApiGateway');
+    expect(latency).toHaveLength(1);
+    expect(latency[0]!).toMatchObject({ ExtendedStatistic: 'p99', Threshold: ALARM_THRESHOLDS.apiP99LatencyMs, EvaluationPeriods: 3 });
+    const apiId = ofType('AWS::ApiGatewayV2::Api')[0]![0];
+    expect(latency[0]!.Dimensions).toEqual([{ Name: 'ApiId', Value: { Ref: apiId } }]);
+  });
+
+  it('watch DynamoDB read and write throttles and the stream consumer\'s iterator age', () => {
+    const tableId = ofType('AWS::DynamoDB::Table')[0]![0];
+    const throttles = expressionAlarm('ReadThrottleEvents', 'AWS/DynamoDB')[0]!;
+    expect(throttles).toBeDefined();
+    const stats = throttles.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric);
+    expect(stats.map((m: any) => m.MetricName).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+    for (const m of stats) expect(m.Dimensions).toEqual([{ Name: 'TableName', Value: { Ref: tableId } }]);
+    expect(throttles.Threshold).toBe(1);
+    const [age] = on('IteratorAge', 'AWS/Lambda', functionByDescription.get('docs-service worker space-expiry'));
+    expect(age).toMatchObject({ Statistic: 'Maximum', Threshold: ALARM_THRESHOLDS.streamIteratorAgeMs });
+  });
+
+  it('and the dashboard graphs the service\'s own metrics (Powertools EMF, namespace DocsService)', () => {
+    const body = JSON.stringify(ofType('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    for (const metric of ['Requests', 'RequestDuration', 'Jobs', 'JobDuration', 'QueueLag']) expect(body).toMatch(new RegExp(`SEARCH\\('\\{DocsService,[a-zA-Z,]+\\} MetricName=\\W+${metric}\\W`));
+    expect(body).toContain('DocsService');
   });
 });

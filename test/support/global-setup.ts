@@ -8,6 +8,10 @@ import { queueNames, queueUrlVariable } from '../../shared/config.ts';
  * 127.0.0.1), creates the table, queues and bucket, and hands the endpoints to the tests.
  */
 export default async function setup(project: TestProject) {
+  // Read when the test processes import the logger: only errors in the test output
+  // (test/observability.test.ts turns INFO on for itself), and x-db-round-trips on.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  process.env.DEBUG_ROUND_TRIPS ??= '1';
   process.env.TABLE_NAME = 'docs-service-test';
   process.env.BUCKET_NAME = 'docs-service-test';
   const emulators = await startEmulators();

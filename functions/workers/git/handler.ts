@@ -6,6 +6,6 @@ import { runGitSync } from '../../../shared/git/sync.ts';
  * recorded in the space's Git info and reported as a batch item failure, so SQS retries it
  * and, after maxReceiveCount, moves it to the queue's DLQ.
  */
-export const handler = createQueueHandler({
+export const handler = createQueueHandler('git', {
   'git-sync': runGitSync,
 });

@@ -4,7 +4,7 @@ import { processOpenAPISpec } from '../../../shared/commands/openapi-process.ts'
 import { reclusterConversations } from '../../../shared/commands/conversations-recluster.ts';
 
 /** Consumer of the general `jobs` queue (slow work that is not Git, translation or events). */
-export const handler = createQueueHandler({
+export const handler = createQueueHandler('jobs', {
   'purge-space': async (job) => {
     await purgeSpace(job.spaceId);
   },
