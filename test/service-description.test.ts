@@ -70,6 +70,20 @@ describe('GET /v1/openapi.json', () => {
     // The greedy page path is an ordinary parameter in OpenAPI.
     expect(doc.paths['/spaces/{spaceId}/content/path/{pagePath}']!.get!.operationId).toBe('getPageByPath');
   });
+
+  it('states the role every operation needs, in its description and x-required-role', async () => {
+    const unstated = operations.filter((o) => o.role === undefined || (typeof o.role === 'object' && !o.role.rule.trim()));
+    expect(unstated.map((o) => o.operationId)).toEqual([]);
+    const { doc } = await fetchDocument();
+    const described = Object.values(doc.paths).flatMap((item) => Object.values(item)) as unknown as { description?: string; 'x-required-role'?: unknown }[];
+    for (const o of described) {
+      expect(o.description).toMatch(/^Requires: .+\.$/);
+      expect(o['x-required-role']).toBeDefined();
+    }
+    const deleteComment = doc.paths['/spaces/{spaceId}/comments/{commentId}']!.delete! as unknown as { description: string; 'x-required-role': unknown };
+    expect(deleteComment['x-required-role']).toEqual({ rule: expect.stringContaining('author') });
+    expect(deleteComment.description).toContain('its author');
+  });
 });
 
 describe('GET /v1/docs', () => {

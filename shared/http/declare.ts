@@ -87,7 +87,7 @@ export interface OperationInput {
   section?: string;
   /** false for operations the spec does not show but the service offers; true when left out. */
   inSpec?: boolean;
-  role?: RequiredRole;
+  role: RequiredRole;
   /** valibot schemas of the path parameters, the query string and the JSON body. */
   params?: v.GenericSchema;
   query?: v.GenericSchema;
