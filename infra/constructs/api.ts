@@ -1,15 +1,13 @@
 import { Duration } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import { queueNames } from '../../shared/config.ts';
 import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
-import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
+import { groupAccess, readerAccess } from './access.ts';
 
 /** The group whose app answers unknown routes (every group app answers them the same way). */
 export const NOT_FOUND_GROUP: GroupName = 'organizations';
@@ -87,12 +85,10 @@ export class DocsApi extends Construct {
           ...resources,
           environment: { PUBLIC_API_URL: this.httpApi.apiEndpoint, ...resources.environment },
         },
+        access: groupAccess[group],
         timeout: Duration.seconds(29),
         pdfFonts: group === 'change-requests', // getChangeRequestPDF
       });
-      resources.table.grantReadWriteData(fn);
-      resources.bucket.grantReadWrite(fn);
-      for (const name of queueNames) resources.queues[name].grantSendMessages(fn);
       functions[group] = fn;
       // One API-wide invoke permission per function instead of one per route (keeps the resource policy small).
       integrations[group] = new HttpLambdaIntegration(`${group}-integration`, fn, { scopePermissionToRoute: false });
@@ -114,20 +110,14 @@ export class DocsApi extends Construct {
     for (const route of SSO_SERVICE_PROVIDER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: integrations.sso! });
     this.functions = functions as Record<GroupName, ServiceFunction>;
 
-    // The reader site: reads the table and blobs (presigned file URLs); writes only its rate-limit counters.
+    // The reader site: reads the table and content (presigned file URLs); writes only its rate-limit counters and search indexes.
     this.reader = new ServiceFunction(this, 'reader', {
       entry: 'functions/reader/handler.ts',
       description: 'docs-service reader',
       resources: { ...resources, environment: { PUBLIC_API_URL: this.httpApi.apiEndpoint, ...resources.environment } },
+      access: readerAccess,
       timeout: Duration.seconds(29),
     });
-    resources.table.grantReadData(this.reader);
-    this.reader.addToRolePolicy(new PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [resources.table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_KEY_PREFIX}*`] } },
-    }));
-    resources.bucket.grantRead(this.reader);
     const readerIntegration = new HttpLambdaIntegration('reader-integration', this.reader, { scopePermissionToRoute: false });
     for (const route of READER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: readerIntegration });
   }

@@ -9,13 +9,14 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { queueNames, queueUrlVariable, type QueueName } from '../../shared/config.ts';
+import { queueUrlVariable, type QueueName } from '../../shared/config.ts';
 import { FONT_FILES } from '../../shared/content/pdf/font-files.ts';
+import { grantAccess, usesBucket, type FunctionAccess } from './access.ts';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** What every function is told about through its environment (grants are given by the caller). */
+/** The service's resources; each function is told about (and granted) only those its FunctionAccess names. */
 export interface ServiceResources {
   table: ITable;
   bucket: IBucket;
@@ -32,6 +33,8 @@ export interface ServiceFunctionProps {
   /** Also identifies the function in tests, e.g. `docs-service group spaces`. */
   description: string;
   resources: ServiceResources;
+  /** What it may touch (infra/constructs/access.ts): its grants and the variables naming those resources. */
+  access: FunctionAccess;
   /** Defaults to 29 s, just under the HTTP API's 30 s integration limit. */
   timeout?: Duration;
   /** Renders PDFs: the Noto font files are copied into the bundle (`fonts/`, read through PDF_FONT_DIR). */
@@ -51,6 +54,7 @@ const requireBanner = "import { createRequire } from 'module'; const require = c
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     const { table, bucket, queues, serviceSecret, environment } = props.resources;
+    const { access } = props;
     super(scope, id, {
       entry: join(projectRoot, props.entry),
       handler: 'handler',
@@ -65,10 +69,10 @@ export class ServiceFunction extends NodejsFunction {
       // X-Ray: Powertools Tracer (shared/observability) adds the handler and AWS SDK subsegments.
       tracing: Tracing.ACTIVE,
       environment: {
-        TABLE_NAME: table.tableName,
-        BUCKET_NAME: bucket.bucketName,
-        ...Object.fromEntries(queueNames.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
-        SERVICE_SECRET_ARN: serviceSecret.secretArn,
+        ...(access.table !== 'none' || access.rateLimitCounters ? { TABLE_NAME: table.tableName } : {}),
+        ...(usesBucket(access) ? { BUCKET_NAME: bucket.bucketName } : {}),
+        ...Object.fromEntries(access.queues.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
+        ...(access.secret ? { SERVICE_SECRET_ARN: serviceSecret.secretArn } : {}),
         NODE_OPTIONS: '--enable-source-maps',
         ...(props.pdfFonts ? { PDF_FONT_DIR: `/var/task/${FONT_DIR}` } : {}),
         ...environment,
@@ -92,6 +96,6 @@ export class ServiceFunction extends NodejsFunction {
         } : {}),
       },
     });
-    serviceSecret.grantRead(this);
+    grantAccess(this, access, props.resources);
   }
 }

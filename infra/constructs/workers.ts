@@ -7,7 +7,8 @@ import { Construct } from 'constructs';
 import { queueNames, type QueueName } from '../../shared/config.ts';
 import { workerConsumption, workerTimeouts } from './queues.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { translationProviderGrant, workerAccess } from './access.ts';
+import { DEFAULT_BEDROCK_MODEL } from '../../shared/translate/bedrock.ts';
 
 /** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
 export class DocsWorkers extends Construct {
@@ -24,24 +25,27 @@ export class DocsWorkers extends Construct {
         entry: `functions/workers/${name}/handler.ts`,
         description: `docs-service worker ${name}`,
         resources,
+        access: workerAccess[name],
         timeout: workerTimeouts[name],
       });
       fn.addEventSource(new SqsEventSource(resources.queues[name], { ...workerConsumption[name], reportBatchItemFailures: true }));
-      resources.table.grantReadWriteData(fn);
-      resources.bucket.grantReadWrite(fn);
       functions[name] = fn;
     }
     this.functions = functions as Record<QueueName, ServiceFunction>;
-    // Translation providers (shared/translate/providers.ts): chosen at synth time, pseudo by default.
-    functions.translations!.addEnvironment('TRANSLATION_PROVIDER', process.env.TRANSLATION_PROVIDER ?? 'pseudo');
+    // Translation providers (shared/translate/providers.ts): chosen at synth time, pseudo by default;
+    // the worker may call only the chosen one (and, for Bedrock, only the chosen model).
+    const provider = process.env.TRANSLATION_PROVIDER || 'pseudo';
+    functions.translations!.addEnvironment('TRANSLATION_PROVIDER', provider);
     if (process.env.BEDROCK_MODEL_ID) functions.translations!.addEnvironment('BEDROCK_MODEL_ID', process.env.BEDROCK_MODEL_ID);
-    functions.translations!.addToRolePolicy(new PolicyStatement({ actions: ['translate:TranslateText', 'bedrock:InvokeModel'], resources: ['*'] }));
+    const providerGrant = translationProviderGrant(provider, process.env.BEDROCK_MODEL_ID || DEFAULT_BEDROCK_MODEL);
+    if (providerGrant) functions.translations!.addToRolePolicy(providerGrant);
 
     this.spaceExpiryFailures = new Queue(this, 'space-expiry-failures', { retentionPeriod: Duration.days(14), enforceSSL: true });
     this.spaceExpiry = new ServiceFunction(this, 'space-expiry', {
       entry: 'functions/workers/space-expiry/handler.ts',
       description: 'docs-service worker space-expiry',
       resources,
+      access: workerAccess['space-expiry'],
       timeout: Duration.minutes(1),
     });
     // Only removals made by DynamoDB itself (TTL expiry) reach the function.
@@ -57,6 +61,5 @@ export class DocsWorkers extends Construct {
         userIdentity: { type: FilterRule.isEqual('Service'), principalId: FilterRule.isEqual('dynamodb.amazonaws.com') },
       })],
     }));
-    resources.queues.jobs.grantSendMessages(this.spaceExpiry);
   }
 }

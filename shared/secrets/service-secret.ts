@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config } from '../config.ts';
+import { captureClient } from '../observability/tracer.ts';
 
 /**
  * The one service secret every purpose-specific key is derived from (keys.ts). Nothing is
@@ -36,7 +37,7 @@ export function resetServiceSecret(): void {
 async function loadServiceSecret(): Promise<Buffer> {
   const arn = process.env.SERVICE_SECRET_ARN;
   if (arn) {
-    const client = new SecretsManagerClient({ region: config.region });
+    const client = captureClient(new SecretsManagerClient({ region: config.region }));
     const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
     return checked(out.SecretString ?? Buffer.from(out.SecretBinary ?? []).toString('utf8'), 'the secret named by SERVICE_SECRET_ARN');
   }

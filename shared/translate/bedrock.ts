@@ -9,6 +9,7 @@
  */
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { mapLimit } from '../map-limit.ts';
+import { captureClient } from '../observability/tracer.ts';
 import { documentText } from './instructions.ts';
 import type { TranslateRequest, Translator } from './translator.ts';
 
@@ -30,7 +31,7 @@ export class BedrockTranslator implements Translator {
 
   private load(): Promise<Sdk> {
     this.sdk ??= import('@aws-sdk/client-bedrock-runtime').then(({ BedrockRuntimeClient, ConverseCommand }) => ({
-      client: new BedrockRuntimeClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' }),
+      client: captureClient(new BedrockRuntimeClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' })),
       command: ConverseCommand,
     }));
     return this.sdk;

@@ -1,13 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { DocsServiceStack } from '../../infra/stack.ts';
 import { ACCESS_LOG_FORMAT, API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDER_ROUTES } from '../../infra/constructs/api.ts';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring.ts';
 import { workerConsumption } from '../../infra/constructs/queues.ts';
+import { bucketPrefixes, groupAccess, readerAccess, translationProviderGrant, workerAccess, type FunctionAccess } from '../../infra/constructs/access.ts';
+import { queueOfJob } from '../../shared/jobs/jobs.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
-import { queueNames } from '../../shared/config.ts';
+import { queueNames, queueUrlVariable } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../shared/http/operations.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
@@ -25,6 +27,47 @@ const getAttId = (value: any): string => value['Fn::GetAtt'][0];
 const functions = ofType('AWS::Lambda::Function');
 /** 'docs-service group spaces' -> logical id of the spaces group's function. */
 const functionByDescription = new Map(functions.map(([id, r]) => [r.Properties.Description as string, id]));
+
+/** Each function's declared access (infra/constructs/access.ts), by description. */
+const accessByDescription = new Map<string, FunctionAccess>([
+  ...groupNames.map((g) => [`docs-service group ${g}`, groupAccess[g]] as const),
+  ['docs-service reader', readerAccess],
+  ...Object.entries(workerAccess).map(([w, access]) => [`docs-service worker ${w}`, access] as const),
+]);
+
+/** The policy statements of a function's role. */
+const statementsOf = (fn: Resource): any[] => ofType('AWS::IAM::Policy')
+  .filter(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === fn.Properties.Role['Fn::GetAtt'][0]))
+  .flatMap(([, r]) => r.Properties.PolicyDocument.Statement);
+
+/** Readable names of the resources grants name: table, bucket, secret, queue:<name>. */
+const resourceNames = new Map<string, string>([
+  [ofType('AWS::DynamoDB::Table')[0]![0], 'table'],
+  [ofType('AWS::S3::Bucket')[0]![0], 'bucket'],
+  [ofType('AWS::SecretsManager::Secret')[0]![0], 'secret'],
+  ...Object.entries(template.toJSON().Outputs as Record<string, any>).flatMap(([key, output]) => {
+    const queue = /^(DeadLetter)?QueueUrl(\w+)$|^(SpaceExpiryFailures)QueueUrl$/.exec(key);
+    if (!queue) return [];
+    const name = (queue[2] ?? queue[3]!).replace(/[A-Z]/g, (c, i: number) => `${i ? '-' : ''}${c.toLowerCase()}`);
+    return [[output.Value.Ref as string, `queue:${name}${queue[1] ? '-dlq' : ''}`] as [string, string]];
+  }),
+]);
+const nameOf = (value: any): string => {
+  if (typeof value === 'string') return value;
+  if (value.Ref) return resourceNames.get(value.Ref) ?? value.Ref;
+  if (value['Fn::GetAtt']) {
+    const [id, attribute] = value['Fn::GetAtt'];
+    return `${resourceNames.get(id) ?? id}${attribute === 'Arn' ? '' : `.${attribute === 'StreamArn' ? 'stream' : attribute}`}`;
+  }
+  if (value['Fn::Join']) return value['Fn::Join'][1].map(nameOf).join(value['Fn::Join'][0]);
+  return JSON.stringify(value);
+};
+/** A function's grants as sorted `action resource [condition]` lines. */
+const grantsOf = (description: string): string[] => statementsOf(resources[functionByDescription.get(description)!]!).flatMap((s) => {
+  expect(s.Effect).toBe('Allow');
+  const condition = s.Condition ? ` if ${JSON.stringify(s.Condition)}` : '';
+  return [s.Action].flat().flatMap((action: string) => [s.Resource].flat().map((r) => `${action} ${nameOf(r)}${condition}`));
+}).sort();
 
 describe('HTTP API', () => {
   const routes = ofType('AWS::ApiGatewayV2::Route');
@@ -49,7 +92,7 @@ describe('HTTP API', () => {
     }
   });
 
-  it('tells every function where the service secret is, never its value, and lets it read only that secret', () => {
+  it('tells every function that reads the service secret where it is, never its value, and lets it read only that secret', () => {
     const secrets = ofType('AWS::SecretsManager::Secret');
     expect(secrets).toHaveLength(1);
     const [secretId] = secrets[0]!;
@@ -57,15 +100,12 @@ describe('HTTP API', () => {
     expect(functions.length).toBeGreaterThan(groupNames.length);
     for (const [, fn] of functions) {
       const variables = fn.Properties.Environment.Variables;
-      expect(variables.SERVICE_SECRET_ARN, fn.Properties.Description).toEqual({ Ref: secretId });
+      const readsSecret = accessByDescription.get(fn.Properties.Description)!.secret;
+      expect(variables.SERVICE_SECRET_ARN, fn.Properties.Description).toEqual(readsSecret ? { Ref: secretId } : undefined);
       // No variable holds a resolved secret value.
       expect(JSON.stringify(variables), fn.Properties.Description).not.toMatch(/resolve:secretsmanager/);
-      const role = fn.Properties.Role['Fn::GetAtt'][0];
-      const statements = ofType('AWS::IAM::Policy')
-        .filter(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))
-        .flatMap(([, r]) => r.Properties.PolicyDocument.Statement);
-      const reads = statements.filter((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
-      expect(reads.map((s: any) => s.Resource), fn.Properties.Description).toEqual([{ Ref: secretId }]);
+      const reads = statementsOf(fn).filter((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
+      expect(reads.map((s: any) => s.Resource), fn.Properties.Description).toEqual(readsSecret ? [{ Ref: secretId }] : []);
     }
   });
 
@@ -124,13 +164,12 @@ describe('HTTP API', () => {
     expect(permissions.some((p) => getAttId(p.FunctionName) === reader && p.Principal === 'apigateway.amazonaws.com')).toBe(true);
   });
 
-  it('gives the reader read-only access to the table and bucket, and UpdateItem on rate-limit counters only', () => {
-    const role = resources[functionByDescription.get('docs-service reader')!]!.Properties.Role['Fn::GetAtt'][0];
-    const policy = ofType('AWS::IAM::Policy').find(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))!;
-    const statements = policy[1].Properties.PolicyDocument.Statement as any[];
+  it('gives the reader read-only access to the table, UpdateItem on rate-limit counters only, and no content writes but search indexes', () => {
+    const statements = statementsOf(resources[functionByDescription.get('docs-service reader')!]!);
     const unconditioned = statements.filter((s) => !s.Condition).flatMap((s: any) => [s.Action].flat());
-    expect(unconditioned).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 's3:GetObject*']));
-    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 's3:PutObject', 's3:DeleteObject*']) expect(unconditioned).not.toContain(write);
+    expect(unconditioned).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 's3:GetObject']));
+    for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 's3:DeleteObject']) expect(unconditioned).not.toContain(write);
+    expect(grantsOf('docs-service reader').filter((g) => g.startsWith('s3:PutObject'))).toEqual(['s3:PutObject bucket/indexes/*']);
     const counters = statements.filter((s) => s.Condition);
     expect(counters).toEqual([expect.objectContaining({
       Action: 'dynamodb:UpdateItem',
@@ -272,7 +311,7 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('all run Node.js 22 on arm64 with the shared environment', () => {
+  it('all run Node.js 22 on arm64, told only about the resources they may use', () => {
     // Group functions, workers, the space-expiry worker and the reader.
     expect(functions).toHaveLength(groupNames.length + queueNames.length + 2);
     for (const [id, fn] of functions) {
@@ -280,7 +319,11 @@ describe('functions', () => {
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
       expect(fn.Properties.MemorySize, id).toBe(512);
       const variables = Object.keys(fn.Properties.Environment.Variables);
-      expect(variables, id).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'NODE_OPTIONS', 'QUEUE_URL_INTEGRATION_EVENTS', 'QUEUE_URL_JOBS']));
+      const access = accessByDescription.get(fn.Properties.Description)!;
+      expect(variables.filter((v) => v.startsWith('QUEUE_URL_')).sort(), id).toEqual(access.queues.map(queueUrlVariable).sort());
+      expect(variables.includes('TABLE_NAME'), id).toBe(access.table !== 'none');
+      expect(variables.includes('BUCKET_NAME'), id).toBe(Object.values(access.bucket).some((p) => Array.isArray(p) && p.length > 0));
+      expect(variables, id).toContain('NODE_OPTIONS');
     }
   });
 
@@ -300,13 +343,104 @@ describe('functions', () => {
     for (const s of statements) for (const action of [s.Action].flat()) expect(action).not.toMatch(/^\*$|:\*$/);
   });
 
-  it('gives the space-expiry worker only stream read and send on the jobs queue', () => {
-    const role = resources[functionByDescription.get('docs-service worker space-expiry')!]!.Properties.Role['Fn::GetAtt'][0];
-    const policy = ofType('AWS::IAM::Policy').find(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === role))!;
-    const actions = policy[1].Properties.PolicyDocument.Statement.flatMap((s: any) => [s.Action].flat());
-    expect(actions).not.toContain('dynamodb:PutItem');
-    expect(actions).not.toContain('s3:PutObject');
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetRecords', 'sqs:SendMessage']));
+  it('gives the space-expiry worker only stream read and send on the jobs queue (and its failure queue)', () => {
+    expect(grantsOf('docs-service worker space-expiry').filter((g) => !g.startsWith('xray:'))).toEqual([
+      'dynamodb:DescribeStream table.stream', 'dynamodb:GetRecords table.stream', 'dynamodb:GetShardIterator table.stream', 'dynamodb:ListStreams *',
+      ...['queue:jobs', 'queue:space-expiry-failures'].flatMap((q) => ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'].map((a) => `${a} ${q}`)),
+    ].sort());
+  });
+});
+
+describe('least privilege (infra/constructs/access.ts)', () => {
+  /** What a declaration must turn into, written out here independently of the code that grants it. */
+  const expectedGrants = (access: FunctionAccess): string[] => {
+    const grants = ['xray:PutTelemetryRecords *', 'xray:PutTraceSegments *'];
+    const reads = ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'Query'];
+    if (access.table !== 'none') for (const a of reads) grants.push(`dynamodb:${a} table`, `dynamodb:${a} table/index/*`);
+    if (access.table === 'readwrite') for (const a of ['BatchWriteItem', 'DeleteItem', 'PutItem', 'UpdateItem']) grants.push(`dynamodb:${a} table`);
+    else if (access.rateLimitCounters) grants.push('dynamodb:UpdateItem table if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RATE#*"]}}');
+    for (const q of access.queues) for (const a of ['GetQueueAttributes', 'GetQueueUrl', 'SendMessage']) grants.push(`sqs:${a} queue:${q}`);
+    for (const p of access.bucket.read ?? []) grants.push(`s3:GetObject bucket/${p}/*`);
+    for (const p of access.bucket.write ?? []) grants.push(`s3:PutObject bucket/${p}/*`);
+    for (const p of access.bucket.delete ?? []) grants.push(`s3:DeleteObject bucket/${p}/*`);
+    if (access.bucket.probesMissingKeys) grants.push('s3:ListBucket bucket');
+    else if (access.bucket.delete?.length) grants.push(`s3:ListBucket bucket if {"StringLike":{"s3:prefix":[${access.bucket.delete.map((p) => `"${p}/*"`).join(',')}]}}`);
+    if (access.secret) grants.push('secretsmanager:DescribeSecret secret', 'secretsmanager:GetSecretValue secret');
+    return grants;
+  };
+  /** Grants that come with how a function is fed, not with what it does: consuming its queue, reading the stream. */
+  const feedGrants = (description: string): string[] => {
+    const worker = /^docs-service worker (.+)$/.exec(description)?.[1];
+    if (worker === 'space-expiry') {
+      return ['dynamodb:DescribeStream table.stream', 'dynamodb:GetRecords table.stream', 'dynamodb:GetShardIterator table.stream', 'dynamodb:ListStreams *',
+        ...['GetQueueAttributes', 'GetQueueUrl', 'SendMessage'].map((a) => `sqs:${a} queue:space-expiry-failures`)];
+    }
+    if (worker) return ['ChangeMessageVisibility', 'DeleteMessage', 'GetQueueAttributes', 'GetQueueUrl', 'ReceiveMessage'].map((a) => `sqs:${a} queue:${worker}`);
+    return [];
+  };
+
+  it('declares every function of the stack', () => {
+    expect([...functionByDescription.keys()].filter((d) => d.startsWith('docs-service')).sort()).toEqual([...accessByDescription.keys()].sort());
+    expect(functions).toHaveLength(accessByDescription.size);
+  });
+
+  it('grants each function exactly what its declaration names: table actions, queues, bucket prefixes, secret', () => {
+    expect(bucketPrefixes).toEqual({ blobs: 'blobs/', indexes: 'indexes/', spaces: 'spaces/' });
+    // The synthesized default: the pseudo translator needs no AWS service.
+    expect(process.env.TRANSLATION_PROVIDER ?? 'pseudo').toBe('pseudo');
+    for (const [description, access] of accessByDescription) {
+      // Duplicates would hide a grant given twice in two statements.
+      expect(grantsOf(description), description).toEqual([...new Set([...expectedGrants(access), ...feedGrants(description)])].sort());
+    }
+  });
+
+  it('lets no function but the git group send to the git queue, and the sso group send to none', () => {
+    const senders = (queue: string) => [...accessByDescription.keys()].filter((d) => grantsOf(d).includes(`sqs:SendMessage queue:${queue}`));
+    expect(senders('git')).toEqual(['docs-service group git']);
+    expect(senders('translations')).toEqual(['docs-service group translations']);
+    expect(senders('integration-events')).toEqual(['docs-service group integrations']);
+    expect(senders('jobs').sort()).toEqual(['docs-service group conversations', 'docs-service group openapi', 'docs-service worker space-expiry']);
+    expect(grantsOf('docs-service group sso').filter((g) => g.startsWith('sqs:'))).toEqual([]);
+  });
+
+  it('lets only the jobs worker delete objects, only under spaces/, and nothing overwrite outside blobs/ and indexes/', () => {
+    const all = [...accessByDescription.keys()].flatMap((d) => grantsOf(d).map((g) => [d, g] as const));
+    expect(all.filter(([, g]) => g.startsWith('s3:DeleteObject'))).toEqual([['docs-service worker jobs', 's3:DeleteObject bucket/spaces/*']]);
+    for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:PutObject'))) expect(g, d).toMatch(/^s3:PutObject bucket\/(blobs|indexes)\/\*$/);
+    for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:'))) expect(g, d).not.toMatch(/bucket\/\*|s3:\w+\*/);
+  });
+
+  it('matches the code: a function may send to a queue if and only if its bundle enqueues a job of that queue', async () => {
+    const { build } = await import('esbuild');
+    const entryOf = (d: string) => d.replace(/^docs-service (group |worker )?/, (_m, kind?: string) => (kind === 'worker ' ? 'functions/workers/' : 'functions/')) + '/handler.ts';
+    for (const [description, access] of accessByDescription) {
+      const out = await build({ entryPoints: [entryOf(description)], bundle: true, write: false, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+      const code = out.outputFiles[0]!.text;
+      // esbuild prints every object literal the same way: `kind: "git-sync"` is an enqueue call site (the schema uses v.literal).
+      const sent = new Set(Object.entries(queueOfJob).filter(([kind]) => code.includes(`kind: "${kind}"`)).map(([, queue]) => queue));
+      expect([...sent].sort(), description).toEqual([...access.queues].sort());
+      if (access.table === 'none') expect(code, description).not.toMatch(/@aws-sdk\/(lib|client)-dynamodb/);
+      if (access.table === 'read') expect(code, description).not.toMatch(/new (PutCommand|DeleteCommand|TransactWriteCommand|BatchWriteCommand)\d*\(/);
+      if (!access.secret) expect(code, description).not.toContain('GetSecretValueCommand');
+    }
+  }, 120_000);
+
+  it('grants a translation provider only what it calls: nothing for pseudo, TranslateText, or InvokeModel on the one Bedrock model', () => {
+    const stack = new Stack();
+    const resolved = (provider: string, model = 'anthropic.claude-3-5-haiku-20241022-v1:0') => {
+      const statement = translationProviderGrant(provider, model);
+      return statement && stack.resolve(statement.toStatementJson());
+    };
+    expect(resolved('pseudo')).toBeUndefined();
+    expect(resolved('amazon-translate')).toEqual({ Action: 'translate:TranslateText', Effect: 'Allow', Resource: '*' });
+    expect(resolved('bedrock')).toEqual({
+      Action: 'bedrock:InvokeModel', Effect: 'Allow',
+      Resource: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':bedrock:*::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0']] },
+    });
+    const profile = resolved('bedrock', 'us.anthropic.claude-3-5-haiku-20241022-v1:0');
+    expect(profile.Resource).toHaveLength(2);
+    expect(JSON.stringify(profile.Resource)).toMatch(/foundation-model\/anthropic\.claude.*inference-profile\/us\.anthropic\.claude/);
+    expect(() => translationProviderGrant('deepl', 'x')).toThrow(/TRANSLATION_PROVIDER/);
   });
 });
 

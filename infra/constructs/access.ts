@@ -1,0 +1,160 @@
+import { Aws } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { QueueName } from '../../shared/config.ts';
+import type { GroupName } from '../../shared/http/operations.ts';
+import { blobKey } from '../../shared/content/blobs.ts';
+import { spaceObjectPrefix } from '../../shared/commands/purge-space.ts';
+import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
+import { translationProviders } from '../../shared/translate/providers.ts';
+import type { ServiceResources } from './service-function.ts';
+
+/**
+ * What each function may touch, declared once and turned into its IAM grants (and into the
+ * environment it is told about). Worked out from each handler's bundle: who calls
+ * `enqueue(...)` of which job kind (shared/jobs/jobs.ts queueOfJob), who writes the table,
+ * and which S3 prefixes the code uses. test/infra/stack.test.ts checks every role against it.
+ */
+
+/** The bucket's key spaces: blobs (shared/content/blobs.ts), derived indexes (shared/content/search/derived-index.ts), per-space objects (purge). */
+export const bucketPrefixes = {
+  blobs: blobKey(''),
+  indexes: 'indexes/',
+  spaces: spaceObjectPrefix('').replace(/\/\/$/, '/'),
+} as const;
+export type BucketPrefix = keyof typeof bucketPrefixes;
+
+export interface FunctionAccess {
+  /** 'read': GetItem, BatchGetItem, Query, ConditionCheckItem; 'readwrite' adds PutItem, UpdateItem, DeleteItem, BatchWriteItem. */
+  table: 'none' | 'read' | 'readwrite';
+  /**
+   * Counts requests in the table (shared/http/rate-limit.ts, every HTTP-facing function): a
+   * read-only function may still UpdateItem, on `RATE#` partitions only.
+   */
+  rateLimitCounters: boolean;
+  /** Queues it sends jobs to. */
+  queues: readonly QueueName[];
+  bucket: {
+    read?: readonly BucketPrefix[];
+    write?: readonly BucketPrefix[];
+    /** Deleting goes with listing what is under the prefix (ListObjectsV2 then DeleteObjects). */
+    delete?: readonly BucketPrefix[];
+    /**
+     * Reads keys that may not exist yet (a derived index is built on a miss): S3 answers a
+     * missing key with 404 only to a caller allowed to list the bucket, 403 otherwise.
+     */
+    probesMissingKeys?: boolean;
+  };
+  /** Reads the service secret (shared/secrets) at run time. */
+  secret: boolean;
+}
+
+/** An HTTP-facing function: authenticates or counts every request, so it reads the secret and writes rate-limit counters. */
+const http = (access: Partial<FunctionAccess>): FunctionAccess => ({
+  table: 'readwrite', rateLimitCounters: true, queues: [], bucket: {}, secret: true, ...access,
+});
+const worker = (access: Partial<FunctionAccess>): FunctionAccess => ({
+  table: 'readwrite', rateLimitCounters: false, queues: [], bucket: {}, secret: true, ...access,
+});
+
+/** Searches and link listings read and build derived indexes of the content they read. */
+const searchesContent = { read: ['blobs', 'indexes'], write: ['indexes'], probesMissingKeys: true } as const;
+
+/**
+ * Every endpoint group writes the table (each has write operations). Queues: git-sync from
+ * the git group, translation-run from translations, integration-event from integrations,
+ * openapi-process from openapi and conversations-cluster from conversations (both `jobs`).
+ */
+export const groupAccess: Record<GroupName, FunctionAccess> = {
+  collections: http({}),
+  spaces: http({ bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // initial content, links
+  content: http({ bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // edits, files, search, links
+  'change-requests': http({ bucket: { read: ['blobs'], write: ['blobs'] } }), // merges, PDF exports (presigned)
+  comments: http({ bucket: { read: ['blobs'] } }), // comment targets in page documents
+  openapi: http({ queues: ['jobs'], bucket: { write: ['blobs'] } }), // source texts
+  sites: http({ bucket: searchesContent }), // site search
+  organizations: http({ bucket: searchesContent }), // organization search
+  members: http({}),
+  teams: http({}),
+  sso: http({}),
+  translations: http({ queues: ['translations'] }),
+  conversations: http({ queues: ['jobs'] }),
+  integrations: http({ queues: ['integration-events'], bucket: { write: ['blobs'] } }), // icons, scripts, previews
+  git: http({ queues: ['git'] }),
+};
+
+/** The published-site reader: reads the table (writes only its counters), reads content, presigns file URLs, builds search indexes. */
+export const readerAccess: FunctionAccess = http({ table: 'read', bucket: searchesContent });
+
+/** Queue consumers, and the stream consumer that turns TTL removals into purge jobs. */
+export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = {
+  git: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
+  translations: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
+  'integration-events': worker({}), // delivery records; signs with a key derived from the secret
+  jobs: worker({ bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces'] } }), // OpenAPI processing, space purges
+  // Reads nothing but its stream records (granted by the event source) and sends purge-space jobs.
+  'space-expiry': worker({ table: 'none', queues: ['jobs'], secret: false }),
+};
+
+export function usesBucket({ bucket }: FunctionAccess): boolean {
+  return Boolean(bucket.read?.length || bucket.write?.length || bucket.delete?.length);
+}
+
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
+
+/** Turns a declaration into the function's policy statements: nothing else grants data access. */
+export function grantAccess(fn: IFunction, access: FunctionAccess, { table, bucket, queues, serviceSecret }: ServiceResources): void {
+  const add = (statement: PolicyStatement) => fn.addToRolePolicy(statement);
+  if (access.table !== 'none') {
+    // Queries may use the GSIs; writes only ever name the table.
+    add(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn, `${table.tableArn}/index/*`] }));
+    if (access.table === 'readwrite') add(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn] }));
+  }
+  if (access.rateLimitCounters && access.table !== 'readwrite') {
+    add(new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_KEY_PREFIX}*`] } },
+    }));
+  }
+  for (const name of access.queues) queues[name].grantSendMessages(fn);
+  const objects = (prefixes: readonly BucketPrefix[] = []) => prefixes.map((p) => bucket.arnForObjects(`${bucketPrefixes[p]}*`));
+  const { read, write, delete: remove, probesMissingKeys } = access.bucket;
+  if (read?.length) add(new PolicyStatement({ actions: ['s3:GetObject'], resources: objects(read) }));
+  if (write?.length) add(new PolicyStatement({ actions: ['s3:PutObject'], resources: objects(write) }));
+  if (remove?.length) {
+    add(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: objects(remove) }));
+    if (!probesMissingKeys) {
+      add(new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': remove.map((p) => `${bucketPrefixes[p]}*`) } },
+      }));
+    }
+  }
+  if (probesMissingKeys) add(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  if (access.secret) serviceSecret.grantRead(fn);
+}
+
+/**
+ * What the translations worker may call for the provider chosen at synth time: nothing for
+ * `pseudo`; TranslateText (which has no resource-level permissions) for Amazon Translate;
+ * InvokeModel (what Converse needs) on the one model for Bedrock — the foundation model in
+ * any region, and the account's inference profile when the id names one (`us.anthropic...`).
+ */
+export function translationProviderGrant(provider: string, modelId: string): PolicyStatement | undefined {
+  if (!(translationProviders as readonly string[]).includes(provider)) {
+    throw new Error(`TRANSLATION_PROVIDER must be one of ${translationProviders.join(', ')}, not "${provider}"`);
+  }
+  if (provider === 'amazon-translate') return new PolicyStatement({ actions: ['translate:TranslateText'], resources: ['*'] });
+  if (provider !== 'bedrock') return undefined;
+  const foundationModel = modelId.replace(/^(us|eu|apac|us-gov|global)\./, '');
+  return new PolicyStatement({
+    actions: ['bedrock:InvokeModel'],
+    resources: [
+      `arn:${Aws.PARTITION}:bedrock:*::foundation-model/${foundationModel}`,
+      ...(foundationModel !== modelId ? [`arn:${Aws.PARTITION}:bedrock:${Aws.REGION}:${Aws.ACCOUNT_ID}:inference-profile/${modelId}`] : []),
+    ],
+  });
+}
