@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { config } from '../config.ts';
 import { captureClient } from '../observability/tracer.ts';
 
@@ -37,9 +38,12 @@ export function resetServiceSecret(): void {
 async function loadServiceSecret(): Promise<Buffer> {
   const arn = process.env.SERVICE_SECRET_ARN;
   if (arn) {
-    const client = captureClient(new SecretsManagerClient({ region: config.region }));
-    const out = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-    return checked(out.SecretString ?? Buffer.from(out.SecretBinary ?? []).toString('utf8'), 'the secret named by SERVICE_SECRET_ARN');
+    // Powertools Parameters (with the traced SDK client); the value is kept for the life of the
+    // instance above, since every derived key and sealed value depends on it.
+    const provider = new SecretsProvider({ awsSdkV3Client: captureClient(new SecretsManagerClient({ region: config.region })) });
+    const value = await provider.get(arn, { maxAge: 24 * 60 * 60 });
+    const text = typeof value === 'string' ? value : value ? Buffer.from(value).toString('utf8') : '';
+    return checked(text, 'the secret named by SERVICE_SECRET_ARN');
   }
   const fromEnv = process.env.SERVICE_SECRET;
   if (fromEnv) return checked(fromEnv, 'SERVICE_SECRET');
