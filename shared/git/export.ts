@@ -12,6 +12,7 @@ import { dirname, joinPath, parseSummary, printSummary, relativePath, sameSummar
 import { contentView, ASSETS_DIR, INCLUDES_DIR } from './import.ts';
 import { METADATA_FIELDS, parsePageFile, printPageFile, type IdPaths, type PathResolver } from './pages.ts';
 import { gitBlobOid, type FlatEntry } from './repo.ts';
+import { silentProgress, type ProgressSink } from './progress.ts';
 
 export interface ExportTarget {
   files: Map<string, FlatEntry>;
@@ -22,8 +23,9 @@ export interface ExportTarget {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** Returns the new flat tree (repository paths). */
-export async function exportManifest(manifest: Manifest, target: ExportTarget, options: { projectDirectory?: string }): Promise<Map<string, FlatEntry>> {
+/** Returns the new flat tree (repository paths). Progress counts the bytes written to the repository. */
+export async function exportManifest(manifest: Manifest, target: ExportTarget, options: { projectDirectory?: string; progress?: ProgressSink }): Promise<Map<string, FlatEntry>> {
+  const progress = options.progress ?? silentProgress;
   const configEntry = target.files.get(joinPath(options.projectDirectory ?? '', '.gitbook.yaml'));
   const configText = configEntry ? decoder.decode(await target.read(configEntry.oid)) : undefined;
   const project = joinPath(options.projectDirectory ?? '');
@@ -32,10 +34,13 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
     ? contentView(target.files, options.projectDirectory, () => configText)
     : { config: { root: '', readme: 'README.md', summary: 'SUMMARY.md', redirects: {} }, base: project, content: new Map<string, FlatEntry>() };
   const out = new Map(target.files);
-  const put = async (path: string, bytes: Uint8Array) => {
+  /** Writes a file unless it has these bytes already; returns the bytes written. */
+  const put = async (path: string, bytes: Uint8Array): Promise<number> => {
     const full = joinPath(base, path);
     const oid = await gitBlobOid(bytes);
-    if (out.get(full)?.oid !== oid) out.set(full, { oid: await target.write(bytes), mode: '100644' });
+    if (out.get(full)?.oid === oid) return 0;
+    out.set(full, { oid: await target.write(bytes), mode: '100644' });
+    return bytes.length;
   };
 
   // 1. A path for everything.
@@ -73,29 +78,39 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
   const resolver: PathResolver = { page: (p) => pageByPath.get(p), file: (p) => fileByPath.get(p), include: (p) => includeByPath.get(p) };
 
   // 2. Pages and reusable contents: unchanged ones keep their bytes.
-  for (const { page, summaryTitle } of all.map((x) => ({ ...x, summaryTitle: x.page.title }))) {
-    if (page.type !== 'document' || !page.document) continue;
+  const documents = all.filter(({ page }) => page.type === 'document' && page.document);
+  progress.totals(documents.length + manifest.reusableContents.length, manifest.files.length);
+  for (const { page } of documents) {
     const path = paths.pages.get(page.id)!;
-    const document = await getJsonBlob<StoredDocument>(page.document);
+    const document = await getJsonBlob<StoredDocument>(page.document!);
     const existing = content.get(path);
-    if (existing && await sameAsFile(existing, path, page, page.document, resolver, target, summaryTitle)) continue;
-    await put(path, encoder.encode(printPageFile(page, document, path, paths)));
+    if (existing && await sameAsFile(existing, path, page, page.document!, resolver, target, page.title)) {
+      progress.page(0);
+      continue;
+    }
+    progress.page(await put(path, encoder.encode(printPageFile(page, document, path, paths))));
   }
   for (const r of manifest.reusableContents) {
     const path = paths.includes.get(r.id)!;
     const existing = content.get(path);
     if (existing) {
       const parsed = await parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver);
-      if (hashBytes(JSON.stringify(parsed.document)) === r.document) continue;
+      if (hashBytes(JSON.stringify(parsed.document)) === r.document) {
+        progress.page(0);
+        continue;
+      }
     }
-    await put(path, encoder.encode(printPageFile({ title: r.title }, await getJsonBlob<StoredDocument>(r.document), path, paths)));
+    progress.page(await put(path, encoder.encode(printPageFile({ title: r.title }, await getJsonBlob<StoredDocument>(r.document), path, paths))));
   }
 
   // 3. Files.
   for (const file of manifest.files) {
     const path = paths.files.get(file.id)!;
-    if (content.get(path)?.oid && content.get(path)!.oid === file.git?.oid) continue;
-    await put(path, await getBytesBlob(file.blob));
+    if (content.get(path)?.oid && content.get(path)!.oid === file.git?.oid) {
+      progress.file(0);
+      continue;
+    }
+    progress.file(await put(path, await getBytesBlob(file.blob)));
   }
 
   // 4. SUMMARY.md, and pages that were listed there but are gone.
@@ -103,7 +118,7 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
   const groups = summaryOf(manifest.pages, (id) => relativePath(summaryDir, paths.pages.get(id)!));
   const summaryEntry = content.get(config.summary);
   const previous = summaryEntry ? parseSummary(decoder.decode(await target.read(summaryEntry.oid))) : undefined;
-  if (!previous || !sameSummary(previous, groups)) await put(config.summary, encoder.encode(printSummary(groups)));
+  if (!previous || !sameSummary(previous, groups)) progress.bytes(await put(config.summary, encoder.encode(printSummary(groups))));
   if (previous) {
     const kept = new Set(paths.pages.values());
     const listed = (entries: SummaryEntry[]): string[] => entries.flatMap((e) => [...(e.path ? [joinPath(summaryDir, e.path)] : []), ...listed(e.children)]);

@@ -12,6 +12,7 @@ import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } fr
 import { basename, dirname, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
 import { parsePageFile, type PathResolver } from './pages.ts';
 import type { FlatEntry } from './repo.ts';
+import { silentProgress, type ProgressSink } from './progress.ts';
 
 export interface RepoSource {
   /** Every blob of the commit by repository path. */
@@ -66,9 +67,12 @@ export interface ImportResult {
 const decoder = new TextDecoder();
 const text = (bytes: Uint8Array) => decoder.decode(bytes);
 
-export async function importRepository(source: RepoSource, options: { projectDirectory?: string; previous?: Manifest; now: string; configText?: string }): Promise<ImportResult> {
+export async function importRepository(source: RepoSource, options: { projectDirectory?: string; previous?: Manifest; now: string; configText?: string; progress?: ProgressSink }): Promise<ImportResult> {
+  const progress = options.progress ?? silentProgress;
   const configEntry = source.files.get(joinPath(options.projectDirectory ?? '', '.gitbook.yaml'));
-  const configText = configEntry ? text(await source.read(configEntry.oid)) : undefined;
+  const configBytes = configEntry ? await source.read(configEntry.oid) : undefined;
+  progress.bytes(configBytes?.length ?? 0);
+  const configText = configBytes ? text(configBytes) : undefined;
   const { config, content } = contentView(source.files, options.projectDirectory, () => configText);
   const previous = options.previous;
   const idsByKey = new Map<string, string>();
@@ -129,7 +133,9 @@ export async function importRepository(source: RepoSource, options: { projectDir
       }
       return out;
     };
-    const groups = parseSummary(text(await source.read(summaryEntry.oid)));
+    const summaryBytes = await source.read(summaryEntry.oid);
+    progress.bytes(summaryBytes.length);
+    const groups = parseSummary(text(summaryBytes));
     for (const group of groups) {
       const pages = build(group.entries);
       if (group.title === undefined) roots.push(...pages);
@@ -167,21 +173,28 @@ export async function importRepository(source: RepoSource, options: { projectDir
   };
 
   // 3. Page documents, parsed and stored in batches.
+  progress.totals(planned.length + includeIds.size, fileIds.size);
   await inBatches(planned, async (item) => {
     const entry = content.get(item.path!)!;
-    const parsed = await parsePageFile(text(await source.read(entry.oid)), item.path!, resolver, item.summaryTitle);
+    const bytes = await source.read(entry.oid);
+    const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle);
     Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
+    progress.page(bytes.length);
   });
   for (const item of planned) item.page.slug = slugOfPath(item.path!, item.page);
   await inBatches([...includeIds], async ([path, id]) => {
     const entry = content.get(path)!;
-    const parsed = await parsePageFile(text(await source.read(entry.oid)), path, resolver);
+    const bytes = await source.read(entry.oid);
+    const parsed = await parsePageFile(text(bytes), path, resolver);
     includes.push({ id, title: parsed.title, document: await putJsonBlob(parsed.document), git: { oid: entry.oid, path } });
+    progress.page(bytes.length);
   });
   includes.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
 
-  // 4. File bytes, stored in batches (one at a time in memory per slot).
+  // 4. File bytes, stored in batches (one at a time in memory per slot). Pages may have
+  // linked files outside the assets folder: the files' total is final only now.
+  progress.totals(planned.length + includeIds.size, fileIds.size);
   const files: ManifestFile[] = [];
   await inBatches([...fileIds], async ([path, id]) => {
     const entry = content.get(path)!;
@@ -190,6 +203,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
     const contentType = contentTypeOf(name);
     const blob = await putBytesBlob(bytes, contentType);
     files.push({ id, name, contentType, size: bytes.length, blob, ...dimensionsOf(bytes, contentType), git: { oid: entry.oid, path } });
+    progress.file(bytes.length);
   });
   files.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
 

@@ -69,6 +69,7 @@ export function presentOperation(op: GitOperationItem | undefined) {
     attempts: op.attempts ?? 0,
     ...(op.commit ? { commit: op.commit } : {}),
     ...(op.revision ? { revision: op.revision } : {}),
+    ...(op.progress ? { progress: op.progress } : {}),
   };
 }
 

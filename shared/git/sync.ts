@@ -23,6 +23,8 @@ import { getGitInfo, getOperation, gitProviderOf, newOperationId, updateOperatio
 import { ApiError } from '../http/errors.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
+import { ProgressTracker } from './progress.ts';
+import { warnIfNearDeadline } from './deadline.ts';
 
 export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
@@ -38,10 +40,15 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const record = await getRecord(spaceEntity.key({ spaceId }), true);
   const space = record ? spaceEntity.fromRecord(record) : undefined;
   if (!space || space.deletedAt) throw new Error(`No space ${spaceId}: the git-sync job cannot run`);
-  const stage = (name: string) => updateOperation(spaceId, operationId, { stage: name });
+  const stage = (name: string) => {
+    warnIfNearDeadline({ stage: name });
+    return updateOperation(spaceId, operationId, { stage: name });
+  };
+  // Progress starts again from zero on every attempt (a retry redoes the whole job).
+  const progress = new ProgressTracker((snapshot) => updateOperation(spaceId, operationId, { progress: snapshot }));
   await updateOperation(spaceId, operationId, {
     id: operationId, spaceId, operation: job.operation, status: 'running', stage: 'starting', url, ref: job.ref ?? '',
-    requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}),
+    requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}), progress: progress.snapshot(),
   }, { incrementAttempts: true });
   try {
     if (!job.url || !job.ref) throw new Error('The job has no repository URL or ref');
@@ -49,15 +56,16 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     if (job.timestamp && info?.lastTimestamp && job.timestamp < info.lastTimestamp) {
       throw new Skip(`Skipped: an operation with a later timestamp (${info.lastTimestamp}) was already applied`);
     }
-    if (job.operation === 'import') await runImport(job, space, operationId, stage);
-    else await runExport(job, space, operationId, stage);
+    if (job.operation === 'import') await runImport(job, space, operationId, stage, progress);
+    else await runExport(job, space, operationId, stage, progress);
   } catch (error) {
+    await progress.settle();
     if (error instanceof Skip) {
-      await updateOperation(spaceId, operationId, { status: 'skipped', message: error.message, finishedAt: nowIso() });
+      await updateOperation(spaceId, operationId, { status: 'skipped', message: error.message, finishedAt: nowIso(), progress: progress.snapshot() });
       return;
     }
     const message = redactText(describe(error, job), job.url ?? '');
-    await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso() });
+    await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso(), progress: progress.snapshot() });
     if (finalRefusal(error)) return;
     throw new Error(message);
   }
@@ -168,7 +176,7 @@ async function commitOutcome(items: TransactItem[], operationIndex: number, info
   }
 }
 
-async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>): Promise<void> {
+async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>, progress: ProgressTracker): Promise<void> {
   await stage('cloning');
   const checkout = await Checkout.open(job.url!, job.ref!, { requireRef: true });
   try {
@@ -177,7 +185,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
     if (!job.force && !job.standalone && primary?.revision.git?.oid === head && primary.revision.git.ref === job.ref) {
       await stage('saving');
-      const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id }), infoUpdate(job, nowIso(), head)], 0, 1);
+      const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id, progress: progress.snapshot() }), infoUpdate(job, nowIso(), head)], 0, 1);
       if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
       return;
     }
@@ -186,9 +194,11 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const now = nowIso();
     const { manifest, redirects } = await importRepository(
       { files, read: (oid) => checkout.readBlob(oid) },
-      { projectDirectory: job.repoProjectDirectory, previous: primary?.manifest, now },
+      { projectDirectory: job.repoProjectDirectory, previous: primary?.manifest, now, progress },
     );
     await stage('saving');
+    // No progress write may land after the outcome's.
+    await progress.settle();
     const next = await prepareRevision({
       spaceId: space.id, manifest, parents: primary ? [primary.revision.id] : [], type: 'edits', createdBy: job.requestedBy ?? 'git-sync',
     });
@@ -197,7 +207,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     next.put.Put.Item.git = git;
     // `.gitbook.yaml` redirects, resolved to page ids, kept on the revision record for readers.
     if (redirects.length) next.put.Put.Item.gitRedirects = redirects;
-    const items: TransactItem[] = [next.put, operationDone(job, operationId, { commit: head, revision: next.revision.id }), infoUpdate(job, now, head)];
+    const items: TransactItem[] = [next.put, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot() }), infoUpdate(job, now, head)];
     if (!job.standalone) {
       items.push(movePrimaryRevision({ spaceId: space.id, from: space.revision, to: next.revision.id, now, unlockedOnly: true, set: { gitSync: gitSyncOf(job, now) } }));
     }
@@ -208,7 +218,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
   }
 }
 
-async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>): Promise<void> {
+async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>, progress: ProgressTracker): Promise<void> {
   if (!job.commitMessage) throw new Error('An export needs a commit message');
   const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
   if (!primary) throw new Error(`The space ${space.id} has no content to export`);
@@ -220,7 +230,7 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
     await stage('writing');
     const tree = await exportManifest(primary.manifest, {
       files, read: (oid) => checkout.readBlob(oid), write: (bytes) => checkout.writeBlob(bytes),
-    }, { projectDirectory: job.repoProjectDirectory });
+    }, { projectDirectory: job.repoProjectDirectory, progress });
     const treeOid = await checkout.writeTrees(tree);
     let commit = checkout.head!;
     if (!checkout.branchExists || !checkout.head || treeOid !== await checkout.treeOf(checkout.head)) {
@@ -228,9 +238,10 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
       commit = await checkout.commitAndPush({ tree: treeOid, message: job.commitMessage, force: job.force });
     }
     await stage('saving');
+    await progress.settle();
     const now = nowIso();
     const outcome = await commitOutcome([
-      operationDone(job, operationId, { commit, revision: primary.revision.id }),
+      operationDone(job, operationId, { commit, revision: primary.revision.id, progress: progress.snapshot() }),
       infoUpdate(job, now, commit),
       {
         Update: {

@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import type { GitProgress } from '../../git/progress.ts';
 
 /**
  * The Git sync state of a space (spec 2.14 Git info), kept by the API (queued operations)
@@ -45,6 +46,8 @@ export interface GitOperationItem {
   commit?: string;
   /** Revision the import produced. */
   revision?: string;
+  /** Pages and files done of their totals and bytes moved; saved while running and with the outcome. */
+  progress?: GitProgress;
 }
 
 /** SPACE#<id> / GIT_INFO. */

@@ -5,6 +5,15 @@ import { timestampSchema } from './common.ts';
 export const gitSyncProviders = ['github', 'gitlab', 'github-legacy'] as const;
 export type GitSyncProvider = (typeof gitSyncProviders)[number];
 
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/**
+ * How far a running (or finished) operation got: markdown files (pages and reusable
+ * contents) and files done of their totals, bytes read from the repository (import) or
+ * written to it (export). Saved at most every second or every 50 items.
+ */
+const progressSchema = v.object({ pagesDone: count, pagesTotal: count, filesDone: count, filesTotal: count, bytes: count });
+
 const operationSchema = v.nullable(v.object({
   id: v.string(),
   operation: v.picklist(['import', 'export']),
@@ -20,6 +29,7 @@ const operationSchema = v.nullable(v.object({
   attempts: v.pipe(v.number(), v.integer()),
   commit: v.optional(v.string()),
   revision: v.optional(v.string()),
+  progress: v.optional(progressSchema),
 }));
 
 /**
