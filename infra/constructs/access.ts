@@ -32,6 +32,8 @@ export interface FunctionAccess {
    * read-only function may still UpdateItem, on `RATE#` partitions only.
    */
   rateLimitCounters: boolean;
+  /** Reads every record with Scan: only the blob sweep's mark (shared/content/blob-sweep.ts), the one scan of the service. */
+  scansTable?: boolean;
   /** Queues it sends jobs to. */
   queues: readonly QueueName[];
   bucket: {
@@ -91,7 +93,8 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
   git: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
   translations: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
   'integration-events': worker({}), // delivery records; signs with a key derived from the secret
-  jobs: worker({ bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces'] } }), // OpenAPI processing, space purges
+  // OpenAPI processing, space purges, the blob sweep (scans the table, lists and deletes blobs/).
+  jobs: worker({ scansTable: true, bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
   // Reads nothing but its stream records (granted by the event source) and sends purge-space jobs.
   'space-expiry': worker({ table: 'none', queues: ['jobs'], secret: false }),
 };
@@ -110,6 +113,7 @@ export function grantAccess(fn: IFunction, access: FunctionAccess, { table, buck
     // Queries may use the GSIs; writes only ever name the table.
     add(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn, `${table.tableArn}/index/*`] }));
     if (access.table === 'readwrite') add(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn] }));
+    if (access.scansTable) add(new PolicyStatement({ actions: ['dynamodb:Scan'], resources: [table.tableArn] }));
   }
   if (access.rateLimitCounters && access.table !== 'readwrite') {
     add(new PolicyStatement({

@@ -9,6 +9,7 @@ import { workerConsumption, workerTimeouts } from './queues.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { translationProviderGrant, workerAccess } from './access.ts';
 import { DEFAULT_BEDROCK_MODEL } from '../../shared/translate/bedrock.ts';
+import { BlobSweepSchedule } from './blob-sweep-schedule.ts';
 
 /** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
 export class DocsWorkers extends Construct {
@@ -32,6 +33,7 @@ export class DocsWorkers extends Construct {
       functions[name] = fn;
     }
     this.functions = functions as Record<QueueName, ServiceFunction>;
+    new BlobSweepSchedule(this, 'blob-sweep-schedule', { jobsQueue: resources.queues.jobs });
     // Translation providers (shared/translate/providers.ts): chosen at synth time, pseudo by default;
     // the worker may call only the chosen one (and, for Bedrock, only the chosen model).
     const provider = process.env.TRANSLATION_PROVIDER || 'pseudo';

@@ -2,6 +2,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
+import { nowMs } from '../clock.ts';
 
 /**
  * Content-addressed blobs in S3 (`blobs/<sha256>`): page documents, manifests, file bytes.
@@ -9,7 +10,13 @@ import { config } from '../config.ts';
  * duplicated space copies no bytes) and cached in memory forever (LRU-bounded).
  */
 const CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
-const cache = new Map<string, { value: unknown; size: number }>();
+/**
+ * A cached blob is PUT again when this process has not PUT it within this time: the PUT
+ * refreshes the object's LastModified, which the blob sweep's grace period relies on
+ * (shared/content/blob-sweep.ts) — a blob only read, or PUT long ago, may have been swept.
+ */
+const REPUT_AFTER_MS = 60 * 60 * 1000;
+const cache = new Map<string, { value: unknown; size: number; putAtMs?: number }>();
 let cachedBytes = 0;
 
 export const blobKey = (hash: string) => `blobs/${hash}`;
@@ -33,10 +40,11 @@ export async function getBytesBlob(hash: string): Promise<Uint8Array> {
 export async function putJsonBlob(value: unknown): Promise<string> {
   const text = JSON.stringify(value);
   const hash = hashBytes(text);
-  if (!cache.has(hash)) {
+  const putAtMs = cache.get(hash)?.putAtMs;
+  if (putAtMs === undefined || nowMs() - putAtMs > REPUT_AFTER_MS) {
     await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: text, ContentType: 'application/json' }));
     // The cached copy is parsed from the text, so later changes to `value` cannot reach it.
-    remember(hash, JSON.parse(text), text.length);
+    remember(hash, JSON.parse(text), text.length, nowMs());
   }
   return hash;
 }
@@ -68,8 +76,13 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function remember(hash: string, value: unknown, size: number): void {
-  cache.set(hash, { value: deepFreeze(value), size });
+function remember(hash: string, value: unknown, size: number, putAtMs?: number): void {
+  const previous = cache.get(hash);
+  if (previous) {
+    cache.delete(hash);
+    cachedBytes -= previous.size;
+  }
+  cache.set(hash, { value: deepFreeze(value), size, putAtMs });
   cachedBytes += size;
   for (const [key, entry] of cache) {
     if (cachedBytes <= CACHE_LIMIT_BYTES) break;

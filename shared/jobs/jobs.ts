@@ -40,6 +40,8 @@ export const jobSchema = v.variant('kind', [
   v.object({ kind: v.literal('openapi-process'), organizationId: v.string(), slug: v.string(), processId: v.string() }),
   /** Re-clusters an organization's conversation issues (shared/commands/conversations-recluster.ts); `ingestedAt` of the issue that asked. */
   v.object({ kind: v.literal('conversations-cluster'), organizationId: v.string(), ingestedAt: v.string() }),
+  /** Mark-and-sweep of unreferenced blobs (shared/content/blob-sweep.ts); sent daily by an EventBridge rule, or `npm run admin -- blobs sweep`. */
+  v.object({ kind: v.literal('blob-sweep') }),
 ]);
 
 export type Job = v.InferOutput<typeof jobSchema>;
@@ -52,4 +54,5 @@ export const queueOfJob: Record<JobKind, QueueName> = {
   'integration-event': 'integration-events',
   'openapi-process': 'jobs',
   'conversations-cluster': 'jobs',
+  'blob-sweep': 'jobs',
 };

@@ -3,6 +3,7 @@ import { addMember, createAccessToken, createOrganization, createUser, getUser, 
 import { roles, type Role } from '../http/schemas.ts';
 import { readLocalStackInfo } from './local-stack-file.ts';
 import { hasConfiguredEndpoint } from './aws-target.ts';
+import { sweepBlobs } from '../content/blob-sweep.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -11,6 +12,8 @@ const usage = `Usage: npm run admin -- <command> [options]
   member add --org <orgId> --user <userId> --role <${roles.join('|')}|guest>
   token create --user <userId> [--label <label>]     prints the token once (stored hashed)
   token revoke --token <token>
+  blobs sweep                                          deletes blobs no record names, older than
+                                                       BLOB_SWEEP_GRACE_HOURS (24); prints the counts
 
 Target: the table named by TABLE_NAME (default docs-service) at the endpoint from
 AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_DYNAMODB, or AWS itself with LOCAL_EMULATORS=off.
@@ -35,6 +38,7 @@ if (!hasConfiguredEndpoint() && process.env.LOCAL_EMULATORS !== 'off') {
   const local = readLocalStackInfo();
   if (!local) fail('No endpoint configured and no running `npm start` found (set AWS_ENDPOINT_URL_DYNAMODB, or LOCAL_EMULATORS=off for AWS).');
   process.env.AWS_ENDPOINT_URL_DYNAMODB = local.dynamodbEndpoint;
+  process.env.AWS_ENDPOINT_URL_S3 = local.awsEndpoint;
   process.env.TABLE_NAME ??= local.tableName;
   process.env.AWS_REGION ??= 'us-east-1';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
@@ -85,6 +89,11 @@ switch (command) {
   case 'token revoke': {
     await revokeAccessToken(need('token'));
     console.log('revoked');
+    break;
+  }
+  case 'blobs sweep': {
+    // The job the daily schedule sends to the jobs worker, run here (BUCKET_NAME names the bucket).
+    console.log(JSON.stringify(await sweepBlobs(), null, 2));
     break;
   }
   default:

@@ -7,7 +7,8 @@ import { ACCESS_LOG_FORMAT, API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, 
 import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring.ts';
 import { workerConsumption } from '../../infra/constructs/queues.ts';
 import { bucketPrefixes, groupAccess, readerAccess, translationProviderGrant, workerAccess, type FunctionAccess } from '../../infra/constructs/access.ts';
-import { queueOfJob } from '../../shared/jobs/jobs.ts';
+import * as v from 'valibot';
+import { jobSchema, queueOfJob } from '../../shared/jobs/jobs.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { queueNames, queueUrlVariable } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
@@ -358,7 +359,8 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     const reads = ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'Query'];
     if (access.table !== 'none') for (const a of reads) grants.push(`dynamodb:${a} table`, `dynamodb:${a} table/index/*`);
     if (access.table === 'readwrite') for (const a of ['BatchWriteItem', 'DeleteItem', 'PutItem', 'UpdateItem']) grants.push(`dynamodb:${a} table`);
-    else if (access.rateLimitCounters) grants.push('dynamodb:UpdateItem table if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RATE#*"]}}');
+    if (access.scansTable) grants.push('dynamodb:Scan table');
+    if (access.table !== 'readwrite' && access.rateLimitCounters) grants.push('dynamodb:UpdateItem table if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RATE#*"]}}');
     for (const q of access.queues) for (const a of ['GetQueueAttributes', 'GetQueueUrl', 'SendMessage']) grants.push(`sqs:${a} queue:${q}`);
     for (const p of access.bucket.read ?? []) grants.push(`s3:GetObject bucket/${p}/*`);
     for (const p of access.bucket.write ?? []) grants.push(`s3:PutObject bucket/${p}/*`);
@@ -403,11 +405,21 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     expect(grantsOf('docs-service group sso').filter((g) => g.startsWith('sqs:'))).toEqual([]);
   });
 
-  it('lets only the jobs worker delete objects, only under spaces/, and nothing overwrite outside blobs/ and indexes/', () => {
+  it('lets only the jobs worker delete objects, only under spaces/ (purges) and blobs/ (the blob sweep), and nothing overwrite outside blobs/ and indexes/', () => {
     const all = [...accessByDescription.keys()].flatMap((d) => grantsOf(d).map((g) => [d, g] as const));
-    expect(all.filter(([, g]) => g.startsWith('s3:DeleteObject'))).toEqual([['docs-service worker jobs', 's3:DeleteObject bucket/spaces/*']]);
+    expect(all.filter(([, g]) => g.startsWith('s3:DeleteObject'))).toEqual([
+      ['docs-service worker jobs', 's3:DeleteObject bucket/blobs/*'],
+      ['docs-service worker jobs', 's3:DeleteObject bucket/spaces/*'],
+    ]);
+    expect(all.filter(([d, g]) => g.startsWith('s3:ListBucket') && d === 'docs-service worker jobs').map(([, g]) => g))
+      .toEqual(['s3:ListBucket bucket if {"StringLike":{"s3:prefix":["spaces/*","blobs/*"]}}']);
     for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:PutObject'))) expect(g, d).toMatch(/^s3:PutObject bucket\/(blobs|indexes)\/\*$/);
     for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:'))) expect(g, d).not.toMatch(/bucket\/\*|s3:\w+\*/);
+  });
+
+  it('lets only the jobs worker Scan the table (the blob sweep\'s mark), on the table alone', () => {
+    const scans = [...accessByDescription.keys()].flatMap((d) => grantsOf(d).filter((g) => g.startsWith('dynamodb:Scan')).map((g) => [d, g]));
+    expect(scans).toEqual([['docs-service worker jobs', 'dynamodb:Scan table']]);
   });
 
   it('matches the code: a function may send to a queue if and only if its bundle enqueues a job of that queue', async () => {
@@ -441,6 +453,25 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     expect(profile.Resource).toHaveLength(2);
     expect(JSON.stringify(profile.Resource)).toMatch(/foundation-model\/anthropic\.claude.*inference-profile\/us\.anthropic\.claude/);
     expect(() => translationProviderGrant('deepl', 'x')).toThrow(/TRANSLATION_PROVIDER/);
+  });
+});
+
+describe('blob sweep schedule', () => {
+  it('sends the blob-sweep job to the jobs queue once a day, and only that rule may send there from EventBridge', () => {
+    const rules = ofType('AWS::Events::Rule');
+    expect(rules).toHaveLength(1);
+    const [ruleId, rule] = rules[0]!;
+    expect(rule.Properties.ScheduleExpression).toBe('rate(1 day)');
+    expect(rule.Properties.State).toBe('ENABLED');
+    expect(rule.Properties.Targets).toHaveLength(1);
+    const [target] = rule.Properties.Targets;
+    expect(nameOf(target.Arn)).toBe('queue:jobs');
+    expect(v.parse(jobSchema, JSON.parse(target.Input))).toEqual({ kind: 'blob-sweep' });
+    expect(queueOfJob['blob-sweep']).toBe('jobs');
+    const fromEvents = ofType('AWS::SQS::QueuePolicy').flatMap(([, r]) => r.Properties.PolicyDocument.Statement
+      .filter((st: any) => st.Principal?.Service === 'events.amazonaws.com')
+      .map((st: any) => ({ queues: r.Properties.Queues.map(nameOf), action: st.Action, source: st.Condition?.ArnEquals?.['aws:SourceArn'] })));
+    expect(fromEvents).toEqual([{ queues: ['queue:jobs'], action: expect.arrayContaining(['sqs:SendMessage']), source: { 'Fn::GetAtt': [ruleId, 'Arn'] } }]);
   });
 });
 

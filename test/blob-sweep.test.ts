@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { pngFile } from './support/png.ts';
+import { s3 } from '../shared/aws/clients.ts';
+import { config } from '../shared/config.ts';
+import { advanceClock, resetClock } from '../shared/clock.ts';
+import { randomId } from '../shared/ids.ts';
+import { queryAll } from '../shared/db/operations.ts';
+import { getJsonBlob, putBytesBlob } from '../shared/content/blobs.ts';
+import { sweepBlobs } from '../shared/content/blob-sweep.ts';
+import { purgeSpace } from '../shared/commands/purge-space.ts';
+import { enqueue } from '../shared/jobs/enqueue.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
+import type { Manifest, ManifestPage } from '../shared/content/types.ts';
+
+/**
+ * The blob sweep against the real emulators. The table is shared with every other test
+ * file, but this file gets a bucket of its own: a sweep with no grace would otherwise delete
+ * the blobs other files' edits are writing at that moment (exactly what the grace prevents).
+ */
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+  process.env.BUCKET_NAME = `blob-sweep-${randomId(8).toLowerCase()}`;
+  await s3().send(new CreateBucketCommand({ Bucket: config.bucketName }));
+});
+afterAll(async () => {
+  resetClock();
+  delete process.env.BLOB_SWEEP_GRACE_HOURS;
+  await api.close();
+});
+
+async function blobKeys(): Promise<Set<string>> {
+  const keys = new Set<string>();
+  let token: string | undefined;
+  do {
+    const page = await s3().send(new ListObjectsV2Command({ Bucket: config.bucketName, Prefix: 'blobs/', ContinuationToken: token }));
+    for (const o of page.Contents ?? []) keys.add(o.Key!.slice('blobs/'.length));
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return keys;
+}
+
+async function headStatus(hash: string): Promise<number> {
+  try {
+    return (await s3().send(new HeadObjectCommand({ Bucket: config.bucketName, Key: `blobs/${hash}` }))).$metadata.httpStatusCode!;
+  } catch (error) {
+    return (error as { $metadata: { httpStatusCode: number } }).$metadata.httpStatusCode;
+  }
+}
+
+/** Every blob a space's revisions name, walked here independently of the sweep's own walk. */
+async function blobsOfSpace(spaceId: string): Promise<Set<string>> {
+  const hashes = new Set<string>();
+  for (const record of await queryAll({ partition: `SPACE#${spaceId}`, prefix: 'REVISION#' })) {
+    const manifest = await getJsonBlob<Manifest>(record.manifest as string);
+    hashes.add(record.manifest as string);
+    const walk = (pages: ManifestPage[]) => pages.forEach((p) => { if (p.document) hashes.add(p.document); walk(p.pages); });
+    walk(manifest.pages);
+    manifest.files.forEach((f) => hashes.add(f.blob));
+    manifest.reusableContents.forEach((r) => hashes.add(r.document));
+  }
+  return hashes;
+}
+
+/** A space whose primary content has two pages and a file (merged), plus an open change request with one more page. */
+async function spaceWithContent(org: TestOrg, label: string) {
+  const token = org.admin.token;
+  const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token, body: { title: label } })).body;
+  const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token, body: { subject: 'Content' } })).body;
+  const edit = (changes: unknown[]) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token, body: { changes }, query: { compat: false } });
+  const first = await edit([
+    { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: `# Guide\n\nOnly in ${label}.\n` } },
+    { operation: 'insert_files', files: [{ name: `${label}.png`, contentType: 'image/png', base64: pngFile(2, 2, label.length + Date.now() % 97).toString('base64') }] },
+  ]);
+  expect(first.status, JSON.stringify(first.body)).toBe(200);
+  const guide = first.body.changes[0].page.id;
+  expect((await edit([{ operation: 'insert_page', into: guide, title: 'Nested', document: { markdown: `Nested page of ${label}.\n` } }])).status).toBe(200);
+  expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token })).status).toBe(200);
+  const open = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token, body: { subject: 'Draft' } })).body;
+  const draft = await api.request('POST', `/spaces/${space.id}/change-requests/${open.id}/content`, {
+    token, body: { changes: [{ operation: 'insert_page', title: 'Draft', document: { markdown: `Draft of ${label}.\n` } }] },
+  });
+  expect(draft.status).toBe(200);
+  return { id: space.id as string, draftId: open.id as string };
+}
+
+/** Reads every page document and downloads every file of a content location (primary or a change request): all must answer 200. */
+async function readEverything(org: TestOrg, base: string): Promise<number> {
+  const token = org.admin.token;
+  const pages = await api.request('GET', `${base}/content/pages`, { token });
+  expect(pages.status).toBe(200);
+  const flat: { id: string }[] = [];
+  const walk = (list: { id: string; pages?: unknown[] }[]) => list.forEach((p) => { flat.push(p); walk((p.pages ?? []) as typeof list); });
+  walk(pages.body.pages);
+  for (const page of flat) expect((await api.request('GET', `${base}/content/page/${page.id}`, { token })).status, page.id).toBe(200);
+  const files = await api.request('GET', `${base}/content/files`, { token });
+  for (const file of files.body.items) expect((await fetch(file.downloadURL)).status, file.name).toBe(200);
+  return flat.length + files.body.items.length;
+}
+
+describe('blob sweep (mark and sweep of blobs/)', () => {
+  it('deletes only blobs no live record names and older than the grace, keeps every blob content needs, and is idempotent', async () => {
+    const org = await newOrg();
+    const kept = await spaceWithContent(org, `kept-${randomId(6)}`);
+    const purged = await spaceWithContent(org, `purged-${randomId(6)}`);
+    // An OpenAPI spec whose inline source is replaced: the first source text is no longer named.
+    // Indented, so the source text and the parsed document (stored compact) are two blobs.
+    const openapi = (title: string) => JSON.stringify({ openapi: '3.0.0', info: { title, version: '1' }, paths: {} }, null, 2);
+    const specBase = `/orgs/${org.id}/openapi/api`;
+    expect((await api.request('PUT', specBase, { token: org.admin.token, body: { source: { text: openapi(`first ${randomId(6)}`) } } })).status).toBe(201);
+    const [firstSource] = (await queryAll({ partition: `ORG#${org.id}`, prefix: 'OPENAPI#' })).map((r) => r.sourceTextBlob as string);
+    expect((await api.request('PUT', specBase, { token: org.admin.token, body: { source: { text: openapi(`second ${randomId(6)}`) } } })).status).toBe(200);
+    while ((await pollOnce('jobs', 1)) > 0); // processes the spec: its document becomes a blob too
+    const [spec] = await queryAll({ partition: `ORG#${org.id}`, prefix: 'OPENAPI#' });
+    expect(spec).toMatchObject({ processingState: 'complete', lastVersionBlob: expect.any(String) });
+    // A blob of an edit in flight: written, not yet named by any record.
+    const inFlight = await putBytesBlob(Buffer.from(`in flight ${randomId(10)}`));
+
+    const keptBlobs = await blobsOfSpace(kept.id);
+    const purgedBlobs = await blobsOfSpace(purged.id);
+    // The space is deleted and its retention ends: the purge removes its records, not its blobs (shared with others).
+    expect((await api.request('DELETE', `/spaces/${purged.id}`, { token: org.admin.token })).status).toBe(205);
+    await purgeSpace(purged.id);
+    const shared = [...purgedBlobs].filter((h) => keptBlobs.has(h));
+    expect(shared.length).toBeGreaterThan(0); // the empty first page of every new space, at least
+    const unreferenced = new Set([...purgedBlobs].filter((h) => !keptBlobs.has(h)).concat(firstSource!, inFlight));
+    const before = await blobKeys();
+    for (const hash of unreferenced) expect(before.has(hash), hash).toBe(true);
+
+    // Grace of an hour: everything unreferenced was written moments ago, so nothing goes.
+    process.env.BLOB_SWEEP_GRACE_HOURS = '1';
+    const young = await sweepBlobs();
+    expect(young).toMatchObject({ listed: before.size, deleted: 0, keptByGrace: unreferenced.size, graceHours: 1 });
+    expect(await blobKeys()).toEqual(before);
+
+    // Two hours later (the service clock), the same run deletes exactly the unreferenced blobs.
+    advanceClock(2 * 3_600_000);
+    try {
+      const report = await sweepBlobs();
+      expect(report).toMatchObject({ listed: before.size, deleted: unreferenced.size, keptByGrace: 0 });
+      expect(spec!.sourceTextBlob).not.toBe(spec!.lastVersionBlob);
+      expect(report.marked).toBeGreaterThanOrEqual(keptBlobs.size + 2);
+    } finally {
+      resetClock();
+    }
+    for (const hash of unreferenced) expect(await headStatus(hash), hash).toBe(404);
+    expect(await blobKeys()).toEqual(new Set([...before].filter((h) => !unreferenced.has(h))));
+    for (const hash of [...keptBlobs, ...shared, spec!.sourceTextBlob as string, spec!.lastVersionBlob as string]) {
+      expect(await headStatus(hash), hash).toBe(200);
+    }
+
+    // Everything the live content needs still reads: primary content and the open change request.
+    expect(await readEverything(org, `/spaces/${kept.id}`)).toBe(4); // Untitled, Guide, Nested, the file
+    expect(await readEverything(org, `/spaces/${kept.id}/change-requests/${kept.draftId}`)).toBe(5);
+    const source = await api.request('GET', specBase, { token: org.admin.token });
+    expect(source.status).toBe(200);
+
+    // The scheduled path: the job on the jobs queue, with no grace at all, finds nothing more to delete.
+    process.env.BLOB_SWEEP_GRACE_HOURS = '0';
+    const after = await blobKeys();
+    await enqueue({ kind: 'blob-sweep' });
+    let processed = 0;
+    for (let i = 0; i < 10 && processed === 0; i++) processed += await pollOnce('jobs', 1);
+    expect(processed).toBe(1);
+    expect(await blobKeys()).toEqual(after);
+    expect(await sweepBlobs()).toMatchObject({ listed: after.size, deleted: 0, keptByGrace: 0, graceHours: 0 });
+    expect(await readEverything(org, `/spaces/${kept.id}`)).toBe(4);
+  }, 60_000);
+
+  it('refuses a grace that is not a number of hours ≥ 0, deleting nothing', async () => {
+    const orphan = await putBytesBlob(Buffer.from(`orphan ${randomId(10)}`));
+    for (const bad of ['-1', 'a day', 'NaN']) {
+      process.env.BLOB_SWEEP_GRACE_HOURS = bad;
+      await expect(sweepBlobs()).rejects.toThrow(/BLOB_SWEEP_GRACE_HOURS must be a number of hours/);
+    }
+    // Unset: the default of 24 hours keeps a blob written just now.
+    delete process.env.BLOB_SWEEP_GRACE_HOURS;
+    expect(await sweepBlobs()).toMatchObject({ graceHours: 24, deleted: 0 });
+    expect(await headStatus(orphan)).toBe(200);
+  });
+});
+
+describe('records that name blobs', () => {
+  it('every module that writes a blob is one whose hash the sweep knows where to find (add new ones to BLOB_FIELDS)', () => {
+    // Where each writer's hash ends up: a manifest (walked from revisions) or a field of BLOB_FIELDS.
+    const known: Record<string, string> = {
+      'shared/content/revisions.ts': 'revision.manifest',
+      'shared/content/changes.ts': 'manifest pages',
+      'shared/content/initial.ts': 'manifest pages',
+      'shared/content/file-input.ts': 'manifest files',
+      'shared/content/merge/manifests.ts': 'manifest pages',
+      'shared/translate/manifest.ts': 'manifest pages and reusable contents',
+      'shared/git/import.ts': 'manifest pages, files and reusable contents',
+      'shared/content/pdf/export.ts': 'pdf-export.blob',
+      'shared/commands/openapi-write.ts': 'openapi-spec.sourceTextBlob',
+      'shared/commands/openapi-process.ts': 'openapi-spec.lastVersionBlob',
+      'shared/commands/integrations-write.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
+      'shared/commands/translations-run.ts': 'translation.sourceHashes',
+    };
+    const root = new URL('..', import.meta.url).pathname;
+    const writers: string[] = [];
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) visit(path);
+        else if (entry.name.endsWith('.ts') && /\bput(Json|Bytes)Blob\(/.test(readFileSync(path, 'utf8'))) writers.push(relative(root, path));
+      }
+    };
+    for (const dir of ['shared', 'functions']) visit(join(root, dir));
+    expect(writers.filter((w) => w !== 'shared/content/blobs.ts').sort()).toEqual(Object.keys(known).sort());
+  });
+});
