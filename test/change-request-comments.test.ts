@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser, presentedUser } from './support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, type TestOrg, type TestUser, presentedUser } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { advanceClock } from '../shared/clock.ts';
 import { commentEntity, commentReplyEntity } from '../shared/db/entities/comment.ts';
@@ -9,32 +10,16 @@ import { changeRequestEntity } from '../shared/db/entities/change-request.ts';
  * Comments inside change requests (the public interface's change request comment routes),
  * the reply list and reply deletion (both scopes), over HTTP.
  */
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 interface Space { id: string; revision: string }
 interface ChangeRequest { id: string; number: number; revision: string }
 
-async function createSpace(org: TestOrg): Promise<Space> {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-async function createChangeRequest(org: TestOrg, space: Space, subject = 'Review me'): Promise<ChangeRequest> {
-  const res = await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
 /** A space with a change request. */
 async function setup() {
   const org = await newOrg();
-  const space = await createSpace(org);
-  const cr = await createChangeRequest(org, space);
+  const space = await createSpace(api, org);
+  const cr = await createChangeRequest(api, org, space, { subject: 'Review me' });
   return { org, space, cr };
 }
 
@@ -186,7 +171,7 @@ describe('POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments', ()
     expect((await api.request('POST', crComments(space, '999'), { token: org.admin.token, body })).status).toBe(404);
     expect((await api.request('POST', `/spaces/nope/change-requests/${cr.id}/comments`, { token: org.admin.token, body })).status).toBe(404);
     // A change request of another space of the organization is not found under this space.
-    const otherSpace = await createSpace(org);
+    const otherSpace = await createSpace(api, org);
     expect((await api.request('POST', crComments(otherSpace, cr), { token: org.admin.token, body })).status).toBe(404);
     const other = await newOrg();
     expect((await api.request('POST', crComments(space, cr), { token: other.admin.token, body })).status).toBe(404);
@@ -205,7 +190,7 @@ describe('POST /spaces/{spaceId}/change-requests/{changeRequestId}/comments', ()
 describe('scopes: a change request\'s comments and the space\'s own comments are apart', () => {
   it('lists, reads and writes each comment only in its own scope', async () => {
     const { org, space, cr } = await setup();
-    const otherCr = await createChangeRequest(org, space, 'Other');
+    const otherCr = await createChangeRequest(api, org, space, { subject: 'Other' });
     const inSpace = await postOk(spaceComments(space), org.admin.token, { body: { markdown: 'space' } });
     const inCr = await postOk(crComments(space, cr), org.admin.token, { body: { markdown: 'cr' } });
     const inOther = await postOk(crComments(space, otherCr), org.admin.token, { body: { markdown: 'other' } });

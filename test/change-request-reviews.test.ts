@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitBookAPI } from '@gitbook/api';
 import type { Api, ChangeRequestReviewStatus } from '../node_modules/@gitbook/api/dist/client.d.ts';
-import { newOrg, presentedUser, startTestApi, type TestApi, type TestOrg, type TestUser } from './support/api.ts';
+import { useTestApi, newOrg, presentedUser, type TestOrg, type TestUser } from './support/api.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 interface Fixture {
   org: TestOrg;

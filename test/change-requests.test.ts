@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newOrg, startTestApi, type TestApi, type TestOrg, presentedUser } from './support/api.ts';
+import { useTestApi, newOrg, presentedUser } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { changeRequestEntity, changeRequestNumberEntity } from '../shared/db/entities/change-request.ts';
@@ -9,17 +10,7 @@ import { transact } from '../shared/db/operations.ts';
 import { changeRequestRevisionWrite } from '../shared/commands/change-requests-update.ts';
 import { config } from '../shared/config.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
-
-async function createSpace(org: TestOrg, body: Record<string, unknown> = {}) {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs', ...body } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const api = useTestApi();
 
 async function createCR(spaceId: string, token: string, body: Record<string, unknown> = {}) {
   const res = await api.request('POST', `/spaces/${spaceId}/change-requests`, { token, body });
@@ -53,7 +44,7 @@ const doc = (text: string) => ({
 describe('POST /spaces/{spaceId}/change-requests', () => {
   it('creates a draft change request from the space revision, with every field, and counts it on the space', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const editor = await org.member('edit', 'Editor');
     const res = await api.request('POST', `/spaces/${space.id}/change-requests`, {
       token: editor.token,
@@ -99,8 +90,8 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
 
   it('defaults the subject to empty and numbers change requests per space', async () => {
     const org = await newOrg();
-    const a = await createSpace(org);
-    const b = await createSpace(org);
+    const a = await createSpace(api, org);
+    const b = await createSpace(api, org);
     const first = await createCR(a.id, org.admin.token);
     expect(first).toMatchObject({ number: 1, subject: '' });
     expect(first).not.toHaveProperty('description');
@@ -110,7 +101,7 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
 
   it('rejects invalid bodies naming the field, and writes nothing', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     for (const [body, field] of [
       [{ subject: 's'.repeat(101) }, 'subject'],
       [{ subject: 12 }, 'subject'],
@@ -131,7 +122,7 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
 
   it('needs a token, the edit role, an unlocked space, and hides other organizations', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     expect((await api.request('POST', `/spaces/${space.id}/change-requests`, { body: {} })).status).toBe(401);
     for (const role of ['read', 'comment'] as const) {
       const m = await org.member(role);
@@ -157,7 +148,7 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
 
   it('gives concurrent creations distinct consecutive numbers and keeps the counters true', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
       api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject: `CR ${i}` } })));
     for (const r of results) expect(r.status, JSON.stringify(r.body)).toBe(201);
@@ -176,7 +167,7 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
 
   it('continues after the highest number in use even if the space counter went back', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     await createCR(space.id, org.admin.token);
     await createCR(space.id, org.admin.token);
     // A stale whole-record write of the space would put an old counter back.
@@ -191,7 +182,7 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
 describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
   it('reads by id or by number, for anyone who can read the space', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     await createCR(space.id, org.admin.token, { subject: 'One' });
     const two = await createCR(space.id, org.admin.token, { subject: 'Two' });
     const reader = await org.member('read');
@@ -207,8 +198,8 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 
   it('answers 404 for unknown ids and numbers, other spaces and other organizations, 401 without token', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
-    const otherSpace = await createSpace(org);
+    const space = await createSpace(api, org);
+    const otherSpace = await createSpace(api, org);
     const cr = await createCR(space.id, org.admin.token);
     for (const path of [
       `/spaces/${space.id}/change-requests/unknown`,
@@ -229,7 +220,7 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 
   it('computes outdated at read time against the space revision', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const cr = await createCR(space.id, org.admin.token);
     expect(cr.outdated).toBe(false);
     // Primary content moves on (as a merge of another change request would do).
@@ -247,7 +238,7 @@ describe('GET /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 describe('PATCH /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
   it('updates subject, description and status, stores them and keeps the space counters true', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const author = await org.member('edit', 'Author');
     const cr = await createCR(space.id, author.token, { subject: 'Start' });
     const res = await patchCR(space.id, cr.id, author.token, { subject: 'Renamed', description: doc('More'), status: 'open' });
@@ -280,7 +271,7 @@ describe('PATCH /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 
   it('rejects invalid bodies naming the field, refuses merged, and writes nothing', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const cr = await createCR(space.id, org.admin.token, { subject: 'Keep' });
     for (const [body, field, pattern] of [
       [{ subject: 'x'.repeat(101) }, 'subject', /100/],
@@ -302,7 +293,7 @@ describe('PATCH /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 
   it('allows the author and reviewers; refuses other editors and readers; hides other organizations', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const author = await org.member('edit', 'Author');
     const otherEditor = await org.member('edit', 'Other');
     const reader = await org.member('read');
@@ -325,7 +316,7 @@ describe('PATCH /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 
   it('a merged change request keeps its status (409)', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const cr = await createCR(space.id, org.admin.token);
     await db().send(new UpdateCommand({
       TableName: config.tableName, Key: changeRequestEntity.key({ spaceId: space.id, changeRequestId: cr.id }),
@@ -339,7 +330,7 @@ describe('PATCH /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 
   it('concurrent status changes leave the counters matching the statuses', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const crs = await Promise.all([1, 2, 3].map(() => createCR(space.id, org.admin.token)));
     const statuses = ['open', 'archived', 'draft', 'open', 'archived', 'open'] as const;
     const results = await Promise.all(crs.flatMap((cr) => statuses.map((status) => patchCR(space.id, cr.id, org.admin.token, { status }))));
@@ -357,7 +348,7 @@ describe('PATCH /spaces/{spaceId}/change-requests/{changeRequestId}', () => {
 describe('GET /spaces/{spaceId}/change-requests', () => {
   it('lists open change requests by default, newest first, and filters by status and people', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const alice = await org.member('edit', 'Alice');
     const bob = await org.member('edit', 'Bob');
     const a1 = await createCR(space.id, alice.token, { subject: 'a1' });
@@ -391,7 +382,7 @@ describe('GET /spaces/{spaceId}/change-requests', () => {
 
   it('pages through every change request with next.page', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     for (let i = 0; i < 5; i++) await createCR(space.id, org.admin.token, { subject: `cr${i}` });
     const seen: number[] = [];
     let page: string | undefined;
@@ -410,7 +401,7 @@ describe('GET /spaces/{spaceId}/change-requests', () => {
 
   it('validates the query and needs read access', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     for (const [query, field] of [
       [{ status: 'closed' }, 'status'], [{ limit: 0 }, 'limit'], [{ limit: 1001 }, 'limit'], [{ page: 'garbage' }, 'page'],
     ] as const) {
@@ -429,9 +420,9 @@ describe('GET /spaces/{spaceId}/change-requests', () => {
 describe('GET /orgs/{organizationId}/change-requests', () => {
   it('lists the change requests of every readable space of the organization, newest first', async () => {
     const org = await newOrg();
-    const s1 = await createSpace(org, { title: 'One' });
-    const s2 = await createSpace(org, { title: 'Two' });
-    const gone = await createSpace(org, { title: 'Gone' });
+    const s1 = await createSpace(api, org, { title: 'One' });
+    const s2 = await createSpace(api, org, { title: 'Two' });
+    const gone = await createSpace(api, org, { title: 'Gone' });
     const editor = await org.member('edit');
     const c1 = await createCR(s1.id, editor.token, { subject: 'c1' });
     const c2 = await createCR(s2.id, org.admin.token, { subject: 'c2' });
@@ -443,7 +434,7 @@ describe('GET /orgs/{organizationId}/change-requests', () => {
     expect((await api.request('DELETE', `/spaces/${gone.id}`, { token: org.admin.token })).status).toBe(205);
     // Another organization's change requests never show.
     const other = await newOrg();
-    const otherSpace = await createSpace(other);
+    const otherSpace = await createSpace(api, other);
     await createCR(otherSpace.id, other.admin.token);
 
     const reader = await org.member('read');
@@ -490,7 +481,7 @@ describe('GET /orgs/{organizationId}/change-requests', () => {
 describe('changeRequestRevisionWrite (for content edits)', () => {
   it('moves the revision and adds the contributor without writing back a concurrent status change', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const cr = await createCR(space.id, org.admin.token);
     const key = changeRequestEntity.key({ spaceId: space.id, changeRequestId: cr.id });
     const read = changeRequestEntity.fromRecord((await getRecord(key))!);

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // Type-only, by path: see test/organizations.test.ts.
 import type { Api, ChangeRequest, ChangeRequestContentUpdate, SiteVisibility } from '../node_modules/@gitbook/api/dist/client.d.ts';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { contractViolations } from './support/contract.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { siteEntity } from '../shared/db/entities/site.ts';
@@ -13,11 +13,7 @@ import { siteEntity } from '../shared/db/entities/site.ts';
  * also checked against the public description it ships, as every HTTP test's answers are
  * (test/support/contract.ts, with its spec-wins exceptions).
  */
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 /** Answers the client received that the public description does not document. */
 const violations: string[] = [];

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg } from './support/api.ts';
+import { createCollection } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { collectionEntity } from '../shared/db/entities/collection.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
-
-async function createCollection(org: TestOrg, body: Record<string, unknown> = {}, token = org.admin.token) {
-  const res = await api.request('POST', `/orgs/${org.id}/collections`, { token, body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const api = useTestApi();
 
 describe('POST /orgs/{organizationId}/collections', () => {
   it('creates a collection with every field and a Location header', async () => {
@@ -36,8 +27,8 @@ describe('POST /orgs/{organizationId}/collections', () => {
 
   it('nests under a parent and rejects bad input without writing', async () => {
     const org = await newOrg();
-    const parent = await createCollection(org, { title: 'Parent' });
-    const child = await createCollection(org, { title: 'Child', parent: parent.id });
+    const parent = await createCollection(api, org, { title: 'Parent' });
+    const child = await createCollection(api, org, { title: 'Child', parent: parent.id });
     expect(child.parent).toBe(parent.id);
     const tooLong = await api.request('POST', `/orgs/${org.id}/collections`, { token: org.admin.token, body: { title: 'x'.repeat(51) } });
     expect(tooLong.status).toBe(400);
@@ -64,14 +55,14 @@ describe('POST /orgs/{organizationId}/collections', () => {
     const outsider = await api.request('POST', `/orgs/${org.id}/collections`, { token: other.admin.token, body: { title: 'No' } });
     expect(outsider.status).toBe(404);
     const creator = await org.member('create');
-    await createCollection(org, { title: 'Yes' }, creator.token);
+    await createCollection(api, org, { title: 'Yes' }, creator.token);
   });
 });
 
 describe('GET, PATCH and DELETE /collections/{collectionId}', () => {
   it('gets with permissions computed for the caller', async () => {
     const org = await newOrg();
-    const col = await createCollection(org, { title: 'Docs' });
+    const col = await createCollection(api, org, { title: 'Docs' });
     const reader = await org.member('read');
     const res = await api.request('GET', `/collections/${col.id}`, { token: reader.token });
     expect(res.status).toBe(200);
@@ -83,7 +74,7 @@ describe('GET, PATCH and DELETE /collections/{collectionId}', () => {
 
   it('patches title, description and defaultLevel; admin only', async () => {
     const org = await newOrg();
-    const col = await createCollection(org, { title: 'Docs' });
+    const col = await createCollection(api, org, { title: 'Docs' });
     const res = await api.request('PATCH', `/collections/${col.id}`, {
       token: org.admin.token, body: { title: 'Handbook', description: 'All of it', defaultLevel: 'edit' },
     });
@@ -102,7 +93,7 @@ describe('GET, PATCH and DELETE /collections/{collectionId}', () => {
 
   it('defaultLevel of a collection raises the role of members inside it', async () => {
     const org = await newOrg();
-    const col = await createCollection(org, { title: 'Open' });
+    const col = await createCollection(api, org, { title: 'Open' });
     const reader = await org.member('read');
     expect((await api.request('PATCH', `/collections/${col.id}`, { token: reader.token, body: { title: 'X' } })).status).toBe(403);
     await api.request('PATCH', `/collections/${col.id}`, { token: org.admin.token, body: { defaultLevel: 'admin' } });
@@ -112,8 +103,8 @@ describe('GET, PATCH and DELETE /collections/{collectionId}', () => {
 
   it('deletes (204) with nested collections, and answers 204 when absent', async () => {
     const org = await newOrg();
-    const parent = await createCollection(org, { title: 'P' });
-    const child = await createCollection(org, { title: 'C', parent: parent.id });
+    const parent = await createCollection(api, org, { title: 'P' });
+    const child = await createCollection(api, org, { title: 'C', parent: parent.id });
     const reader = await org.member('read');
     expect((await api.request('DELETE', `/collections/${parent.id}`, { token: reader.token })).status).toBe(403);
     const res = await api.request('DELETE', `/collections/${parent.id}`, { token: org.admin.token });
@@ -128,8 +119,8 @@ describe('listing collections', () => {
   it('lists nested (default) or root only, with pagination', async () => {
     const org = await newOrg();
     const roots = [];
-    for (let i = 0; i < 3; i++) roots.push(await createCollection(org, { title: `Root ${i}` }));
-    await createCollection(org, { title: 'Nested', parent: roots[0].id });
+    for (let i = 0; i < 3; i++) roots.push(await createCollection(api, org, { title: `Root ${i}` }));
+    await createCollection(api, org, { title: 'Nested', parent: roots[0].id });
     const all = await api.request('GET', `/orgs/${org.id}/collections`, { token: org.admin.token });
     expect(all.status).toBe(200);
     expect(all.body.count).toBe(4);
@@ -153,8 +144,8 @@ describe('listing collections', () => {
       expect(res.body.error.message).toMatch(/^limit: /);
     }
     const other = await newOrg();
-    await createCollection(other, {});
-    await createCollection(other, {});
+    await createCollection(api, other, {});
+    await createCollection(api, other, {});
     const page = await api.request('GET', `/orgs/${other.id}/collections`, { token: other.admin.token, query: { limit: 1 } });
     const res = await api.request('GET', `/orgs/${org.id}/collections`, { token: org.admin.token, query: { page: page.body.next.page } });
     expect(res.status).toBe(400);
@@ -165,8 +156,8 @@ describe('listing collections', () => {
 describe('POST /collections/{collectionId}/move and /transfer', () => {
   it('moves before a sibling, into a parent, and refuses no-op and cycles', async () => {
     const org = await newOrg();
-    const a = await createCollection(org, { title: 'A' });
-    const b = await createCollection(org, { title: 'B' });
+    const a = await createCollection(api, org, { title: 'A' });
+    const b = await createCollection(api, org, { title: 'B' });
     const moved = await api.request('POST', `/collections/${b.id}/move`, {
       token: org.admin.token, body: { position: { before: { type: 'collection', collection: a.id } } },
     });
@@ -198,8 +189,8 @@ describe('POST /collections/{collectionId}/move and /transfer', () => {
 
   it('transfers a collection and its subtree to another organization', async () => {
     const org = await newOrg();
-    const parent = await createCollection(org, { title: 'P' });
-    const child = await createCollection(org, { title: 'C', parent: parent.id });
+    const parent = await createCollection(api, org, { title: 'P' });
+    const child = await createCollection(api, org, { title: 'C', parent: parent.id });
     const target = await newOrg();
     const { addMember } = await import('../shared/commands/accounts.ts');
     await addMember(target.id, org.admin.user, 'create');

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { newOrg, startTestApi, type TestApi, type TestOrg, type TestUser, presentedUser } from './support/api.ts';
+import { useTestApi, newOrg, type TestOrg, type TestUser, presentedUser } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { getRecord, queryAll, transact } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -10,19 +11,9 @@ import { commentEntity, commentReplyEntity } from '../shared/db/entities/comment
 import { loadRevision, prepareRevision } from '../shared/content/revisions.ts';
 import { putJsonBlob } from '../shared/content/blobs.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 interface Space { id: string; revision: string }
-
-async function createSpace(org: TestOrg): Promise<Space> {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
 
 /** The id of the page a new space starts with. */
 async function firstPageId(space: Space): Promise<string> {
@@ -89,7 +80,7 @@ const ids = (items: { id: string }[]) => items.map((i) => i.id);
 describe('POST /spaces/{spaceId}/comments', () => {
   it('posts a comment on the space with every field, stores it and counts it as open', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const res = await post(space, org.admin.token, { body: { markdown: 'Please **review** this.' } });
     expect(res.status).toBe(200);
     const id = res.body.id;
@@ -123,7 +114,7 @@ describe('POST /spaces/{spaceId}/comments', () => {
 
   it('anchors a comment on a page, a block node and a table cell of the current revision', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const pageId = await firstPageId(space);
     const onPage = await postOk(space, org.admin.token, { page: pageId, body: { markdown: 'On the page' } });
     expect(onPage.target).toEqual({ space: space.id, revision: space.revision, page: { id: pageId } });
@@ -143,14 +134,14 @@ describe('POST /spaces/{spaceId}/comments', () => {
 
   it('accepts the empty body {} of the public interface', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const empty = await postOk(space, org.admin.token, { body: {} });
     expect(empty.body).toEqual({ markdown: '' });
   });
 
   it('refuses invalid bodies naming the field, and writes nothing', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const pageId = await firstPageId(space);
     const cases: [Record<string, unknown> | undefined, string][] = [
       [undefined, 'body: is required'],
@@ -181,7 +172,7 @@ describe('POST /spaces/{spaceId}/comments', () => {
 
   it('needs a token, the comment role, and hides other organizations\' spaces', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     expect((await api.request('POST', commentsPath(space.id), { body: { body: { markdown: 'x' } } })).status).toBe(401);
     const reader = await org.member('read');
     const denied = await post(space, reader.token, { body: { markdown: 'x' } });
@@ -202,7 +193,7 @@ describe('POST /spaces/{spaceId}/comments', () => {
 describe('comments and roles over time', () => {
   it('allows discussion on a locked space; a demoted author can no longer change their comment', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     expect((await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { editMode: 'locked' } })).status).toBe(200);
     const author = await org.member('comment');
     const comment = await postOk(space, author.token);
@@ -220,7 +211,7 @@ describe('comments and roles over time', () => {
 describe('GET /spaces/{spaceId}/comments/{commentId}', () => {
   it('reads a comment with the caller\'s permissions, in few round trips', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const commenter = await org.member('comment');
     const reader = await org.member('read');
     const comment = await postOk(space, commenter.token);
@@ -240,8 +231,8 @@ describe('GET /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('404 for an unknown comment, another space\'s comment or another organization; 400 for a bad format', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
-    const otherSpace = await createSpace(org);
+    const space = await createSpace(api, org);
+    const otherSpace = await createSpace(api, org);
     const comment = await postOk(space, org.admin.token);
     expect((await api.request('GET', `${commentsPath(space.id)}/nope`, { token: org.admin.token })).status).toBe(404);
     expect((await api.request('GET', `${commentsPath(otherSpace.id)}/${comment.id}`, { token: org.admin.token })).status).toBe(404);
@@ -264,7 +255,7 @@ describe('GET /spaces/{spaceId}/comments', () => {
 
   beforeAll(async () => {
     org = await newOrg();
-    space = await createSpace(org);
+    space = await createSpace(api, org);
     pageId = await firstPageId(space);
     alice = await org.member('comment', 'Alice');
     bob = await org.member('comment', 'Bob');
@@ -364,7 +355,7 @@ describe('GET /spaces/{spaceId}/comments', () => {
 describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
   it('resolves and reopens, setting and clearing resolvedAt/resolvedBy and keeping the open count', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const author = await org.member('comment');
     const comment = await postOk(space, author.token);
     await postOk(space, author.token);
@@ -402,7 +393,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('lets only the author edit the body (editedAt), and only the author or an admin resolve', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const author = await org.member('comment');
     const someone = await org.member('edit');
     const comment = await postOk(space, author.token, { body: { markdown: 'First draft' } });
@@ -430,7 +421,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('adds and removes reactions per user, with counts and users in reaction order', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const alice = await org.member('comment', 'Alice');
     const bob = await org.member('comment', 'Bob');
     const comment = await postOk(space, org.admin.token);
@@ -462,7 +453,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('refuses invalid updates naming the field and writes nothing; 404 for unknown comments', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const comment = await postOk(space, org.admin.token);
     for (const [body, message] of [
       [{}, 'body: must set at least one of'],
@@ -495,7 +486,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('keeps every reaction when many users react at once', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const comment = await postOk(space, org.admin.token);
     const users = await Promise.all(Array.from({ length: 6 }, (_, i) => org.member('comment', `Reactor ${i}`)));
     const results = await Promise.all(users.map((u, i) => put(space, comment.id, u.token, { addedReactions: i % 2 ? ['👍', '🎉'] : ['👍'] })));
@@ -516,7 +507,7 @@ describe('PUT /spaces/{spaceId}/comments/{commentId}', () => {
 describe('replies', () => {
   it('posts replies, keeping the comment\'s replies and repliers true', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const alice = await org.member('comment', 'Alice');
     const bob = await org.member('comment', 'Bob');
     const comment = await postOk(space, org.admin.token);
@@ -553,7 +544,7 @@ describe('replies', () => {
 
   it('reads a reply; edits its body by the author only; reactions by any commenter', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const alice = await org.member('comment', 'Alice');
     const bob = await org.member('comment', 'Bob');
     const comment = await postOk(space, org.admin.token);
@@ -586,7 +577,7 @@ describe('replies', () => {
 
   it('403 for readers, 404 for unknown comments and replies, 400 naming the field', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const comment = await postOk(space, org.admin.token);
     const repliesPath = `${commentsPath(space.id)}/${comment.id}/replies`;
     const reader = await org.member('read');
@@ -611,7 +602,7 @@ describe('replies', () => {
 
   it('counts concurrent replies exactly', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const comment = await postOk(space, org.admin.token);
     const users = await Promise.all([0, 1, 2].map((i) => org.member('comment', `Replier ${i}`)));
     const posts = [...users, ...users].map((u) => api.request('POST', `${commentsPath(space.id)}/${comment.id}/replies`, { token: u.token, body: { body: { markdown: 'hi' } } }));
@@ -627,7 +618,7 @@ describe('replies', () => {
 describe('DELETE /spaces/{spaceId}/comments/{commentId}', () => {
   it('deletes a comment with its replies, keeping the open count; 204 also when absent', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const author = await org.member('comment');
     const comment = await postOk(space, author.token);
     const resolved = await postOk(space, author.token);
@@ -655,7 +646,7 @@ describe('DELETE /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('lets the author or a space admin delete; 403 for others; 404 across organizations', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const author = await org.member('comment');
     const editor = await org.member('edit');
     const comment = await postOk(space, author.token);
@@ -673,7 +664,7 @@ describe('DELETE /spaces/{spaceId}/comments/{commentId}', () => {
 
   it('deletes more replies than one transaction holds', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const comment = await postOk(space, org.admin.token);
     // 120 replies written directly (posting them one by one over HTTP would only be slower).
     const replies = Array.from({ length: 120 }, (_, i) => ({
@@ -696,7 +687,7 @@ describe('DELETE /spaces/{spaceId}/comments/{commentId}', () => {
 describe('space counter', () => {
   it('counts open comments through posts, resolutions and deletions', async () => {
     const org = await newOrg();
-    const space = await createSpace(org);
+    const space = await createSpace(api, org);
     const comments = [];
     for (let i = 0; i < 3; i++) comments.push(await postOk(space, org.admin.token));
     expect(await openCount(space, org.admin.token)).toBe(3);

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { pngFile } from './support/png.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 async function spaceWithChangeRequest(org: TestOrg, body: Record<string, unknown> = {}) {
-  const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs', ...body } });
-  expect(space.status).toBe(201);
-  const cr = await api.request('POST', `/spaces/${space.body.id}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } });
-  expect(cr.status).toBe(201);
-  return { space: space.body, cr: cr.body };
+  const space = await createSpace(api, org, body);
+  const cr = await createChangeRequest(api, org, space, { subject: 'Edit' });
+  return { space, cr };
 }
 
 function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[], token = org.admin.token, query?: { compat: boolean }) {

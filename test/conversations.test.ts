@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { conversationEntity, conversationIssueEntity, conversationsClusterEntity } from '../shared/db/entities/conversation.ts';
 import { issueIdOf } from '../shared/commands/conversations-ingest.ts';
@@ -7,11 +7,7 @@ import { RuleAnalyzer } from '../shared/commands/conversations-analyzer.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { advanceClock, nowMs } from '../shared/clock.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const base = (org: TestOrg) => `/orgs/${org.id}`;
 const user = (body: string) => ({ type: 'message', role: 'user', body });

@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg } from './support/api.ts';
 import { revokeAccessToken } from '../shared/commands/accounts.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 describe('authentication and errors', () => {
   it('401 without a token, with an unknown token and with a revoked token', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { createRepo, pngFile, startGitServer, type GitServer } from './support/git-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { db } from '../shared/db/client.ts';
@@ -46,12 +47,6 @@ function repository(): Record<string, string | Uint8Array> {
 
 const sizeOf = (value: string | Uint8Array) => (typeof value === 'string' ? Buffer.byteLength(value) : value.length);
 
-async function newSpace(): Promise<string> {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
 type Progress = { pagesDone: number; pagesTotal: number; filesDone: number; filesTotal: number; bytes: number };
 
 /** The progress-only writes of one space's operation records, as the worker sends them to DynamoDB. */
@@ -74,7 +69,7 @@ describe('git progress', () => {
     const files = repository();
     const name = `progress-${Date.now()}`;
     await createRepo(server, name, files);
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const watch = watchProgressWrites(spaceId);
     // A slower store (20 ms a put) so that a poller sees the job between its writes.
     s3().middlewareStack.add((next, context) => async (args) => {
@@ -149,7 +144,7 @@ describe('git progress', () => {
   it('warns in the log when the Lambda invocation is about to time out', async () => {
     const name = `progress-deadline-${Date.now()}`;
     await createRepo(server, name, { 'README.md': '# Home\n' });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${name}.git`, ref: 'refs/heads/main' } });
     expect(res.status).toBe(204);
     let body: string | undefined;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { cloneBranch, commitFiles, createRepo, git, pngFile, startGitServer, type GitServer } from './support/git-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
@@ -64,12 +65,6 @@ async function newRepo(files = fixture()): Promise<{ name: string; url: string; 
   return { name, url: `${server.url}/${name}.git`, head };
 }
 
-async function newSpace(): Promise<string> {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
-
 /** Feeds the git queue to the worker until the space has no queued or running operation. */
 async function settle(spaceId: string) {
   for (let i = 0; i < 60; i++) {
@@ -110,7 +105,7 @@ async function listFiles(dir: string, prefix = ''): Promise<Map<string, Buffer>>
 
 describe('git sync: validation and permissions', () => {
   it('validates the bodies and needs the edit role', async () => {
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const post = (op: string, body: unknown, token = org.admin.token) => api.request('POST', `/spaces/${spaceId}/git/${op}`, { token, body });
     expect((await post('import', { ref: 'refs/heads/main' })).body.error.message).toBe('url: is required');
     expect((await post('import', { url: 'ftp://x/y.git', ref: 'refs/heads/main' })).body.error.message).toBe('url: the ftp scheme is not allowed (http and https only)');
@@ -139,7 +134,7 @@ describe('git sync: validation and permissions', () => {
 describe('git import', () => {
   it('imports SUMMARY, nested READMEs, frontmatter, tags, assets with spaces and includes through the queue', async () => {
     const repo = await newRepo();
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const info = await importInto(spaceId, { url: repo.url });
     expect(info.operations.last).toMatchObject({ operation: 'import', status: 'succeeded', commit: repo.head, url: repo.url, ref: 'refs/heads/main' });
     // Any host but GitHub is presented as GitLab, the documented provider of self-managed hosts.
@@ -191,7 +186,7 @@ describe('git import', () => {
 
   it('keeps page ids on re-import, imports once per message under redelivery, and skips older timestamps', async () => {
     const repo = await newRepo();
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     await importInto(spaceId, { url: repo.url, timestamp: '2030-01-01T00:00:00.000Z' });
     const before = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     const count = (await revisions(spaceId)).length;
@@ -226,7 +221,7 @@ describe('git import', () => {
 
   it('standalone makes a revision without touching the primary content', async () => {
     const repo = await newRepo();
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const space = (await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body;
     const info = await importInto(spaceId, { url: repo.url, standalone: true });
     expect(info.operations.last).toMatchObject({ status: 'succeeded', revision: expect.any(String) });
@@ -245,7 +240,7 @@ describe('git import', () => {
       'packages/site/content/guide/README.md': '# Guide\n',
       'packages/site/content/guide/one.md': '# One\n\n[Zeta](../zeta.md)\n',
     });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const info = await importInto(spaceId, { url: repo.url, repoProjectDirectory: 'packages/site' });
     expect(info.operations.last.status).toBe('succeeded');
     const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
@@ -260,7 +255,7 @@ describe('git import', () => {
       'README.md': '# Home\n',
       'guide/setup.md': '# Setup\n',
     });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const info = await importInto(spaceId, { url: repo.url, repoCommitURL: 'https://git.example.com/team/docs/commit/' });
     expect(info.operations.last.status).toBe('succeeded');
     const content = (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
@@ -272,7 +267,7 @@ describe('git import', () => {
   });
 
   it('a failing URL is reported in git info, credentials never shown', async () => {
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const url = `${server.url}/missing-repo.git`;
     const res = await api.request('POST', `/spaces/${spaceId}/git/import`, {
       token: org.admin.token, body: { url: url.replace('http://', 'http://bot:hunter2@'), ref: 'refs/heads/main' },
@@ -289,7 +284,7 @@ describe('git import', () => {
   it('uses basic-auth credentials from the URL', async () => {
     const name = `private-${Date.now()}`;
     await createRepo(server, name, { 'README.md': '# Private\n' });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     const { username, password } = server.credentials;
     const url = `${server.url.replace('http://', `http://${username}:${password}@`)}/${name}.git`;
     const info = await importInto(spaceId, { url });
@@ -336,7 +331,7 @@ function largeFixture(): Record<string, string | Uint8Array> {
 describe('git import of a large repository', () => {
   it('imports 300 pages and 50 assets in one job, storing them in bounded batches', async () => {
     const repo = await newRepo(largeFixture());
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     // Observe the S3 puts of the job: how many at once, and how many waves (back to none in flight).
     const puts = { total: 0, inFlight: 0, maxInFlight: 0, waves: 0 };
     s3().middlewareStack.add((next, context) => async (args) => {
@@ -406,7 +401,7 @@ describe('git import of a large repository', () => {
 describe('git export', () => {
   it('round trip: import then export of an unchanged space changes no file', async () => {
     const repo = await newRepo();
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     await importInto(spaceId, { url: repo.url });
     const info = await exportFrom(spaceId, { url: repo.url, ref: 'refs/heads/main' });
     expect(info.operations.last).toMatchObject({ operation: 'export', status: 'succeeded', commit: repo.head });
@@ -425,7 +420,7 @@ describe('git export', () => {
 
   it('exports edits: changed pages rewritten, new pages placed, SUMMARY regenerated', async () => {
     const repo = await newRepo();
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(api, org)).id;
     await importInto(spaceId, { url: repo.url });
     const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     const guide = pages[1];
@@ -453,7 +448,7 @@ describe('git export', () => {
       expect(files.get('docs/.gitbook/assets/my diagram.png')!.equals(fixture()['docs/.gitbook/assets/my diagram.png'] as Buffer)).toBe(true);
       expect(files.has('docs/notlisted.md')).toBe(true);
       // Exported files import back to the same content.
-      const again = await newSpace();
+      const again = (await createSpace(api, org)).id;
       await importInto(again, { url: repo.url, ref: 'refs/heads/edits' });
       const reimported = (await api.request('GET', `/spaces/${again}/content/pages`, { token: org.admin.token })).body.pages;
       expect(reimported[1].pages.map((p: { title: string }) => p.title)).toEqual(['Setup', 'Troubleshooting']);

@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { installationLockKey, integrationEntity } from '../shared/db/entities/integration.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { Webhook } from 'standardwebhooks';
 import { randomId } from '../shared/ids.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const uniqueName = (prefix = 'int') => `${prefix}-${randomId(10).toLowerCase()}`;
 const stored = (name: string) => getRecord(integrationEntity.key({ name }));

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { editContent, makePrimary, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { config } from '../shared/config.ts';
 import { linkIndexes } from '../shared/content/links/link-index.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 /** A 1x1 GIF. */
 const GIF = 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { jwtVerify } from 'jose';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg, type TestUser } from './support/api.ts';
+import { useTestApi, newOrg, newUser, type TestOrg, type TestUser } from './support/api.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -11,11 +11,7 @@ import { memberEntity } from '../shared/db/entities/member.ts';
 import { spaceEntity, type SpaceItem } from '../shared/db/entities/space.ts';
 import { teamEntity, teamMemberEntity } from '../shared/db/entities/team.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 let spaceSeq = 0;
 /** A space written straight to the table (space creation belongs to another group). */

@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
+import { createChangeRequest } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 interface Fixture {
   org: TestOrg;
@@ -19,16 +16,10 @@ async function fixture(): Promise<Fixture> {
   const org = await newOrg();
   const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } })).body;
   const pageId = (await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token })).body.pages[0].id;
-  const cr = await newChangeRequest(org, space.id);
+  const cr = await createChangeRequest(api, org, space.id);
   await edit(org, space.id, cr.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'One.\n\nTwo.\n\nThree.\n' } }]);
   expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
   return { org, spaceId: space.id, pageId };
-}
-
-async function newChangeRequest(org: TestOrg, spaceId: string) {
-  const res = await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Change' } });
-  expect(res.status).toBe(201);
-  return res.body;
 }
 
 async function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[]) {
@@ -50,7 +41,7 @@ describe('POST .../merge', () => {
   it('merges a change request into primary content: new revision with both parents, status merged, counters', async () => {
     const f = await fixture();
     const before = (await api.request('GET', `/spaces/${f.spaceId}`, { token: f.org.admin.token })).body;
-    const cr = await newChangeRequest(f.org, f.spaceId);
+    const cr = await createChangeRequest(api, f.org, f.spaceId);
     await edit(f.org, f.spaceId, cr.id, [{ operation: 'insert_page', title: 'Added', document: { markdown: 'New page.\n' } }]);
     const crRevision = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${cr.id}`, { token: f.org.admin.token })).body.revision;
     const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: f.org.admin.token });
@@ -70,8 +61,8 @@ describe('POST .../merge', () => {
 
   it('combines page-level and block-level edits made on both sides', async () => {
     const f = await fixture();
-    const first = await newChangeRequest(f.org, f.spaceId);
-    const second = await newChangeRequest(f.org, f.spaceId);
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
     await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One, edited first.\n\nTwo.\n\nThree.\n' } }]);
     await edit(f.org, f.spaceId, second.id, [
       { operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo.\n\nThree, edited second.\n' } },
@@ -88,8 +79,8 @@ describe('POST .../merge', () => {
 
   it('reports true conflicts with the pages and blocks, and writes nothing', async () => {
     const f = await fixture();
-    const first = await newChangeRequest(f.org, f.spaceId);
-    const second = await newChangeRequest(f.org, f.spaceId);
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
     await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by first.\n\nThree.\n' } }]);
     await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by second.\n\nThree.\n' } }]);
     expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
@@ -107,8 +98,8 @@ describe('POST .../merge', () => {
 
   it('a page deleted on one side and edited on the other is a conflict', async () => {
     const f = await fixture();
-    const first = await newChangeRequest(f.org, f.spaceId);
-    const second = await newChangeRequest(f.org, f.spaceId);
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
     await edit(f.org, f.spaceId, first.id, [{ operation: 'delete_page', page: f.pageId }]);
     await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, title: 'Renamed' }]);
     expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
@@ -121,7 +112,7 @@ describe('POST .../merge', () => {
     const f = await fixture();
     const crs = [];
     for (const title of ['A', 'B', 'C']) {
-      const cr = await newChangeRequest(f.org, f.spaceId);
+      const cr = await createChangeRequest(api, f.org, f.spaceId);
       await edit(f.org, f.spaceId, cr.id, [{ operation: 'insert_page', title, document: { markdown: `${title}\n` } }]);
       crs.push(cr);
     }
@@ -132,7 +123,7 @@ describe('POST .../merge', () => {
 
   it('needs the edit role; 404 across organizations; 401 without a token', async () => {
     const f = await fixture();
-    const cr = await newChangeRequest(f.org, f.spaceId);
+    const cr = await createChangeRequest(api, f.org, f.spaceId);
     const reader = await f.org.member('read');
     expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: reader.token })).status).toBe(403);
     const other = await newOrg();
@@ -145,8 +136,8 @@ describe('POST .../merge', () => {
 describe('POST .../update', () => {
   it('pulls primary content into an outdated change request', async () => {
     const f = await fixture();
-    const first = await newChangeRequest(f.org, f.spaceId);
-    const second = await newChangeRequest(f.org, f.spaceId);
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
     await edit(f.org, f.spaceId, first.id, [{ operation: 'insert_page', title: 'Merged first', document: { markdown: 'x\n' } }]);
     await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo.\n\nThree and more.\n' } }]);
     await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token });

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The package's index.d.ts re-exports './client' without an extension, which NodeNext
 // resolution does not follow (and the exports map hides dist/): the typed surface is
 // taken from the client declarations by path. Type-only, erased at run time.
 import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg, type TestUser } from './support/api.ts';
+import { useTestApi, newOrg, newUser, type TestOrg, type TestUser } from './support/api.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -17,11 +17,7 @@ import { userEntity } from '../shared/db/entities/user.ts';
 import { agentInstructionsEntity, emailDomainEntity, inviteEntity } from '../shared/db/entities/org-records.ts';
 import { PK, SK } from '../shared/db/table.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const storedOrg = (orgId: string) => getRecord(organizationEntity.key({ orgId }), true);
 const storedDomain = (domain: string, orgId: string) => getRecord(emailDomainEntity.key({ domain, orgId }), true);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getDocument, OPS, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { useTestApi, newOrg } from './support/api.ts';
 import { renderPdf } from '../shared/content/pdf/index.ts';
 import { MAX_PDF_PAGES } from '../shared/content/pdf/writer.ts';
 import { pngFile } from './support/png.ts';
@@ -11,11 +11,7 @@ import { pngFile } from './support/png.ts';
  * PDF.js, a real PDF parser, and compared with the source.
  */
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const SCRIPTS = [
   ['Руководство', 'Привет, мир! Это проверка кириллицы в документе.'],

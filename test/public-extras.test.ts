@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { GitBookAPI } from '@gitbook/api';
 // Type-only, by path: see test/organizations.test.ts.
 import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg, type TestApi, type TestOrg } from './support/api.ts';
 import { checkPublicContract } from './support/public-contract.ts';
 import { pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { GUIDE_MARKDOWN, publishedSite } from './support/reader-site.ts';
@@ -16,11 +16,7 @@ import { pollOnce } from '../shared/local/queue-poller.ts';
  * page backlinks (space and change request) and page meta links (space, change request,
  * revision), over HTTP and through the official client.
  */
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const officialClient = (token: string) => new GitBookAPI({ authToken: token, endpoint: api.url }) as unknown as Api<{ authToken?: string }>;
 

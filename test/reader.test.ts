@@ -1,20 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
 import { evaluateCondition, visitorContext } from '../shared/reader/conditions.ts';
 import { handler, isContentTypeBinary } from '../functions/reader/handler.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let org: TestOrg;
 let space: { id: string; title: string };
 beforeAll(async () => {
-  api = await startTestApi();
   org = await newOrg();
   space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN, '# Secret <script>alert(1)</script>\n\nEscaped title.\n']);
 });
-afterAll(async () => api.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { useTestApi, newOrg } from './support/api.ts';
 import { operations } from '../shared/http/operations.ts';
 import { isImplemented } from '../shared/http/route.ts';
 import { operationTable, withOperationTable } from '../shared/http/readme-table.ts';
@@ -9,11 +9,7 @@ import { operationTable, withOperationTable } from '../shared/http/readme-table.
  * The README's operation table must stay true: generated from the declarations (one row
  * per operation), and "done" exactly for the operations that do not answer 501.
  */
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const readme = () => readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 

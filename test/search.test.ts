@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { editContent, makePrimary, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { s3 } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
@@ -9,11 +9,7 @@ import { getRecord } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { revisionEntity } from '../shared/db/entities/revision.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. '.repeat(3);
 

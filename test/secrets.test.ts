@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { derivedKey } from '../shared/secrets/keys.ts';
 import { resetServiceSecret, serviceSecret } from '../shared/secrets/service-secret.ts';
-import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { newOrg, useTestApi } from './support/api.ts';
 import { publishedSite, spaceWithPages, GUIDE_MARKDOWN } from './support/reader-site.ts';
 
 /** Variables these tests change; restored after each test. */
@@ -124,11 +124,7 @@ describe('the service secret from Secrets Manager (SERVICE_SECRET_ARN)', () => {
 });
 
 describe('no built-in secret signs anything', () => {
-  let api: TestApi;
-  beforeAll(async () => {
-    api = await startTestApi();
-  });
-  afterAll(() => api.close());
+  const api = useTestApi();
 
   it('refuses a visitor token signed with the former built-in development secret', async () => {
     const org = await newOrg();

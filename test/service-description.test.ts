@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEALTH_ROUTES } from '../shared/http/health.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startTestApi, type TestApi } from './support/api.ts';
+import { useTestApi } from './support/api.ts';
 import { operations } from '../shared/http/operations.ts';
 import { groupApps } from '../shared/local/groups.ts';
 
@@ -10,11 +10,7 @@ import { groupApps } from '../shared/local/groups.ts';
  * from the declarations, listing exactly the routes the group apps serve; /v1/docs is the
  * reference page. Both answer without a token.
  */
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 type Doc = { openapi: string; paths: Record<string, Record<string, { operationId: string; parameters: { name: string; in: string }[]; requestBody?: unknown; responses: Record<string, unknown> }>> };
 

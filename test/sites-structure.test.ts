@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { siteEntity } from '../shared/db/entities/site.ts';
 import { hashShareSecret } from '../shared/commands/sites-share-links.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
-
-async function createSpace(org: TestOrg, title: string) {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const api = useTestApi();
 
 /** An org with a site and helpers bound to it. */
 async function siteFixture(spaceTitles: string[] = []) {
   const org = await newOrg();
   const spaces = [];
-  for (const t of spaceTitles) spaces.push(await createSpace(org, t));
+  for (const t of spaceTitles) spaces.push(await createSpace(api, org, { title: t }));
   const site = (await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Docs', spaces: spaces.map((s) => s.id) } })).body;
   const base = `/orgs/${org.id}/sites/${site.id}`;
   const call = (method: string, path: string, body?: unknown, token = org.admin.token, query?: Record<string, string | number>) =>
@@ -45,7 +36,7 @@ describe('site spaces', () => {
 
     const clash = await f.call('PATCH', `/site-spaces/${second.id}`, { path: 'guide' });
     expect(clash.status).toBe(409);
-    const other = await createSpace(f.org, 'Other');
+    const other = await createSpace(api, f.org, { title: 'Other' });
     const patched = await f.call('PATCH', `/site-spaces/${second.id}`, { path: 'v2', condition: 'visitor.claims.beta', spaceId: other.id });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ path: 'v2', condition: 'visitor.claims.beta', space: { id: other.id }, title: 'Other' });
@@ -97,7 +88,7 @@ describe('sections', () => {
   it('the first section adopts the root site spaces; new site spaces go to the default section', async () => {
     const f = await siteFixture(['Intro']);
     const rootId = (await f.call('GET', '/site-spaces')).body.items[0].id;
-    const api2 = await createSpace(f.org, 'API Reference');
+    const api2 = await createSpace(api, f.org, { title: 'API Reference' });
     const created = await f.call('POST', '/sections', { spaceId: api2.id, title: 'Reference', icon: 'book' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -120,7 +111,7 @@ describe('sections', () => {
 
   it('patches (path unique, defaultSiteSpace in the section, condition/icon/description removed with null)', async () => {
     const f = await siteFixture();
-    const s = await createSpace(f.org, 'Space');
+    const s = await createSpace(api, f.org, { title: 'Space' });
     const a = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Alpha' })).body;
     const b = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Beta' })).body;
     const extra = (await f.call('POST', '/site-spaces', { spaceId: s.id, sectionId: a.id })).body;
@@ -146,7 +137,7 @@ describe('sections', () => {
 
   it('moves among siblings (invalid position 400, no matching section 404)', async () => {
     const f = await siteFixture();
-    const s = await createSpace(f.org, 'Space');
+    const s = await createSpace(api, f.org, { title: 'Space' });
     const a = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Aa' })).body;
     const b = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Bb' })).body;
     const c = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Cc' })).body;
@@ -186,7 +177,7 @@ describe('sections', () => {
 describe('section groups', () => {
   it('creates with sections and a parent, patches, adds/removes sections, deletes keeping sections', async () => {
     const f = await siteFixture();
-    const s = await createSpace(f.org, 'Space');
+    const s = await createSpace(api, f.org, { title: 'Space' });
     const a = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Aa' })).body;
     const b = (await f.call('POST', '/sections', { spaceId: s.id, title: 'Bb' })).body;
     const outer = await f.call('POST', '/section-groups', { title: 'Outer', icon: 'folder', sections: [a.id] });
@@ -286,7 +277,7 @@ describe('share links', () => {
 describe('concurrency', () => {
   it('parallel structure writes all land and the count stays true', async () => {
     const f = await siteFixture();
-    const s = await createSpace(f.org, 'Space');
+    const s = await createSpace(api, f.org, { title: 'Space' });
     const results = await Promise.all(Array.from({ length: 6 }, () => f.call('POST', '/site-spaces', { spaceId: s.id })));
     expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
     const paths = new Set(results.map((r) => r.body.path));

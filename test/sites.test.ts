@@ -1,30 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg } from './support/api.ts';
+import { createSite, createSpace } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { siteEntity } from '../shared/db/entities/site.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
-
-async function createSpace(org: TestOrg, title: string) {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-async function createSite(org: TestOrg, body: Record<string, unknown> = {}) {
-  const res = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
+const api = useTestApi();
 
 describe('sites: create, get, list, patch, delete, publish', () => {
   it('creates a site with spaces and returns every field of 2.12', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, 'Getting Started');
+    const space = await createSpace(api, org, { title: 'Getting Started' });
     const res = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Docs', visibility: 'unlisted', spaces: [space.id] } });
     expect(res.status).toBe(201);
     const id = res.body.id;
@@ -65,7 +50,7 @@ describe('sites: create, get, list, patch, delete, publish', () => {
 
   it('defaults, 400 naming the field, 401, 403 and 404 across organizations', async () => {
     const org = await newOrg();
-    const site = await createSite(org);
+    const site = await createSite(api, org);
     expect(site).toMatchObject({ title: 'Untitled site', visibility: 'public', type: 'basic', siteSpaces: 0 });
     const bad = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { visibility: 'secret' } });
     expect(bad.status).toBe(400);
@@ -92,7 +77,7 @@ describe('sites: create, get, list, patch, delete, publish', () => {
     expect((await api.request('GET', `/orgs/${other.id}/sites/${site.id}`, { token: other.admin.token })).status).toBe(404);
     expect((await api.request('GET', `/orgs/${org.id}/sites/missing`, { token: org.admin.token })).status).toBe(404);
     // A space of another organization cannot be added.
-    const foreign = await createSpace(other, 'Foreign');
+    const foreign = await createSpace(api, other, { title: 'Foreign' });
     const cross = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token, body: { spaceId: foreign.id } });
     expect(cross.status).toBe(400);
     expect(cross.body.error.message).toMatch(/^spaceId: /);
@@ -100,10 +85,10 @@ describe('sites: create, get, list, patch, delete, publish', () => {
 
   it('lists with filters (space, title, published) and pages', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, 'S');
-    const a = await createSite(org, { title: 'Alpha Docs', spaces: [space.id] });
-    const b = await createSite(org, { title: 'Beta' });
-    const c = await createSite(org, { title: 'Gamma docs' });
+    const space = await createSpace(api, org, { title: 'S' });
+    const a = await createSite(api, org, { title: 'Alpha Docs', spaces: [space.id] });
+    const b = await createSite(api, org, { title: 'Beta' });
+    const c = await createSite(api, org, { title: 'Gamma docs' });
     await api.request('POST', `/orgs/${org.id}/sites/${b.id}/publish`, { token: org.admin.token });
     const list = async (query: Record<string, string | number>) => {
       const res = await api.request('GET', `/orgs/${org.id}/sites`, { token: org.admin.token, query });
@@ -128,9 +113,9 @@ describe('sites: create, get, list, patch, delete, publish', () => {
 
   it('patches settings; proxy set and removed; defaults validated; basename unique', async () => {
     const org = await newOrg();
-    const s1 = await createSpace(org, 'One');
-    const s2 = await createSpace(org, 'Two');
-    const site = await createSite(org, { title: 'Docs', spaces: [s1.id, s2.id] });
+    const s1 = await createSpace(api, org, { title: 'One' });
+    const s2 = await createSpace(api, org, { title: 'Two' });
+    const site = await createSite(api, org, { title: 'Docs', spaces: [s1.id, s2.id] });
     const ss = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token })).body.items;
     const res = await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, {
       token: org.admin.token,
@@ -156,14 +141,14 @@ describe('sites: create, get, list, patch, delete, publish', () => {
     expect(badProxy.status).toBe(400);
     expect(badProxy.body.error.message).toMatch(/^proxy: /);
     expect((await api.request('PATCH', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token, body: {} })).status).toBe(400);
-    const other = await createSite(org, { title: 'Other' });
+    const other = await createSite(api, org, { title: 'Other' });
     const clash = await api.request('PATCH', `/orgs/${org.id}/sites/${other.id}`, { token: org.admin.token, body: { basename: 'handbook' } });
     expect(clash.status).toBe(409);
   });
 
   it('publishes: published=true and urls.published where the reader serves it', async () => {
     const org = await newOrg();
-    const site = await createSite(org, { title: 'Docs' });
+    const site = await createSite(api, org, { title: 'Docs' });
     const res = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/publish`, { token: org.admin.token });
     expect(res.status).toBe(200);
     expect(res.body.published).toBe(true);
@@ -174,8 +159,8 @@ describe('sites: create, get, list, patch, delete, publish', () => {
 
   it('deletes the whole partition: 205 then 204', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, 'S');
-    const site = await createSite(org, { spaces: [space.id] });
+    const space = await createSpace(api, org, { title: 'S' });
+    const site = await createSite(api, org, { spaces: [space.id] });
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/sections`, { token: org.admin.token, body: { spaceId: space.id, title: 'Guides' } });
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/section-groups`, { token: org.admin.token, body: { title: 'G' } });
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/share-links`, { token: org.admin.token, body: { name: 'L' } });
@@ -192,8 +177,8 @@ describe('sites: create, get, list, patch, delete, publish', () => {
 describe('published profile, adaptive schema, template conditions', () => {
   it('returns the profile with root site spaces, then with sections and groups', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, 'Intro');
-    const site = await createSite(org, { title: 'Docs', spaces: [space.id] });
+    const space = await createSpace(api, org, { title: 'Intro' });
+    const site = await createSite(api, org, { title: 'Docs', spaces: [space.id] });
     const res = await api.request('GET', `/orgs/${org.id}/sites/${site.id}/published`, { token: org.admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ object: 'published-content-site', site: { id: site.id }, structure: { type: 'siteSpaces', structure: [{ object: 'site-space', path: 'intro' }] }, scripts: [] });
@@ -222,7 +207,7 @@ describe('published profile, adaptive schema, template conditions', () => {
 
   it('adaptive schema: 404 before, strict validation, stored, template conditions from claims', async () => {
     const org = await newOrg();
-    const site = await createSite(org);
+    const site = await createSite(api, org);
     const path = `/orgs/${org.id}/sites/${site.id}/adaptive-schema`;
     const none = await api.request('GET', path, { token: org.admin.token });
     expect(none.status).toBe(404);

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg } from './support/api.ts';
+import { createCollection, createSpace } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { db } from '../shared/db/client.ts';
@@ -10,23 +11,7 @@ import { config } from '../shared/config.ts';
 import { advanceClock } from '../shared/clock.ts';
 import { sweepExpiredSpaces, spaceObjectPrefix } from '../shared/commands/purge-space.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
-
-async function createSpace(org: TestOrg, body: Record<string, unknown> = {}, token = org.admin.token) {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token, body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-async function createCollection(org: TestOrg, body: Record<string, unknown> = {}) {
-  const res = await api.request('POST', `/orgs/${org.id}/collections`, { token: org.admin.token, body });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const api = useTestApi();
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -77,7 +62,7 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
 
   it('computes permissions per role and hides spaces from other organizations', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'S' });
+    const space = await createSpace(api, org, { title: 'S' });
     const reader = await org.member('read');
     const res = await api.request('GET', `/spaces/${space.id}`, { token: reader.token });
     expect(res.status).toBe(200);
@@ -105,8 +90,8 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
 
   it('creates inside a collection, where the collection lists it', async () => {
     const org = await newOrg();
-    const col = await createCollection(org, { title: 'C' });
-    const space = await createSpace(org, { title: 'In C', parent: col.id });
+    const col = await createCollection(api, org, { title: 'C' });
+    const space = await createSpace(api, org, { title: 'In C', parent: col.id });
     expect(space).toMatchObject({ parent: col.id, visibility: 'in-collection' });
     const listed = await api.request('GET', `/collections/${col.id}/spaces`, { token: org.admin.token });
     expect(listed.status).toBe(200);
@@ -117,8 +102,8 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
 describe('round trips', () => {
   it('a repeated GET costs one round trip, and role changes and revocations still apply at once', async () => {
     const org = await newOrg();
-    const col = await createCollection(org, { title: 'C' });
-    const space = await createSpace(org, { title: 'Hot', parent: col.id });
+    const col = await createCollection(api, org, { title: 'C' });
+    const space = await createSpace(api, org, { title: 'Hot', parent: col.id });
     const member = await org.member('read');
     const first = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
     expect(Number(first.headers.get('x-db-round-trips'))).toBeLessThanOrEqual(2);
@@ -138,7 +123,7 @@ describe('round trips', () => {
 describe('PATCH /spaces/{spaceId}', () => {
   it('updates fields, stores them, and locks edits with editMode', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'Old' });
+    const space = await createSpace(api, org, { title: 'Old' });
     const res = await api.request('PATCH', `/spaces/${space.id}`, {
       token: org.admin.token,
       body: { title: 'New', emoji: '1f600', language: 'fr', defaultLevel: 'comment', mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_review' }] } },
@@ -161,7 +146,7 @@ describe('PATCH /spaces/{spaceId}', () => {
 
   it('rejects bad values naming the field and writes nothing', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'Keep' });
+    const space = await createSpace(api, org, { title: 'Keep' });
     for (const [body, field] of [
       [{ editMode: 'open' }, 'editMode'], [{ defaultLevel: 'boss' }, 'defaultLevel'],
       [{ mergeRules: { type: 'sometimes' } }, 'mergeRules'], [{ visibility: 'public' }, 'visibility'], [{}, 'body'],
@@ -175,7 +160,7 @@ describe('PATCH /spaces/{spaceId}', () => {
 
   it('concurrent patches of different fields both land', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'Race' });
+    const space = await createSpace(api, org, { title: 'Race' });
     const results = await Promise.all([
       api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { emoji: '1f680' } }),
       api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { language: 'de' } }),
@@ -193,7 +178,7 @@ describe('PATCH /spaces/{spaceId}', () => {
 describe('delete, restore and permanent removal', () => {
   it('deletes with 205, then 204 when absent; hides the space; restores within 7 days', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'Trash me' });
+    const space = await createSpace(api, org, { title: 'Trash me' });
     const reader = await org.member('read');
     expect((await api.request('DELETE', `/spaces/${space.id}`, { token: reader.token })).status).toBe(403);
     const del = await api.request('DELETE', `/spaces/${space.id}`, { token: org.admin.token });
@@ -223,7 +208,7 @@ describe('delete, restore and permanent removal', () => {
 
   it('after 7 days restore is 404 and the sweep purges everything the space owned', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'Gone' });
+    const space = await createSpace(api, org, { title: 'Gone' });
     // Something the space owns: a record in its partition and an object under its prefix.
     await db().send(new PutCommand({ TableName: config.tableName, Item: { pk: `SPACE#${space.id}`, sk: 'CR#0001', type: 'change-request' } }));
     const objectKey = `${spaceObjectPrefix(space.id)}files/blob`;
@@ -247,8 +232,8 @@ describe('delete, restore and permanent removal', () => {
 describe('duplicate, move and transfer', () => {
   it('duplicates right after the original', async () => {
     const org = await newOrg();
-    const a = await createSpace(org, { title: 'A' });
-    const b = await createSpace(org, { title: 'B' });
+    const a = await createSpace(api, org, { title: 'A' });
+    const b = await createSpace(api, org, { title: 'B' });
     const dup = await api.request('POST', `/spaces/${a.id}/duplicate`, { token: org.admin.token });
     expect(dup.status).toBe(201);
     expect(dup.body).toMatchObject({ object: 'space', title: 'A (copy)', organization: org.id });
@@ -263,9 +248,9 @@ describe('duplicate, move and transfer', () => {
 
   it('moves into a collection, before a sibling, and refuses no-ops and bad positions', async () => {
     const org = await newOrg();
-    const col = await createCollection(org, { title: 'C' });
-    const a = await createSpace(org, { title: 'A', parent: col.id });
-    const b = await createSpace(org, { title: 'B' });
+    const col = await createCollection(api, org, { title: 'C' });
+    const a = await createSpace(api, org, { title: 'A', parent: col.id });
+    const b = await createSpace(api, org, { title: 'B' });
     const into = await api.request('POST', `/spaces/${b.id}/move`, {
       token: org.admin.token, body: { parent: col.id, position: { before: { type: 'space', space: a.id } } },
     });
@@ -288,7 +273,7 @@ describe('duplicate, move and transfer', () => {
 
   it('transfers to another organization and into a collection', async () => {
     const org = await newOrg();
-    const space = await createSpace(org, { title: 'Moving' });
+    const space = await createSpace(api, org, { title: 'Moving' });
     const target = await newOrg();
     const { addMember } = await import('../shared/commands/accounts.ts');
     await addMember(target.id, org.admin.user, 'create');
@@ -301,7 +286,7 @@ describe('duplicate, move and transfer', () => {
     expect((await api.request('GET', `/orgs/${org.id}/spaces`, { token: org.admin.token })).body.items).toEqual([]);
     const again = await api.request('POST', `/spaces/${space.id}/transfer`, { token: target.admin.token, body: { organization: target.id } });
     expect(again.status).toBe(409);
-    const col = await createCollection(target, { title: 'T' });
+    const col = await createCollection(api, target, { title: 'T' });
     const intoCol = await api.request('POST', `/spaces/${space.id}/transfer`, { token: target.admin.token, body: { collection: col.id } });
     expect(intoCol.status).toBe(200);
     expect(intoCol.body.parent).toBe(col.id);
@@ -316,7 +301,7 @@ describe('GET /orgs/{organizationId}/spaces', () => {
   it('pages through the spaces the caller can read', async () => {
     const org = await newOrg();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await createSpace(org, { title: `S${i}` })).id);
+    for (let i = 0; i < 5; i++) ids.push((await createSpace(api, org, { title: `S${i}` })).id);
     const seen: string[] = [];
     let page: string | undefined;
     do {

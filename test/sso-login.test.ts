@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
 import { createTestIdP, type ResponseOptions, type TestIdP } from './support/saml-idp.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
@@ -10,13 +10,11 @@ import { ssoUserId } from '../shared/commands/sso-login.ts';
 import { sha256Hex, randomId } from '../shared/ids.ts';
 import { advanceClock, resetClock } from '../shared/clock.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let idp: TestIdP;
 beforeAll(async () => {
-  api = await startTestApi();
   idp = await createTestIdP('okta');
 });
-afterAll(async () => api.close());
 afterEach(() => resetClock());
 
 interface Provider {

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { samlProviderEntity } from '../shared/db/entities/saml-provider.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 /** A self-signed test certificate (CN=idp.example.com). */
 const certificate = `-----BEGIN CERTIFICATE-----

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { memberTeamsPartition, teamEntity, teamMemberEntity } from '../shared/db/entities/team.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const base = (org: TestOrg) => `/orgs/${org.id}/teams`;
 const storedTeam = (org: TestOrg, teamId: string) => getRecord(teamEntity.key({ orgId: org.id, teamId }));

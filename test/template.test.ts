@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
-
-async function newSpace(org: TestOrg, body: Record<string, unknown> = {}) {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs', ...body } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const api = useTestApi();
 
 function apply(org: TestOrg, spaceId: string, body: unknown, token: string | null = org.admin.token) {
   return api.request('POST', `/spaces/${spaceId}/content/template`, { token, body });
@@ -24,7 +15,7 @@ async function primaryPages(org: TestOrg, spaceId: string) {
 describe('POST /spaces/{spaceId}/content/template', () => {
   it('applies a template to the primary content as a new revision, replacing the placeholder page of a new space', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org);
     const res = await apply(org, space.id, { id: 'getting-started' });
     expect(res.status).toBe(201);
     expect(res.body).toBeUndefined();
@@ -58,7 +49,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
       ['product-docs', ['Overview', 'Features', 'FAQ']],
       ['changelog', ['Changelog']],
     ] as const) {
-      const space = await newSpace(org, { empty: true });
+      const space = await createSpace(api, org, { empty: true });
       expect((await apply(org, space.id, { id })).status, id).toBe(201);
       expect((await primaryPages(org, space.id)).map((p) => p.title), id).toEqual(titles);
     }
@@ -66,7 +57,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
 
   it('links the content refs it is given (url, page) and refuses unknown or missing ones', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org);
     const [placeholder] = await primaryPages(org, space.id);
     const res = await apply(org, space.id, {
       id: 'api-reference',
@@ -77,7 +68,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
     const md = await api.request('GET', `/spaces/${space.id}/content/page/${endpoints.id}`, { token: org.admin.token, query: { format: 'markdown' } });
     expect(md.body.markdown).toContain('https://example.com/openapi.yaml');
 
-    const other = await newSpace(org);
+    const other = await createSpace(api, org);
     const [page] = await primaryPages(org, other.id);
     // A page of another space's content is refused; a page of this one is linked (and, being
     // linked to, the placeholder page stays).
@@ -102,7 +93,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
 
   it('applies to a change request only when changeRequestId is given', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org);
     const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject: 'Template' } })).body;
     const editor = await org.member('edit');
     const res = await apply(org, space.id, { id: 'product-docs', changeRequestId: cr.id }, editor.token);
@@ -125,7 +116,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
 
   it('validates the body: unknown template ids are 400', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org);
     const unknown = await apply(org, space.id, { id: 'nope' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.message).toMatch(/^id: must be one of getting-started, api-reference, product-docs, changelog/);
@@ -138,7 +129,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
 
   it('needs the edit role and an unlocked space; 404 for other organizations, 401 without a token', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org);
     const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: {} })).body;
     const reader = await org.member('read');
     expect((await apply(org, space.id, { id: 'changelog' }, reader.token)).status).toBe(403);
@@ -156,7 +147,7 @@ describe('POST /spaces/{spaceId}/content/template', () => {
 
   it('concurrent applications to the primary content both land (neither revision is lost)', async () => {
     const org = await newOrg();
-    const space = await newSpace(org, { empty: true });
+    const space = await createSpace(api, org, { empty: true });
     const results = await Promise.all([
       apply(org, space.id, { id: 'changelog' }),
       apply(org, space.id, { id: 'getting-started' }),

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { useTestApi, newOrg } from './support/api.ts';
 import { LOCAL_SERVER_LIMITS } from '../shared/local/http-server.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 /**
  * Opens a raw connection, writes `head` at once and then `trickle` one byte per second;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createServer as createHttp2Server, type Http2ServerRequest } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -26,11 +26,7 @@ import { segmentDocument, MAX_SEGMENT_BYTES } from '../shared/translate/segments
  * Runtime's Converse (REST JSON), reached through the SDK's standard endpoint variables.
  */
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 type Handler = (req: IncomingMessage | Http2ServerRequest, body: string) => { status: number; headers?: Record<string, string>; body: unknown };
 

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -14,11 +15,7 @@ import { handler as translationsWorker } from '../functions/workers/translations
 import { runTranslationJob } from '../shared/commands/translations-run.ts';
 import { PseudoTranslator, setDefaultTranslator, type Translator } from '../shared/translate/translator.ts';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
+const api = useTestApi();
 
 const base = (org: TestOrg) => `/orgs/${org.id}/translations`;
 const stored = async (org: TestOrg, id: string) => {
@@ -30,12 +27,6 @@ const count = async (org: TestOrg) => (await queryAll({ partition: `ORG#${org.id
 const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
 const code = (text: string) => ({ object: 'block', type: 'code', data: {}, nodes: [{ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] });
 const instructions = { object: 'document', data: {}, nodes: [paragraph('Keep product names in English')] };
-
-async function newSpace(org: TestOrg, title = 'Handbook') {
-  const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; revision: string };
-}
 
 /** Gives the space two pages (one nested) with text, and returns the revision id. */
 async function writeContent(spaceId: string) {
@@ -77,7 +68,7 @@ async function processRuns(org: TestOrg, id: string) {
 describe('POST /orgs/{organizationId}/translations', () => {
   it('creates a pending translation and stores it', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org, { title: 'Handbook' });
     const res = await api.request('POST', base(org), { token: org.admin.token, body: { source: { space: space.id, language: 'en' }, language: 'fr', instructions } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -96,9 +87,9 @@ describe('POST /orgs/{organizationId}/translations', () => {
 
   it('rejects bad bodies naming the field and writes nothing', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org, { title: 'Handbook' });
     const other = await newOrg();
-    const foreign = await newSpace(other);
+    const foreign = await createSpace(api, other, { title: 'Handbook' });
     const ok = { source: { space: space.id, language: 'en' }, language: 'fr' };
     for (const [body, field] of [
       [{}, 'source'], [{ ...ok, language: 'klingon' }, 'language'], [{ source: ok.source }, 'language'],
@@ -116,7 +107,7 @@ describe('POST /orgs/{organizationId}/translations', () => {
 
   it('needs the create role: 403 below, 404 across organizations, 401 without token', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org, { title: 'Handbook' });
     const body = { source: { space: space.id, language: 'en' }, language: 'fr' };
     const editor = await org.member('edit');
     expect((await api.request('POST', base(org), { token: editor.token, body })).status).toBe(403);
@@ -132,7 +123,7 @@ describe('POST /orgs/{organizationId}/translations', () => {
 describe('GET, PUT, DELETE a translation and list', () => {
   it('reads, lists with pagination, updates instructions and deletes', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org, { title: 'Handbook' });
     const created = [];
     for (const language of ['fr', 'de', 'es']) created.push(await createTranslation(org, space.id, language));
     const reader = await org.member('read');
@@ -169,7 +160,7 @@ describe('GET, PUT, DELETE a translation and list', () => {
 
   it('404 for unknown translations and across organizations, 403 for guests, 401 without token', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org, { title: 'Handbook' });
     const t = await createTranslation(org, space.id);
     const missing = await api.request('GET', `${base(org)}/nope`, { token: org.admin.token });
     expect(missing.status).toBe(404);
@@ -197,7 +188,7 @@ describe('GET, PUT, DELETE a translation and list', () => {
 describe('POST .../run and the translations worker', () => {
   it('translates the source space into a result space, updates stats, and re-runs into a new revision', async () => {
     const org = await newOrg();
-    const space = await newSpace(org, 'Handbook');
+    const space = await createSpace(api, org, { title: 'Handbook' });
     const sourceRevision = await writeContent(space.id);
     const t = await createTranslation(org, space.id, 'fr');
     const editor = await org.member('edit');
@@ -245,7 +236,7 @@ describe('POST .../run and the translations worker', () => {
 
   it('is idempotent under redelivery and fails jobs of unknown translations', async () => {
     const org = await newOrg();
-    const space = await newSpace(org);
+    const space = await createSpace(api, org, { title: 'Handbook' });
     await writeContent(space.id);
     const t = await createTranslation(org, space.id, 'de');
     await db().send(new UpdateCommand({
@@ -267,7 +258,7 @@ describe('POST .../run and the translations worker', () => {
 
   it('uses a pluggable translator and ends a run whose source space is gone without retry', async () => {
     const org = await newOrg();
-    const space = await newSpace(org, 'Guide');
+    const space = await createSpace(api, org, { title: 'Guide' });
     await writeContent(space.id);
     const t = await createTranslation(org, space.id, 'ja');
     const upper: Translator = { translate: async (texts) => texts.map((s) => s.toUpperCase()) };

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { serveLocal } from '../../shared/local/http-server.ts';
 import { randomId } from '../../shared/ids.ts';
 import { queueNames, queueUrlVariable } from '../../shared/config.ts';
@@ -77,6 +77,33 @@ export async function startTestApi(): Promise<TestApi> {
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * The test API of the current file (or describe block): starts it in a beforeAll and closes it
+ * in an afterAll, both registered here. The handle is usable once that beforeAll ran, i.e. in
+ * tests and in hooks registered after this call.
+ */
+export function useTestApi(): TestApi {
+  let started: TestApi | undefined;
+  const current = (): TestApi => {
+    if (!started) throw new Error('useTestApi(): the test API is not started yet (use it inside tests or later hooks)');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startTestApi();
+  });
+  afterAll(async () => {
+    await started?.close();
+    started = undefined;
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    request: (method, path, options) => current().request(method, path, options),
+    close: () => current().close(),
   };
 }
 
