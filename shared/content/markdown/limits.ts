@@ -9,8 +9,12 @@
  * the stack limit. The figures are measured in bench/parser (npm run bench:parser).
  */
 
-/** Bytes (UTF-8) of one page's markdown. */
-export const MAX_MARKDOWN_BYTES = 512 * 1024;
+/**
+ * Bytes (UTF-8) of one page's markdown. Parsing runs in workers, but the document comes
+ * back to the main thread as JSON (parsed, hashed, stored): at 256 KiB (a ~3 MB document)
+ * that holds the event loop ~100 ms, at 512 KiB ~190 ms (test/content-limits.test.ts).
+ */
+export const MAX_MARKDOWN_BYTES = 256 * 1024;
 /** Block quotes, list items, tag blocks and inline containers (emphasis, links) inside each other. */
 export const MAX_MARKDOWN_NESTING = 32;
 /** Nodes (blocks, inlines, texts and leaves) of one page document. */
