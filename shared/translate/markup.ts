@@ -11,7 +11,9 @@
  * appended at the end, so no code or URL is ever lost.
  */
 import { fromHtml } from 'hast-util-from-html';
-import type { ElementContent } from 'hast';
+import { toHtml } from 'hast-util-to-html';
+import { h } from 'hastscript';
+import type { Element, ElementContent } from 'hast';
 import { countWords, hasProse, protectedPieces } from './protect.ts';
 
 export interface Mark { object?: string; type: string; data?: Record<string, unknown> }
@@ -41,40 +43,38 @@ export interface Segment {
 const MARK_TAGS: Record<string, string> = { bold: 'b', italic: 'i', strikethrough: 's', underline: 'u' };
 const TAG_MARKS: Record<string, string> = { b: 'bold', strong: 'bold', i: 'italic', em: 'italic', s: 'strikethrough', del: 'strikethrough', u: 'underline' };
 
-const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** The segment for a run of inline nodes. */
+/** The segment for a run of inline nodes, built as a hast tree and serialized by hast-util-to-html. */
 export function toSegment(nodes: InlineNode[]): Segment {
   const kept: unknown[] = [];
   let prose = '';
   const keep = (value: unknown) => kept.push(value) - 1;
-  const placeholder = (value: unknown) => `<x data-i="${keep(value)}"></x>`;
+  const placeholder = (value: unknown): Element => h('x', { dataI: keep(value) });
 
-  const leafHtml = (leaf: Leaf): string => {
+  const leafContent = (leaf: Leaf): ElementContent[] => {
     const marks = leaf.marks ?? [];
-    if (marks.some((m) => m.type === 'code')) return placeholder(leaf);
-    let html = '';
+    if (marks.some((m) => m.type === 'code')) return [placeholder(leaf)];
+    let content: ElementContent[] = [];
     for (const piece of protectedPieces(leaf.text)) {
-      if (piece.kept) html += placeholder({ object: 'leaf', text: piece.text, marks });
+      if (piece.kept) content.push(placeholder({ object: 'leaf', text: piece.text, marks }));
       else {
-        html += escapeText(piece.text);
+        content.push({ type: 'text', value: piece.text });
         prose += `${piece.text} `;
       }
     }
     for (const mark of [...marks].reverse()) {
       const tag = MARK_TAGS[mark.type];
-      html = tag ? `<${tag}>${html}</${tag}>` : `<span data-m="${keep(mark)}">${html}</span>`;
+      content = [tag ? h(tag, content) : h('span', { dataM: keep(mark) }, content)];
     }
-    return html;
+    return content;
   };
 
-  const nodesHtml = (list: InlineNode[]): string => list.map((node) => {
-    if (node.object === 'text' || Array.isArray(node.leaves)) return (node.leaves ?? []).map(leafHtml).join('');
-    if (node.type === 'link') return `<a data-i="${keep({ ...node, nodes: [] })}">${nodesHtml(node.nodes ?? [])}</a>`;
-    return placeholder(node);
-  }).join('');
+  const nodesContent = (list: InlineNode[]): ElementContent[] => list.flatMap((node): ElementContent[] => {
+    if (node.object === 'text' || Array.isArray(node.leaves)) return (node.leaves ?? []).flatMap(leafContent);
+    if (node.type === 'link') return [h('a', { dataI: keep({ ...node, nodes: [] }) }, nodesContent(node.nodes ?? []))];
+    return [placeholder(node)];
+  });
 
-  const html = nodesHtml(nodes);
+  const html = toHtml({ type: 'root', children: nodesContent(nodes) });
   return { html, words: countWords(prose), translatable: hasProse(prose), kept, source: nodes };
 }
 
