@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { fromHtml } from 'hast-util-from-html';
+import { visit } from 'unist-util-visit';
+import type { Element } from 'hast';
+import { hashSource } from '../reader/security-headers.ts';
 import { Hono } from 'hono';
 import { publicRoutes } from './route.ts';
 import { Scalar } from '@scalar/hono-api-reference';
@@ -31,10 +34,14 @@ const SCALAR_BUNDLE = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference';
 
 const renderDocs = Scalar({ url: '/v1/openapi.json', pageTitle: 'Docs publishing service API', cdn: SCALAR_BUNDLE });
 
-/** The page's inline scripts, allowed by hash rather than 'unsafe-inline'. */
+/** The page's inline scripts (read with an HTML parser), allowed by hash rather than 'unsafe-inline'. */
 function scriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
-    .map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const hashes: string[] = [];
+  visit(fromHtml(html), 'element', (node: Element) => {
+    if (node.tagName !== 'script' || node.properties.src !== undefined) return;
+    hashes.push(hashSource(node.children.map((child) => (child.type === 'text' ? child.value : '')).join('')));
+  });
+  return hashes;
 }
 
 /**
