@@ -6,6 +6,8 @@ import type { Manifest } from '../../shared/content/types.ts';
 import type { List, Root } from 'mdast';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { x } from 'xastscript';
+import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
 import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
 
@@ -62,17 +64,18 @@ export async function llmsFullTxt(site: ReaderSite): Promise<string> {
   return `# ${site.tree.site.title}\n\n${parts.join('\n---\n\n')}`;
 }
 
-const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-/** Text content of an XML element (the sitemap's URLs and dates). */
-const escapeXml = (value: string) => value.replace(/[&<>]/g, (ch) => XML_ENTITIES[ch]!);
-
 /** sitemap.xml of a public site: its readable, indexable pages. */
 export async function sitemapXml(site: ReaderSite): Promise<string> {
   const all = await spacesWithPages(site);
   const urls = all.flatMap(({ space, pages }) => pages
     .filter(({ page }) => !page.noIndex && !page.noRobotsIndex)
-    .map(({ page, path }) => `  <url><loc>${escapeXml(absolute(`${space.basePath}/${path}`))}</loc><lastmod>${escapeXml(page.updatedAt)}</lastmod></url>`));
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
+    .map(({ page, path }) => x('url', [x('loc', absolute(`${space.basePath}/${path}`)), x('lastmod', page.updatedAt)])));
+  // Built as an xast tree and serialized by xast-util-to-xml, which escapes every value.
+  return `${toXml(x(null, [
+    { type: 'instruction', name: 'xml', value: 'version="1.0" encoding="UTF-8"' },
+    '\n',
+    x('urlset', { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' }, [...urls.flatMap((url) => ['\n  ', url]), '\n']),
+  ]))}\n`;
 }
 
 /** robots.txt: public sites allow crawling and name their sitemap; others disallow everything. */
