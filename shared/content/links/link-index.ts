@@ -5,7 +5,8 @@ import type { JSONDocument } from '../markdown/types.ts';
 import { getJsonBlob } from '../blobs.ts';
 import { walkPages } from '../tree.ts';
 import type { Manifest } from '../types.ts';
-import { DerivedIndexStore, mapWithLimit } from '../search/derived-index.ts';
+import { DerivedIndexStore } from '../search/derived-index.ts';
+import { mapLimit } from '../../map-limit.ts';
 
 /**
  * What link checking needs from a revision's documents, extracted once per manifest: for
@@ -28,7 +29,7 @@ const BUILD_CONCURRENCY = 16;
 async function buildLinkIndex(manifest: Manifest): Promise<LinkIndex> {
   const pages = [...walkPages(manifest.pages)].map((l) => l.page).filter((p) => p.document);
   return {
-    pages: await mapWithLimit(pages, BUILD_CONCURRENCY, async (page) => {
+    pages: await mapLimit(pages, BUILD_CONCURRENCY, async (page) => {
       const document = await getJsonBlob<JSONDocument>(page.document!);
       return {
         page: page.id,

@@ -11,7 +11,7 @@ import { presentList } from '../../presenters/list.ts';
 import { getJsonBlob } from '../blobs.ts';
 import type { Manifest } from '../types.ts';
 import type { LoadedRevision } from '../revisions.ts';
-import { mapWithLimit } from '../search/derived-index.ts';
+import { mapLimit } from '../../map-limit.ts';
 import { checkLinks, linkStatuses, type CheckedLink, type LinkStatus, type LinkLocation, type LinkTarget } from './check.ts';
 import { linkIndexes } from './link-index.ts';
 
@@ -101,7 +101,7 @@ export async function brokenInChangeRequests(c: Context<AppEnv>, primary: Revisi
   const keys = revisionIds.map((revisionId) => revisionEntity.key({ spaceId: primary.spaceId, revisionId }));
   await loader.load(keys);
   const introduced = new Set<string>();
-  await mapWithLimit(keys, 4, async (key) => {
+  await mapLimit(keys, 4, async (key) => {
     const record = loader.peek(key);
     if (!record) return;
     const revision = revisionEntity.fromRecord(record);

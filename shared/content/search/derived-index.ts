@@ -104,17 +104,3 @@ async function readObject(key: string): Promise<string | undefined> {
     throw error;
   }
 }
-
-/** Runs `work` over `items` with at most `limit` at a time, keeping the order of results. */
-export async function mapWithLimit<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}

@@ -5,7 +5,8 @@ import type { JSONDocument } from '../markdown/types.ts';
 import { getJsonBlob } from '../blobs.ts';
 import { walkPages } from '../tree.ts';
 import type { Manifest } from '../types.ts';
-import { DerivedIndexStore, mapWithLimit } from './derived-index.ts';
+import { DerivedIndexStore } from './derived-index.ts';
+import { mapLimit } from '../../map-limit.ts';
 import { normalizeTerm } from './excerpt.ts';
 
 /**
@@ -55,7 +56,7 @@ async function buildIndex(manifest: Manifest): Promise<unknown> {
   const located = [...walkPages(manifest.pages)];
   const entries: IndexEntry[] = [];
   let next = 0;
-  const perPage = await mapWithLimit(located, BUILD_CONCURRENCY, async ({ page }) => {
+  const perPage = await mapLimit(located, BUILD_CONCURRENCY, async ({ page }) => {
     if (!page.document) return [];
     return documentSections(await getJsonBlob<JSONDocument>(page.document!));
   });

@@ -5,7 +5,7 @@ import { revisionEntity } from '../../db/entities/revision.ts';
 import { getJsonBlob } from '../blobs.ts';
 import type { LocatedPage } from '../tree.ts';
 import type { Manifest } from '../types.ts';
-import { mapWithLimit } from './derived-index.ts';
+import { mapLimit } from '../../map-limit.ts';
 import { presentRankedPages, rankRevision, type SearchPageResult } from './space-search.ts';
 
 /** Page results kept per space in a search over several spaces. */
@@ -40,7 +40,7 @@ export async function searchSpaces(c: Context<AppEnv>, spaces: SpaceItem[], quer
   const revisionKey = (space: SpaceItem) => revisionEntity.key({ spaceId: space.id, revisionId: space.revision! });
   await loader.load(withContent.map(revisionKey));
 
-  const perSpace = await mapWithLimit(withContent, CONCURRENCY, async (space) => {
+  const perSpace = await mapLimit(withContent, CONCURRENCY, async (space) => {
     const record = loader.peek(revisionKey(space));
     if (!record) return undefined;
     const manifestHash = revisionEntity.fromRecord(record).manifest;
