@@ -10,7 +10,6 @@ import { revisionReads } from './reads.ts';
 import { mountChangeRequestWrites } from './writes.ts';
 import { mountSearch } from './search.ts';
 import { mountLinks } from './links.ts';
-import { mountPageBacklinks } from './page-backlinks.ts';
 import { mountPageMetaLinks } from './page-meta-links.ts';
 import type { changeRequestParams, revisionParams, spaceParams } from './schemas.ts';
 
@@ -38,4 +37,4 @@ route(routes, op.getPageByPath, async (c) => {
   return c.json(await presentPageWithDocument(located, content, c.req.valid('query')));
 });
 
-export const app = groupApp(op.group, spaceContent, changeRequestContent, revisionContent, routes, operationRoutes(mountChangeRequestWrites), operationRoutes(mountSearch), operationRoutes(mountLinks), operationRoutes(mountPageBacklinks), operationRoutes(mountPageMetaLinks), operationRoutes(mountTemplate));
+export const app = groupApp(op.group, spaceContent, changeRequestContent, revisionContent, routes, operationRoutes(mountChangeRequestWrites), operationRoutes(mountSearch), operationRoutes(mountLinks), operationRoutes(mountPageMetaLinks), operationRoutes(mountTemplate));

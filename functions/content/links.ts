@@ -10,7 +10,7 @@ import { loadRevision, type LoadedRevision } from '../../shared/content/revision
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { loadChangeRequestContent } from '../../shared/content/change-request-content.ts';
 import {
-  brokenInChangeRequests, brokenIntroduced, fileBacklinks,  linksResponse, revisionInSpace, revisionLinks } from '../../shared/content/links/responses.ts';
+  brokenInChangeRequests, brokenIntroduced, fileBacklinks, linksResponse, pageBacklinks, revisionInSpace, revisionLinks } from '../../shared/content/links/responses.ts';
 
 function requirePage(content: LoadedRevision, pageId: string): void {
   if (!findPage(content.manifest, pageId)) throw notFound(`No page ${pageId} in revision ${content.revision.id}`);
@@ -20,11 +20,17 @@ function requireFile(content: LoadedRevision, fileId: string): void {
   if (!content.manifest.files.some((f) => f.id === fileId)) throw notFound(`No file ${fileId} in revision ${content.revision.id}`);
 }
 
-async function backlinksList(c: Context<AppEnv>, content: LoadedRevision & { space: { id: string; orgId: string } }, fileId: string, query: { page?: string; limit: number }) {
-  requireFile(content, fileId);
+/** What backlinks are listed for: a file, or a page (beyond the spec, as the public GitBook API has it). */
+type BacklinkTarget = { kind: 'file' | 'page'; id: string };
+
+async function backlinksList(c: Context<AppEnv>, content: LoadedRevision & { space: { id: string; orgId: string } }, target: BacklinkTarget, query: { page?: string; limit: number }) {
+  if (target.kind === 'file') requireFile(content, target.id);
+  else requirePage(content, target.id);
   const revision = revisionInSpace(content);
-  const items = fileBacklinks(revision, await revisionLinks(revision), fileId);
-  const one = pageOfArray(items, { limit: query.limit, cursor: query.page, scope: `backlinks:${revision.manifestHash}:${fileId}` });
+  const links = await revisionLinks(revision);
+  const items = target.kind === 'file' ? fileBacklinks(revision, links, target.id) : pageBacklinks(revision, links, target.id);
+  const scope = `${target.kind === 'file' ? 'backlinks' : 'page-backlinks'}:${revision.manifestHash}:${target.id}`;
+  const one = pageOfArray(items, { limit: query.limit, cursor: query.page, scope });
   return c.json(presentList(one.items, one.next));
 }
 
@@ -59,11 +65,22 @@ export function mountLinks(app: OperationRoutes): void {
 
   route(app, op.listSpaceFileBacklinks, async (c) => {
     const { spaceId, fileId } = c.req.valid('param');
-    return backlinksList(c, await loadSpaceContent(c, spaceId), fileId, c.req.valid('query'));
+    return backlinksList(c, await loadSpaceContent(c, spaceId), { kind: 'file', id: fileId }, c.req.valid('query'));
   });
 
   route(app, op.listChangeRequestFileBacklinks, async (c) => {
       const { spaceId, changeRequestId, fileId } = c.req.valid('param');
-      return backlinksList(c, await loadChangeRequestContent(c, spaceId, changeRequestId), fileId, c.req.valid('query'));
+      return backlinksList(c, await loadChangeRequestContent(c, spaceId, changeRequestId), { kind: 'file', id: fileId }, c.req.valid('query'));
     });
+
+  // Page backlinks: the places of other pages that link to a page, shaped like file backlinks.
+  route(app, op.listSpacePageBacklinks, async (c) => {
+    const { spaceId, pageId } = c.req.valid('param');
+    return backlinksList(c, await loadSpaceContent(c, spaceId), { kind: 'page', id: pageId }, c.req.valid('query'));
+  });
+
+  route(app, op.listChangeRequestPageBacklinks, async (c) => {
+    const { spaceId, changeRequestId, pageId } = c.req.valid('param');
+    return backlinksList(c, await loadChangeRequestContent(c, spaceId, changeRequestId), { kind: 'page', id: pageId }, c.req.valid('query'));
+  });
 }

@@ -329,7 +329,7 @@ export const updateChangeRequestContent = group.declare({
   },
 });
 
-// Beyond the spec: the public interface's page backlinks and meta links (functions/content/page-backlinks.ts, page-meta-links.ts).
+// Beyond the spec: the public interface's page backlinks and meta links (functions/content/links.ts, page-meta-links.ts).
 
 export const listSpacePageBacklinks = group.declare({
   method: 'GET',
