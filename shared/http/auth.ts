@@ -35,12 +35,13 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   ]);
   refuseBlockedAddress(c, loader.peek(addressCounterKey));
   const token = loader.peek(tokenKey);
-  if (!token || token.revokedAt) {
-    await countFailedAuthentication(c);
-    throw unauthorized('The access token is unknown or has been revoked');
-  }
   // Tokens with an expiry (SSO logins) stop at it, before the table's TTL removes them.
-  if (typeof token.expiresAt === 'number' && token.expiresAt <= nowEpochSeconds()) throw unauthorized('The access token has expired');
+  const expired = typeof token?.expiresAt === 'number' && token.expiresAt <= nowEpochSeconds();
+  if (!token || token.revokedAt || expired) {
+    // Every refused token counts against the address, whatever the reason.
+    await countFailedAuthentication(c);
+    throw unauthorized(expired ? 'The access token has expired' : 'The access token is unknown or has been revoked');
+  }
   enforceTokenLimit(c, tokenCount);
   rememberTokenUser(tokenHash, token.userId as string);
   c.set('loader', loader);
