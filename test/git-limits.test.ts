@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
-import { createRepo, startGitServer, type GitServer } from './support/git-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createRepo, useGitServer } from './support/git-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { MAX_MARKDOWN_NESTING } from '../shared/content/markdown/index.ts';
 
@@ -8,18 +8,12 @@ import { MAX_MARKDOWN_NESTING } from '../shared/content/markdown/index.ts';
  * Git import under the markdown limits: a page over a limit fails the import with a
  * message naming the file and the limit; the worker survives and the space is unchanged.
  */
-let api: TestApi;
-let server: GitServer;
+const api = useTestApi();
+const server = useGitServer();
 let org: TestOrg;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  server = await startGitServer();
   org = await newOrg();
-});
-afterAll(async () => {
-  await api.close();
-  await server.close();
 });
 
 async function settle(spaceId: string) {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
-import { createRepo, pngFile, startGitServer, type GitServer } from './support/git-server.ts';
+import { createRepo, pngFile, useGitServer } from './support/git-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { db } from '../shared/db/client.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
@@ -12,18 +12,12 @@ import { logger } from '../shared/observability/logger.ts';
 import { PROGRESS_SAVE_EVERY_ITEMS } from '../shared/git/progress.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
 
-let api: TestApi;
-let server: GitServer;
+const api = useTestApi();
+const server = useGitServer();
 let org: TestOrg;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  server = await startGitServer();
   org = await newOrg('Git progress');
-});
-afterAll(async () => {
-  await api.close();
-  await server.close();
 });
 
 /** 300 pages in 10 folders listed in SUMMARY, one reusable content, 60 assets the pages link to. */

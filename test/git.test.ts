@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
-import { cloneBranch, commitFiles, createRepo, git, pngFile, startGitServer, type GitServer } from './support/git-server.ts';
+import { cloneBranch, commitFiles, createRepo, git, pngFile, useGitServer } from './support/git-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
@@ -13,18 +13,12 @@ import { queryAll } from '../shared/db/operations.ts';
 import { IMPORT_BATCH } from '../shared/git/import.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
 
-let api: TestApi;
-let server: GitServer;
+const api = useTestApi();
+const server = useGitServer();
 let org: TestOrg;
 
 beforeAll(async () => {
-  api = await startTestApi();
-  server = await startGitServer();
   org = await newOrg();
-});
-afterAll(async () => {
-  await api.close();
-  await server.close();
 });
 
 /** The documentation repository teams keep: config with a BOM and `./docs/`, SUMMARY, nested READMEs, assets, includes. */
