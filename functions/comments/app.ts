@@ -22,19 +22,7 @@ import { presentComments, presentOneComment, presentOneReply, presentReplies } f
  */
 const routes = operationRoutes();
 
-const scopes = [
-  {
-    list: op.listCommentsInSpace, post: op.postCommentInSpace, get: op.getCommentInSpace, update: op.updateCommentInSpace,
-    remove: op.deleteCommentInSpace, listReplies: op.listCommentRepliesInSpace, postReply: op.postCommentReplyInSpace,
-    getReply: op.getCommentReplyInSpace, updateReply: op.updateCommentReplyInSpace, removeReply: op.deleteCommentReplyInSpace,
-  },
-  {
-    list: op.listCommentsInChangeRequest, post: op.postCommentInChangeRequest, get: op.getCommentInChangeRequest,
-    update: op.updateCommentInChangeRequest, remove: op.deleteCommentInChangeRequest, listReplies: op.listCommentRepliesInChangeRequest,
-    postReply: op.postCommentReplyInChangeRequest, getReply: op.getCommentReplyInChangeRequest,
-    updateReply: op.updateCommentReplyInChangeRequest, removeReply: op.deleteCommentReplyInChangeRequest,
-  },
-];
+const scopes = [op.spaceComments, op.changeRequestComments];
 
 for (const scope of scopes) {
 
