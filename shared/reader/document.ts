@@ -7,6 +7,7 @@ import { h } from 'hastscript';
 import { captionText } from '../content/markdown/captions.ts';
 import { anchorOf } from './html.ts';
 import { raw } from './sanitize.ts';
+import { renderExtendedBlock } from './blocks-extended.ts';
 
 /**
  * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
@@ -17,6 +18,7 @@ import { raw } from './sanitize.ts';
  * S3 URLs.
  */
 
+export type ReaderNode = Node;
 type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[]; leaves?: { text: string; marks?: { type: string; data?: Record<string, unknown> }[] }[] };
 
 export interface RenderContext {
@@ -278,7 +280,11 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
     case 'markdown':
       return [h('pre.raw-markdown', h('code', String(data.markdown ?? '')))];
     default:
-      return children();
+      return renderExtendedBlock(node, {
+        ctx,
+        blocks: (nodes) => renderBlocks(ctx, nodes, depth),
+        inlines: (nodes) => inlines(ctx, nodes),
+      }) ?? children();
   }
 }
 
