@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // HTTP suites in test/, unit tests of pure logic beside their code in shared/ and functions/.
+    include: ['test/**/*.test.ts', 'shared/**/*.test.ts', 'functions/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -2,35 +2,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { pngFile } from './support/png.ts';
 import { s3 } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { advanceClock, resetClock } from '../shared/clock.ts';
 import { randomId } from '../shared/ids.ts';
-import { queryAll } from '../shared/db/operations.ts';
 import { getJsonBlob, putBytesBlob } from '../shared/content/blobs.ts';
 import { sweepBlobs } from '../shared/content/blob-sweep.ts';
 import { purgeSpace } from '../shared/commands/purge-space.ts';
 import { enqueue } from '../shared/jobs/enqueue.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import type { Manifest, ManifestPage } from '../shared/content/types.ts';
+import { storedLike } from './support/stored.ts';
+import { revisionEntity } from '../shared/db/entities/revision.ts';
+import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 
 /**
  * The blob sweep against the real emulators. The table is shared with every other test
  * file, but this file gets a bucket of its own: a sweep with no grace would otherwise delete
  * the blobs other files' edits are writing at that moment (exactly what the grace prevents).
  */
-let api: TestApi;
+const api = useTestApi();
 beforeAll(async () => {
-  api = await startTestApi();
   process.env.BUCKET_NAME = `blob-sweep-${randomId(8).toLowerCase()}`;
   await s3().send(new CreateBucketCommand({ Bucket: config.bucketName }));
 });
 afterAll(async () => {
   resetClock();
   delete process.env.BLOB_SWEEP_GRACE_HOURS;
-  await api.close();
 });
 
 async function blobKeys(): Promise<Set<string>> {
@@ -55,7 +56,7 @@ async function headStatus(hash: string): Promise<number> {
 /** Every blob a space's revisions name, walked here independently of the sweep's own walk. */
 async function blobsOfSpace(spaceId: string): Promise<Set<string>> {
   const hashes = new Set<string>();
-  for (const record of await queryAll({ partition: `SPACE#${spaceId}`, prefix: 'REVISION#' })) {
+  for (const record of await storedLike(revisionEntity.key({ spaceId, revisionId: '' }))) {
     const manifest = await getJsonBlob<Manifest>(record.manifest as string);
     hashes.add(record.manifest as string);
     const walk = (pages: ManifestPage[]) => pages.forEach((p) => { if (p.document) hashes.add(p.document); walk(p.pages); });
@@ -69,8 +70,8 @@ async function blobsOfSpace(spaceId: string): Promise<Set<string>> {
 /** A space whose primary content has two pages and a file (merged), plus an open change request with one more page. */
 async function spaceWithContent(org: TestOrg, label: string) {
   const token = org.admin.token;
-  const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token, body: { title: label } })).body;
-  const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token, body: { subject: 'Content' } })).body;
+  const space = await createSpace(api, org, { title: label });
+  const cr = await createChangeRequest(api, org, space, { subject: 'Content' });
   const edit = (changes: unknown[]) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token, body: { changes }, query: { compat: false } });
   const first = await edit([
     { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: `# Guide\n\nOnly in ${label}.\n` } },
@@ -112,10 +113,10 @@ describe('blob sweep (mark and sweep of blobs/)', () => {
     const openapi = (title: string) => JSON.stringify({ openapi: '3.0.0', info: { title, version: '1' }, paths: {} }, null, 2);
     const specBase = `/orgs/${org.id}/openapi/api`;
     expect((await api.request('PUT', specBase, { token: org.admin.token, body: { source: { text: openapi(`first ${randomId(6)}`) } } })).status).toBe(201);
-    const [firstSource] = (await queryAll({ partition: `ORG#${org.id}`, prefix: 'OPENAPI#' })).map((r) => r.sourceTextBlob as string);
+    const [firstSource] = (await storedLike(openAPISpecEntity.key({ orgId: org.id, slug: '' }))).map((r) => r.sourceTextBlob as string);
     expect((await api.request('PUT', specBase, { token: org.admin.token, body: { source: { text: openapi(`second ${randomId(6)}`) } } })).status).toBe(200);
     while ((await pollOnce('jobs', 1)) > 0); // processes the spec: its document becomes a blob too
-    const [spec] = await queryAll({ partition: `ORG#${org.id}`, prefix: 'OPENAPI#' });
+    const [spec] = await storedLike(openAPISpecEntity.key({ orgId: org.id, slug: '' }));
     expect(spec).toMatchObject({ processingState: 'complete', lastVersionBlob: expect.any(String) });
     // A blob of an edit in flight: written, not yet named by any record.
     const inFlight = await putBytesBlob(Buffer.from(`in flight ${randomId(10)}`));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GitBookAPI } from '@gitbook/api';
 import type { Api, ChangeRequestReviewStatus } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { useTestApi, newOrg, presentedUser, type TestOrg, type TestUser } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 
 const api = useTestApi();
 
@@ -20,11 +21,10 @@ interface Fixture {
 
 async function fixture(): Promise<Fixture> {
   const org = await newOrg();
-  const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
-  expect(space.status).toBe(201);
+  const space = await createSpace(api, org);
   return {
     org,
-    spaceId: space.body.id,
+    spaceId: space.id,
     author: await org.member('edit', 'Author'),
     named: await org.member('review', 'Named'),
     other: await org.member('review', 'Other'),

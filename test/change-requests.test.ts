@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestApi, newOrg, presentedUser } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { changeRequestEntity, changeRequestNumberEntity } from '../shared/db/entities/change-request.ts';
 import { db } from '../shared/db/client.ts';
@@ -29,9 +29,14 @@ async function spaceCounters(spaceId: string, token: string) {
   return { changeRequests, changeRequestsOpen, changeRequestsDraft };
 }
 
-/** Change request records stored in a space's partition. */
+/** Change request records stored in a space's partition: the change requests, and their numbers. */
 async function storedCRs(spaceId: string) {
-  return queryAll({ partition: `SPACE#${spaceId}`, prefix: 'CR' });
+  const changeRequests = await changeRequestEntity.query.bySpace({ spaceId }).all();
+  const numbers = await changeRequestNumberEntity.query.inSpace({ spaceId }).all();
+  return [
+    ...changeRequests.map((item) => ({ entityType: changeRequestEntity.type, ...item })),
+    ...numbers.map((item) => ({ entityType: changeRequestNumberEntity.type, ...item })),
+  ];
 }
 
 const doc = (text: string) => ({
@@ -79,8 +84,10 @@ describe('POST /spaces/{spaceId}/change-requests', () => {
       entityType: 'change-request', id, spaceId: space.id, orgId: org.id, number: 1, status: 'draft', subject: 'Fix typos',
       createdBy: editor.user.id, revision: space.revision, revisionInitial: space.revision, comments: 0,
       contributors: [editor.user.id], requestedReviewers: [],
-      gsi1pk: `ORG#${org.id}#CHANGE_REQUESTS`, gsi1sk: `${res.body.createdAt}#${id}`,
     });
+    // Listed under its organization (the index of the organization's change requests), and under its space.
+    expect((await changeRequestEntity.query.byOrg({ orgId: org.id }).all()).map((cr) => cr.id)).toEqual([id]);
+    expect((await changeRequestEntity.query.bySpace({ spaceId: space.id }).all()).map((cr) => cr.id)).toEqual([id]);
     expect(stored).not.toHaveProperty('someFreeProperty');
     expect(await getRecord(changeRequestNumberEntity.key({ spaceId: space.id, number: 1 })))
       .toMatchObject({ entityType: 'change-request-number', changeRequestId: id, number: 1 });

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { MAX_MARKDOWN_BYTES, MAX_MARKDOWN_NESTING } from '../shared/content/markdown/index.ts';
 
 /**
@@ -9,22 +10,18 @@ import { MAX_MARKDOWN_BYTES, MAX_MARKDOWN_NESTING } from '../shared/content/mark
  * is parsed off the main thread while other requests keep being answered.
  * (Parse cost against input size is measured in bench/parser.)
  */
-let api: TestApi;
+const api = useTestApi();
 beforeAll(async () => {
-  api = await startTestApi();
   // The first parse starts the worker threads (a second or two on a busy machine): not what the timings below measure.
   const org = await newOrg();
   const { spaceId, crId } = await changeRequest(org);
   expect((await timedEdit(org, spaceId, crId, { markdown: '# Warm\n' })).response.status).toBe(200);
 }, 60_000);
-afterAll(async () => api.close());
 
 async function changeRequest(org: TestOrg) {
-  const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } });
-  expect(space.status).toBe(201);
-  const cr = await api.request('POST', `/spaces/${space.body.id}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } });
-  expect(cr.status).toBe(201);
-  return { spaceId: space.body.id as string, crId: cr.body.id as string };
+  const space = await createSpace(api, org);
+  const cr = await createChangeRequest(api, org, space, { subject: 'Edit' });
+  return { spaceId: space.id as string, crId: cr.id as string };
 }
 
 /** The change request's revision and page tree: what an edit would change. */

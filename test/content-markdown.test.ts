@@ -462,14 +462,10 @@ const fixtures: { name: string; markdown: string; shape: Shape[] }[] = [
     shape: [{ type: 'paragraph', nodes: [[{ text: 'Endpoint:', marks: ['bold'] }, { text: '\n' }, { text: 'https://api.example.com/', marks: ['code'] }]] }],
   },
   {
-    name: 'tags this library has no block for (and Liquid tags) are kept as raw lines',
+    name: 'columns are blocks; tags this library has no block for (Liquid tags) are kept as raw lines',
     markdown: '{% columns %}\n{% column %}\nLeft\n{% endcolumn %}\n{% endcolumns %}\n\n{% raw %}\nx\n{% endraw %}\n',
     shape: [
-      { type: 'markdown', data: { markdown: '{% columns %}' }, isVoid: true },
-      { type: 'markdown', data: { markdown: '{% column %}' }, isVoid: true },
-      para('Left'),
-      { type: 'markdown', data: { markdown: '{% endcolumn %}' }, isVoid: true },
-      { type: 'markdown', data: { markdown: '{% endcolumns %}' }, isVoid: true },
+      { type: 'columns', nodes: [{ type: 'column', nodes: [para('Left')] }] },
       { type: 'markdown', data: { markdown: '{% raw %}' }, isVoid: true },
       para('x'),
       { type: 'markdown', data: { markdown: '{% endraw %}' }, isVoid: true },
@@ -641,7 +637,7 @@ describe('non-canonical input is read correctly and printed canonically', () => 
     { name: 'loose lists and extra blank lines', input: '* a\n\n\n* b\n\n\n\nText\n\n\n', canonical: '* a\n* b\n\nText\n' },
     { name: 'underscore emphasis, other rules, setext headings', input: 'Title\n=====\n\n__bold__ and *it*\n\n---\n\n___\n', canonical: '# Title\n\n**bold** and _it_\n\n***\n\n***\n' },
     { name: 'tilde fences', input: '~~~py\nx = 1\n~~~\n', canonical: '```py\nx = 1\n```\n' },
-    { name: 'headings deeper than 3 become heading-3', input: '#### Deep\n', canonical: '### Deep\n' },
+    { name: 'setext headings become ATX; deep headings keep their level', input: 'Deep\n----\n\n##### Deeper\n', canonical: '## Deep\n\n##### Deeper\n' },
     {
       name: "single-quoted attributes, no inner spaces, blank lines inside tags",
       input: "{%hint style='warning'%}\n\n\nCareful\n\n\n{%endhint%}\n",
@@ -1070,7 +1066,7 @@ describe('public document schemas', () => {
     };
     expect(violations(document.nodes.slice(0, 1))).toEqual([]);
     expect(documentToMarkdown(document)).toBe(
-      '<figure><img src="a.png" alt="A"><figcaption><p>Rich caption</p></figcaption></figure>\n\n<figure><img src="b.png" alt=""><figcaption><p>Stored before</p></figcaption></figure>\n',
+      '<figure><img src="a.png" alt="A"><figcaption><p>Rich <strong>caption</strong></p></figcaption></figure>\n\n<figure><img src="b.png" alt=""><figcaption><p>Stored before</p></figcaption></figure>\n',
     );
   });
 });

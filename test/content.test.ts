@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
-import { getRecord } from '../shared/db/operations.ts';
 import { pngFile } from './support/png.ts';
+import { changeRequestEntity } from '../shared/db/entities/change-request.ts';
 
 const api = useTestApi();
 
@@ -22,7 +22,7 @@ const tinyPng = () => pngFile(3, 2).toString('base64');
 describe('space content reads', () => {
   it('a new space has one empty page; GET content, pages, page and path answer every field', async () => {
     const org = await newOrg();
-    const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'S' } })).body;
+    const space = await createSpace(api, org, { title: 'S' });
     const content = await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token });
     expect(content.status).toBe(200);
     expect(content.body).toMatchObject({
@@ -51,8 +51,8 @@ describe('space content reads', () => {
     const other = await newOrg();
     expect((await api.request('GET', `/spaces/${space.id}/content`, { token: other.admin.token })).status).toBe(404);
     expect((await api.request('GET', `/spaces/${space.id}/content`)).status).toBe(401);
-    const empty = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { empty: true } });
-    expect((await api.request('GET', `/spaces/${empty.body.id}/content/pages`, { token: org.admin.token })).body).toEqual({ pages: [] });
+    const empty = await createSpace(api, org, { empty: true });
+    expect((await api.request('GET', `/spaces/${empty.id}/content/pages`, { token: org.admin.token })).body).toEqual({ pages: [] });
   });
 });
 
@@ -161,14 +161,14 @@ describe('POST change request content', () => {
   it('is atomic: a failing change leaves the change request as it was', async () => {
     const org = await newOrg();
     const { space, cr } = await spaceWithChangeRequest(org);
-    const before = await getRecord({ pk: `SPACE#${space.id}`, sk: `CR#${cr.id}` });
+    const before = await changeRequestEntity.get({ spaceId: space.id, changeRequestId: cr.id }, { consistent: true });
     const res = await edit(org, space.id, cr.id, [
       { operation: 'insert_page', title: 'Fine', document: { markdown: 'ok\n' } },
       { operation: 'delete_page', page: 'missing' },
     ]);
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^changes\.1\.page: /);
-    expect(await getRecord({ pk: `SPACE#${space.id}`, sk: `CR#${cr.id}` })).toEqual(before);
+    expect(await changeRequestEntity.get({ spaceId: space.id, changeRequestId: cr.id }, { consistent: true })).toEqual(before);
     const dup = await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Untitled', document: {} }]);
     expect(dup.status).toBe(409);
     expect(dup.body.error.message).toMatch(/slug/);

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
-import { conversationEntity, conversationIssueEntity, conversationsClusterEntity } from '../shared/db/entities/conversation.ts';
+import { getRecord } from '../shared/db/operations.ts';
+import { conversationEntity, conversationIssueEntity, conversationsClusterEntity, conversationsClusteringEntity } from '../shared/db/entities/conversation.ts';
 import { issueIdOf } from '../shared/commands/conversations-ingest.ts';
 import { RuleAnalyzer } from '../shared/commands/conversations-analyzer.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { advanceClock, nowMs } from '../shared/clock.ts';
+import { storedLike } from './support/stored.ts';
 
 const api = useTestApi();
 
@@ -18,7 +19,11 @@ async function ingest(org: TestOrg, body: Record<string, unknown>, token = org.a
   expect(res.status, JSON.stringify(res.body)).toBe(204);
   return res;
 }
-const stored = async (org: TestOrg) => queryAll({ partition: `ORG#${org.id}`, prefix: 'CONV' });
+/** Every conversation record of the organization: conversations, issues, clusters and the clustering watermark. */
+const stored = async (org: TestOrg) => (await Promise.all([
+  conversationEntity.key({ orgId: org.id, conversationId: '' }), conversationIssueEntity.key({ orgId: org.id, issueId: '' }),
+  conversationsClusterEntity.key({ orgId: org.id, clusterId: '' }), conversationsClusteringEntity.key({ orgId: org.id }),
+].map(storedLike))).flat();
 /** Runs the clustering jobs the ingestions queued; returns how many ran. */
 async function cluster() {
   let jobs = 0;

@@ -1,7 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { sealCursor } from '../shared/http/cursor.ts';
+import { memberEntity } from '../shared/db/entities/member.ts';
 
 /**
  * Pagination cursors are sealed with HMAC-SHA256 (shared/http/cursor.ts) for the list that
@@ -9,16 +10,14 @@ import { sealCursor } from '../shared/http/cursor.ts';
  * anything is read, and the real one keeps working. Both cursor producers are covered:
  * a DynamoDB query (members by join date) and an in-memory list (members by name).
  */
-let api: TestApi;
+const api = useTestApi();
 let orgA: TestOrg;
 let orgB: TestOrg;
 
 beforeAll(async () => {
-  api = await startTestApi();
   [orgA, orgB] = await Promise.all([newOrg('Cursor A'), newOrg('Cursor B')]);
   for (const org of [orgA, orgB]) for (const name of ['Ann', 'Bob', 'Cyd']) await org.member('read', name);
 });
-afterAll(() => api.close());
 
 const INVALID = { error: { code: 400, message: 'page: is not a valid page cursor' } };
 
@@ -53,7 +52,7 @@ describe.each([
       'truncated': cursor.slice(0, -1),
       'the tag removed': payload,
       're-signed with another key': `${payload}.${createHmac('sha256', randomBytes(32)).update(payload).digest('base64url')}`,
-      'an unsigned key (the old format)': Buffer.from(JSON.stringify({ pk: `ORG#${orgA.id}`, sk: 'MEMBER#x' })).toString('base64url'),
+      'an unsigned key (the old format)': Buffer.from(JSON.stringify(memberEntity.key({ orgId: orgA.id, userId: 'x' }))).toString('base64url'),
       'over-long': `${payload}${'A'.repeat(3000)}.${tag}`,
       'junk': '%%%not a cursor%%%',
     };

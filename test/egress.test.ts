@@ -6,30 +6,31 @@
  * Only the fixture server's own port is allow-listed here.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { egressMatrix, LEAK, startEgressFixtures, type EgressFixtures, type MatrixCase } from './support/egress-fixtures.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { fileUrlLimits } from '../shared/content/file-input.ts';
 import { randomId } from '../shared/ids.ts';
+import { storedInPartition } from './support/stored.ts';
+import { organizationEntity } from '../shared/db/entities/organization.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let f: EgressFixtures;
 let org: TestOrg;
 
 beforeAll(async () => {
-  api = await startTestApi();
   f = await startEgressFixtures();
   org = await newOrg();
 });
 beforeEach(() => {
-  // startTestApi sets the suite-wide allow-list (127.0.0.1): here only the fixture's port.
+  // The suite-wide allow-list (test/support/global-setup.ts) admits all of 127.0.0.1: here only the fixture's port.
   process.env.EGRESS_ALLOWLIST = `127.0.0.1:${f.fixturePort}`;
 });
 afterAll(async () => {
   await f.close();
-  await api.close();
 });
 
 /** Runs `attempt` for every case: the refusal matches, and the target is never reached. */
@@ -80,7 +81,7 @@ describe('OpenAPI source URL', () => {
     expect(spec.lastVersion).toEqual(expect.any(String));
     const read = await api.request('GET', `${base()}/private`, { token: org.admin.token });
     expect(JSON.stringify(read.body)).not.toContain('hunter2');
-    expect(JSON.stringify(await queryAll({ partition: `ORG#${org.id}` }))).not.toContain('hunter2');
+    expect(JSON.stringify(await storedInPartition(organizationEntity.key({ orgId: org.id })))).not.toContain('hunter2');
     // Replaced by a URL without credentials: the sealed ones are gone, the fetch is refused (401).
     const put = await api.request('PUT', `${base()}/private`, { token: org.admin.token, body: { source: { url: url.replace('bot:hunter2@', '') } } });
     expect(put.status).toBe(200);
@@ -104,9 +105,9 @@ describe('OpenAPI source URL', () => {
 
 describe('file upload by URL', () => {
   async function changeRequest() {
-    const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Files' } });
-    const cr = await api.request('POST', `/spaces/${space.body.id}/change-requests`, { token: org.admin.token, body: { subject: 'Files' } });
-    return `/spaces/${space.body.id}/change-requests/${cr.body.id}/content`;
+    const space = await createSpace(api, org, { title: 'Files' });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Files' });
+    return `/spaces/${space.id}/change-requests/${cr.id}/content`;
   }
   const upload = (path: string, url: string) => api.request('POST', path, {
     token: org.admin.token, body: { changes: [{ operation: 'insert_files', files: [{ name: 'logo.png', url }] }] },
@@ -153,13 +154,13 @@ describe('file upload by URL', () => {
 
 describe('Git import remote', () => {
   async function importFrom(url: string): Promise<string> {
-    const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Git' } });
-    const res = await api.request('POST', `/spaces/${space.body.id}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main' } });
+    const space = await createSpace(api, org, { title: 'Git' });
+    const res = await api.request('POST', `/spaces/${space.id}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main' } });
     if (res.status === 400) return res.body.error.message;
     expect(res.status).toBe(204);
     for (let i = 0; i < 60; i++) {
       await pollOnce('git', 1);
-      const info = await api.request('GET', `/spaces/${space.body.id}/git/info`, { token: org.admin.token });
+      const info = await api.request('GET', `/spaces/${space.id}/git/info`, { token: org.admin.token });
       if (info.body.operations.running === null && info.body.operations.last) {
         expect(info.body.operations.last.status).toBe('failed');
         return info.body.operations.last.message;

@@ -11,6 +11,7 @@ import { config } from '../shared/config.ts';
 import { logger } from '../shared/observability/logger.ts';
 import { PROGRESS_SAVE_EVERY_ITEMS } from '../shared/git/progress.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
+import { gitOperationEntity } from '../shared/db/entities/git-info.ts';
 
 const api = useTestApi();
 const server = useGitServer();
@@ -46,12 +47,20 @@ type Progress = { pagesDone: number; pagesTotal: number; filesDone: number; file
 /** The progress-only writes of one space's operation records, as the worker sends them to DynamoDB. */
 function watchProgressWrites(spaceId: string) {
   const writes: Progress[] = [];
+  // The key of any operation record of the space: its partition, and its sort key prefix.
+  const operations = gitOperationEntity.key({ spaceId, operationId: '' });
   db().middlewareStack.add((next, context) => async (args) => {
-    const input = args.input as { Key?: { pk?: string; sk?: string }; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> };
-    const names = Object.values(input.ExpressionAttributeNames ?? {});
-    if (/^Update(Item)?Command$/.test(context.commandName ?? '') && input.Key?.pk === `SPACE#${spaceId}` && input.Key.sk?.startsWith('GIT_OP#')
-      && names.includes('progress') && !names.includes('status')) {
-      writes.push(input.ExpressionAttributeValues![':progress'] as Progress);
+    const input = args.input as {
+      Key?: { pk?: string; sk?: string }; UpdateExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown>;
+    };
+    const names = Object.entries(input.ExpressionAttributeNames ?? {});
+    const progressName = names.find(([, attr]) => attr === 'progress')?.[0];
+    if (/^Update(Item)?Command$/.test(context.commandName ?? '') && input.Key?.pk === operations.pk && input.Key.sk?.startsWith(operations.sk)
+      && progressName && !names.some(([, attr]) => attr === 'status')) {
+      // The value placeholder SET to the progress attribute, whatever the placeholders are called.
+      const placeholder = new RegExp(`${progressName} = (:\\w+)`).exec(input.UpdateExpression ?? '')?.[1];
+      writes.push(input.ExpressionAttributeValues![placeholder ?? ':progress'] as Progress);
     }
     return next(args);
   }, { step: 'initialize', name: 'testWatchProgress' });

@@ -9,9 +9,11 @@ import { cloneBranch, commitFiles, createRepo, git, pngFile, useGitServer } from
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
-import { queryAll } from '../shared/db/operations.ts';
 import { IMPORT_BATCH } from '../shared/git/import.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
+import { storedInPartition, storedLike } from './support/stored.ts';
+import { revisionEntity } from '../shared/db/entities/revision.ts';
+import { spaceEntity } from '../shared/db/entities/space.ts';
 
 const api = useTestApi();
 const server = useGitServer();
@@ -82,7 +84,7 @@ async function exportFrom(spaceId: string, body: Record<string, unknown>) {
 }
 
 async function revisions(spaceId: string) {
-  return (await queryAll({ partition: `SPACE#${spaceId}`, prefix: 'REVISION#' }));
+  return storedLike(revisionEntity.key({ spaceId, revisionId: '' }));
 }
 
 /** Every file of a directory (recursive), `.git` excluded. */
@@ -271,7 +273,7 @@ describe('git import', () => {
     expect(info.operations.last).toMatchObject({ status: 'failed', url, message: expect.stringContaining(url) });
     expect(info.operations.last.message).toMatch(/HTTP 404|could not be reached/);
     expect(JSON.stringify(info)).not.toContain('hunter2');
-    const stored = await queryAll({ partition: `SPACE#${spaceId}` });
+    const stored = await storedInPartition(spaceEntity.key({ spaceId }));
     expect(JSON.stringify(stored)).not.toContain('hunter2');
   });
 
@@ -284,7 +286,7 @@ describe('git import', () => {
     const info = await importInto(spaceId, { url });
     expect(info.operations.last.status).toBe('succeeded');
     expect(info.url).toBe(`${server.url}/${name}.git`);
-    expect(JSON.stringify(await queryAll({ partition: `SPACE#${spaceId}` }))).not.toContain(password);
+    expect(JSON.stringify(await storedInPartition(spaceEntity.key({ spaceId })))).not.toContain(password);
   });
 });
 

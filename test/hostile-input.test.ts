@@ -1,14 +1,14 @@
 import { readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operations, type Operation } from '../shared/http/operations.ts';
-import { startTestApi, type TestApi, type TestResponse } from './support/api.ts';
+import { operations, type Operation } from '../functions/catalogue.ts';
+import { useTestApi, type TestResponse } from './support/api.ts';
 import { fillPath, hostileFixture, pathParamNames, snapshot, type HostileFixture } from './support/hostile/fixtures.ts';
 import { hostileJsonValue, hostilePathValue, hostileQuery, refusedBody } from './support/hostile/generators.ts';
 import { unboundedPaths } from './support/hostile/schema-bounds.ts';
 
 /**
- * Hostile input against every operation of the route table (shared/http/operations.ts),
+ * Hostile input against every operation of the route table (functions/catalogue.ts),
  * over real HTTP against the real emulators, as an organization admin so requests get
  * past authorization to validation. Properties:
  * - refused input (a path value outside its parameter's rule, a structurally bad body, a
@@ -20,19 +20,17 @@ const seed = Number(process.env.FC_SEED ?? 20_240_808);
 const writes = operations.filter((op) => op.method !== 'GET' && op.method !== 'DELETE');
 const reads = operations.filter((op) => op.method === 'GET');
 
-let api: TestApi;
+// The suite sends thousands of requests with one token in a minute: rate limits are not what it tests.
+process.env.RATE_LIMIT_PER_MINUTE = '1000000';
+process.env.READER_RATE_LIMIT_PER_MINUTE = '1000000';
+const api = useTestApi();
 let refusing: HostileFixture;
 let playground: HostileFixture;
 
 beforeAll(async () => {
-  // The suite sends thousands of requests with one token in a minute: rate limits are not what it tests.
-  process.env.RATE_LIMIT_PER_MINUTE = '1000000';
-  process.env.READER_RATE_LIMIT_PER_MINUTE = '1000000';
   console.log(`hostile-input: fast-check seed ${seed} (FC_SEED=${seed} replays it)`);
-  api = await startTestApi();
   [refusing, playground] = await Promise.all([hostileFixture(api, 'Hostile refused'), hostileFixture(api, 'Hostile playground')]);
 }, 120_000);
-afterAll(() => api?.close());
 
 function send(op: Operation, path: string, fixture: HostileFixture, options: { text?: string; contentType?: string; query?: Record<string, string> } = {}) {
   const headers: Record<string, string> = {};

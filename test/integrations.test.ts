@@ -7,8 +7,13 @@ import { installationLockKey, integrationEntity } from '../shared/db/entities/in
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { Webhook } from 'standardwebhooks';
 import { randomId } from '../shared/ids.ts';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { sqs } from '../shared/aws/clients.ts';
+import { config } from '../shared/config.ts';
 
 const api = useTestApi();
+// Retries one second apart, then two, instead of 30 and 60 (shared/integrations/dispatch.ts).
+process.env.INTEGRATION_RETRY_BASE_SECONDS = '1';
 
 const uniqueName = (prefix = 'int') => `${prefix}-${randomId(10).toLowerCase()}`;
 const stored = (name: string) => getRecord(integrationEntity.key({ name }));
@@ -227,19 +232,37 @@ describe('installations, dev mode, events and dispatch', () => {
     expect(detail.body.event).toMatchObject({ id: event.id, status: 'success' });
     expect(detail.body.trace.logs).toContainEqual({ message: 'Delivered to development tunnel: HTTP 200', timestamp: expect.any(String), level: 'debug' });
 
-    // A failing tunnel marks the event failed with the status logged.
+    // A failing tunnel (5xx) is retried: SQS redelivers after the visibility timeout, and the
+    // third failure marks the event failed, every attempt's status logged (then the DLQ).
     answer = 500;
     const third = await newOrg();
     const res3 = await api.request('POST', `/integrations/${name}/installations`, { token: third.admin.token, body: { organization: third.id } });
     expect(res3.status).toBe(201);
     received.length = 0;
-    for (let i = 0; i < 5 && received.length === 0; i++) await pollOnce('integration-events', 1);
+    const arrivals: number[] = [];
+    for (let i = 0; i < 30 && received.length < 3; i++) {
+      const before = received.length;
+      await pollOnce('integration-events', 1);
+      if (received.length > before) arrivals.push(Date.now());
+    }
+    expect(received).toHaveLength(3);
+    expect(new Set(received.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    // Backoff (INTEGRATION_RETRY_BASE_SECONDS = 1 here): 1 s, then 2 s before the next attempt.
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(900);
+    expect(arrivals[2]! - arrivals[1]!).toBeGreaterThanOrEqual(1900);
+    // After the last attempt the message goes to the dead-letter queue (on its next receive).
+    await new Promise((r) => setTimeout(r, 4100));
+    await pollOnce('integration-events', 0);
+    const dlq = await sqs().send(new ReceiveMessageCommand({ QueueUrl: `${config.queueUrl('integration-events')}-dlq`, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+    expect((dlq.Messages ?? []).map((m) => JSON.parse(m.Body!).eventId)).toContain(received[0]!.headers['webhook-id']);
     const list = await api.request('GET', `/integrations/${name}/events`, { token: owner.admin.token, query: { limit: 1 } });
     expect(list.body.items).toHaveLength(1);
     expect(list.body.next.page).toEqual(expect.any(String));
     const failed = await api.request('GET', `/integrations/${name}/events/${list.body.items[0].id}`, { token: owner.admin.token });
     expect(failed.body.event.status).toBe('failed');
-    expect(failed.body.trace.logs.map((l: { message: string }) => l.message)).toContain('Delivered to development tunnel: HTTP 500');
+    const failedLines = failed.body.trace.logs.map((l: { message: string }) => l.message);
+    expect(failedLines.filter((m: string) => m === 'Delivered to development tunnel: HTTP 500')).toHaveLength(3);
+    expect(failedLines).toContain('Giving up after 3 attempts');
 
     // Installations: owner admins list them, with the externalId filter.
     const installs = await api.request('GET', `/integrations/${name}/installations`, { token: owner.admin.token });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { jwtVerify } from 'jose';
 import { useTestApi, newOrg, newUser, type TestOrg, type TestUser } from './support/api.ts';
+import { createTeam } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -30,11 +31,6 @@ async function putSpace(orgId: string, overrides: Partial<SpaceItem> = {}): Prom
 const storedMember = (orgId: string, userId: string) => getRecord(memberEntity.key({ orgId, userId }));
 const ids = (items: { id: string }[]) => items.map((i) => i.id);
 
-async function createTeam(org: TestOrg, title: string, members: string[]) {
-  const res = await api.request('PUT', `/orgs/${org.id}/teams`, { token: org.admin.token, body: { title, members } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
 
 describe('GET /orgs/{organizationId}/members', () => {
   let org: TestOrg;
@@ -273,8 +269,8 @@ describe('DELETE /orgs/{organizationId}/members/{userId}', () => {
     const org = await newOrg();
     const member = await org.member('edit');
     const other = await org.member('read');
-    const t1 = await createTeam(org, 'One', [member.user.id, other.user.id]);
-    const t2 = await createTeam(org, 'Two', [member.user.id]);
+    const t1 = await createTeam(api, org, { title: 'One', members: [member.user.id, other.user.id] });
+    const t2 = await createTeam(api, org, { title: 'Two', members: [member.user.id] });
     expect(await storedMember(org.id, member.user.id)).toMatchObject({ teams: 2 });
     const res = await api.request('DELETE', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token });
     expect(res.status).toBe(204);
@@ -335,7 +331,9 @@ describe('POST /orgs/{organizationId}/ping', () => {
     expect(payload.exp! - payload.iat!).toBe(3600);
     await expect(jwtVerify(res.body.serviceVisitorClaims, new TextEncoder().encode('another secret'))).rejects.toThrow();
     const stored = await storedMember(org.id, member.user.id);
-    expect(stored).toMatchObject({ lastSeenAt: expect.any(String), gsi3pk: `ORG#${org.id}#MEMBERS_SEEN` });
+    expect(stored).toMatchObject({ lastSeenAt: expect.any(String) });
+    // Now in the organization's members-by-last-seen index.
+    expect((await memberEntity.query.bySeen({ orgId: org.id }).all()).map((m) => m.userId)).toContain(member.user.id);
     const got = await api.request('GET', `/orgs/${org.id}/members/${member.user.id}`, { token: member.token });
     expect(got.body.lastSeenAt).toBe(stored!.lastSeenAt);
   });
@@ -425,9 +423,9 @@ describe('GET /orgs/{organizationId}/members/{userId}/teams', () => {
   it('lists the member\'s teams with their team role, filtered by title, paginated', async () => {
     const org = await newOrg();
     const member = await org.member('edit');
-    const alpha = await createTeam(org, 'Alpha Writers', [member.user.id, org.admin.user.id]);
-    const beta = await createTeam(org, 'Beta Reviewers', [member.user.id]);
-    await createTeam(org, 'Gamma', [org.admin.user.id]);
+    const alpha = await createTeam(api, org, { title: 'Alpha Writers', members: [member.user.id, org.admin.user.id] });
+    const beta = await createTeam(api, org, { title: 'Beta Reviewers', members: [member.user.id] });
+    await createTeam(api, org, { title: 'Gamma', members: [org.admin.user.id] });
     const res = await api.request('GET', `/orgs/${org.id}/members/${member.user.id}/teams`, { token: member.token });
     expect(res.status).toBe(200);
     expect(res.body.count).toBe(2);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
-import { createChangeRequest } from './support/factories.ts';
-import { getRecord } from '../shared/db/operations.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
+import { spaceEntity } from '../shared/db/entities/space.ts';
 
 const api = useTestApi();
 
@@ -14,7 +14,7 @@ interface Fixture {
 /** A space whose first page holds three paragraphs (merged through a first change request). */
 async function fixture(): Promise<Fixture> {
   const org = await newOrg();
-  const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Docs' } })).body;
+  const space = await createSpace(api, org);
   const pageId = (await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token })).body.pages[0].id;
   const cr = await createChangeRequest(api, org, space.id);
   await edit(org, space.id, cr.id, [{ operation: 'update_page', page: pageId, document: { markdown: 'One.\n\nTwo.\n\nThree.\n' } }]);
@@ -84,14 +84,14 @@ describe('POST .../merge', () => {
     await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by first.\n\nThree.\n' } }]);
     await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by second.\n\nThree.\n' } }]);
     expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
-    const spaceBefore = await getRecord({ pk: `SPACE#${f.spaceId}`, sk: 'SPACE' });
+    const spaceBefore = await spaceEntity.get({ spaceId: f.spaceId }, { consistent: true });
     const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
     expect(res.status).toBe(409);
     expect(res.body.error).toMatchObject({ code: 409, message: expect.stringMatching(/conflict/) });
     expect(res.body.error.conflicts).toEqual([expect.objectContaining({
       page: f.pageId, title: 'Untitled', blocks: { ours: [expect.any(String)], theirs: [expect.any(String)], base: [expect.any(String)] },
     })]);
-    expect(await getRecord({ pk: `SPACE#${f.spaceId}`, sk: 'SPACE' })).toEqual(spaceBefore);
+    expect(await spaceEntity.get({ spaceId: f.spaceId }, { consistent: true })).toEqual(spaceBefore);
     expect((await api.request('GET', `/spaces/${f.spaceId}/change-requests/${second.id}`, { token: f.org.admin.token })).body.status).toBe('draft');
     expect(await primaryMarkdown(f)).toContain('Two by first.');
   });

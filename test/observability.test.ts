@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
-import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
+import { newOrg, useTestApi, type TestApi, type TestOrg } from './support/api.ts';
 import { logger } from '../shared/observability/logger.ts';
 import { handler as jobsWorker } from '../functions/workers/jobs/handler.ts';
 
@@ -23,18 +23,16 @@ async function captureLines(fn: () => Promise<unknown>): Promise<Record<string, 
   return chunks.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
 }
 
-let api: TestApi;
+const api = useTestApi();
 let org: TestOrg;
 
 beforeAll(async () => {
-  api = await startTestApi();
   org = await newOrg('Observed');
   // The test run logs errors only (test/support/global-setup.ts); this file reads the access lines.
   logger.setLogLevel('INFO');
 });
 afterAll(async () => {
   logger.setLogLevel('ERROR');
-  await api.close();
 });
 afterEach(() => {
   process.env.DEBUG_ROUND_TRIPS = '1';

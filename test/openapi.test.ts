@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { newOrg, newUser, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
+import { createOpenAPISpec } from './support/factories.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { openAPIFetchLimits, parseOpenAPIDocument } from '../shared/commands/openapi-process.ts';
+import { storedLike } from './support/stored.ts';
 
-let api: TestApi;
+const api = useTestApi();
 let server: Server;
 let served: string;
 const petstore = {
@@ -19,7 +21,6 @@ const petstore = {
 const yamlSpec = 'swagger: "2.0"\ninfo:\n  title: YAML API\n  version: "1"\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          description: ok\n';
 
 beforeAll(async () => {
-  api = await startTestApi();
   // A tiny spec server on 127.0.0.1: /petstore.json, /spec.yaml, /missing (404), /slow (never answers in time), /big.
   server = createServer((req, res) => {
     if (req.url === '/petstore.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(petstore));
@@ -35,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  await api.close();
 });
 
 const base = (org: TestOrg) => `/orgs/${org.id}/openapi`;
@@ -54,11 +54,6 @@ async function processed(org: TestOrg, slug: string) {
   throw new Error(`spec ${slug} was not processed`);
 }
 
-async function createSpec(org: TestOrg, slug: string, source: unknown, token = org.admin.token) {
-  const res = await api.request('POST', base(org), { token, body: { slug, source } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 
 describe('POST /orgs/{organizationId}/openapi', () => {
   it('creates a pending spec, then the jobs queue fetches, parses and stores it', async () => {
@@ -86,21 +81,21 @@ describe('POST /orgs/{organizationId}/openapi', () => {
 
   it('takes inline text (YAML or JSON) as the second source variant', async () => {
     const org = await newOrg();
-    const created = await createSpec(org, 'yaml', { text: yamlSpec });
+    const created = await createOpenAPISpec(api, org, 'yaml', { text: yamlSpec });
     expect(created.sourceURL).toBeUndefined();
     const spec = await processed(org, 'yaml');
     expect(spec.lastVersion).toEqual(expect.any(String));
     expect(await getJsonBlob(spec.lastVersionBlob!)).toMatchObject({ swagger: '2.0', info: { title: 'YAML API' } });
-    await createSpec(org, 'json', { text: JSON.stringify(petstore) });
+    await createOpenAPISpec(api, org, 'json', { text: JSON.stringify(petstore) });
     expect(await getJsonBlob((await processed(org, 'json')).lastVersionBlob!)).toEqual(petstore);
   });
 
   it('records fetch and parse failures with their code and errors', async () => {
     const org = await newOrg();
-    await createSpec(org, 'missing', { url: `${served}/missing` });
-    await createSpec(org, 'refused', { url: 'http://127.0.0.1:1/spec.json' });
-    await createSpec(org, 'not-openapi', { url: `${served}/not-openapi` });
-    await createSpec(org, 'broken', { text: '{"openapi": ' });
+    await createOpenAPISpec(api, org, 'missing', { url: `${served}/missing` });
+    await createOpenAPISpec(api, org, 'refused', { url: 'http://127.0.0.1:1/spec.json' });
+    await createOpenAPISpec(api, org, 'not-openapi', { url: `${served}/not-openapi` });
+    await createOpenAPISpec(api, org, 'broken', { text: '{"openapi": ' });
     for (const [slug, code] of [['missing', 'FETCH_ERROR'], ['refused', 'FETCH_ERROR'], ['not-openapi', 'PARSE_ERROR'], ['broken', 'PARSE_ERROR']] as const) {
       const spec = await processed(org, slug);
       expect(spec, slug).toMatchObject({ processingState: 'complete', lastProcessErrorCode: code, lastProcessedAt: expect.any(String) });
@@ -118,8 +113,8 @@ describe('POST /orgs/{organizationId}/openapi', () => {
     const limits = { ...openAPIFetchLimits };
     Object.assign(openAPIFetchLimits, { timeoutMs: 300, maxBytes: 1024 });
     try {
-      await createSpec(org, 'slow', { url: `${served}/slow` });
-      await createSpec(org, 'big', { url: `${served}/big` });
+      await createOpenAPISpec(api, org, 'slow', { url: `${served}/slow` });
+      await createOpenAPISpec(api, org, 'big', { url: `${served}/big` });
       expect(await processed(org, 'slow')).toMatchObject({ lastProcessErrorCode: 'FETCH_TIMEOUT' });
       const big = await processed(org, 'big');
       expect(big.lastProcessErrorCode).toBe('FETCH_ERROR');
@@ -143,14 +138,15 @@ describe('POST /orgs/{organizationId}/openapi', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.message, JSON.stringify(body)).toMatch(new RegExp(`^${field}[.:]`));
     }
-    expect(await queryAll({ partition: `ORG#${org.id}`, prefix: 'OPENAPI#' })).toEqual([]);
-    await createSpec(org, 'Api-V2', { url });
+    expect((await api.request('GET', base(org), { token: org.admin.token })).body.items).toEqual([]);
+    expect(await storedLike(openAPISpecEntity.key({ orgId: org.id, slug: '' }))).toEqual([]);
+    await createOpenAPISpec(api, org, 'Api-V2', { url });
     const taken = await api.request('POST', base(org), { token: org.admin.token, body: { slug: 'Api-V2', source: { text: '{}' } } });
     expect(taken.status).toBe(409);
     expect((await stored(org, 'Api-V2'))!.sourceURL).toBe(url);
     // Slugs are per organization.
     const other = await newOrg();
-    await createSpec(other, 'Api-V2', { url });
+    await createOpenAPISpec(api, other, 'Api-V2', { url });
   });
 
   it('needs the create role: 403 below, 404 across organizations, 401 without a token', async () => {
@@ -170,9 +166,9 @@ describe('POST /orgs/{organizationId}/openapi', () => {
 describe('GET /orgs/{organizationId}/openapi', () => {
   it('lists the org specs with pagination; members read, guests and strangers do not', async () => {
     const org = await newOrg();
-    for (const slug of ['a', 'b', 'c', 'd', 'e']) await createSpec(org, slug, { text: JSON.stringify(petstore) });
+    for (const slug of ['a', 'b', 'c', 'd', 'e']) await createOpenAPISpec(api, org, slug, { text: JSON.stringify(petstore) });
     const other = await newOrg();
-    await createSpec(other, 'z', { text: '{}' });
+    await createOpenAPISpec(api, other, 'z', { text: '{}' });
     const reader = await org.member('read');
     const first = await api.request('GET', base(org), { token: reader.token, query: { limit: 2 } });
     expect(first.status).toBe(200);
@@ -226,7 +222,7 @@ describe('PUT /orgs/{organizationId}/openapi/{specSlug}', () => {
 
   it('a superseded processing run writes nothing', async () => {
     const org = await newOrg();
-    const created = await createSpec(org, 'race', { text: JSON.stringify(petstore) });
+    const created = await createOpenAPISpec(api, org, 'race', { text: JSON.stringify(petstore) });
     await api.request('PUT', `${base(org)}/race`, { token: org.admin.token, body: { source: { text: yamlSpec } } });
     const spec = await processed(org, 'race');
     expect(spec.id).toBe(created.id);
@@ -255,7 +251,7 @@ describe('PUT /orgs/{organizationId}/openapi/{specSlug}', () => {
 describe('PATCH and DELETE /orgs/{organizationId}/openapi/{specSlug}', () => {
   it('sets the visibility (published URL when public)', async () => {
     const org = await newOrg();
-    await createSpec(org, 'vis', { text: JSON.stringify(petstore) });
+    await createOpenAPISpec(api, org, 'vis', { text: JSON.stringify(petstore) });
     const res = await api.request('PATCH', `${base(org)}/vis`, { token: org.admin.token, body: { visibility: 'public' } });
     expect(res.status).toBe(200);
     expect(res.body.visibility).toBe('public');
@@ -279,7 +275,7 @@ describe('PATCH and DELETE /orgs/{organizationId}/openapi/{specSlug}', () => {
 
   it('deletes with 204, also when absent; needs the create role', async () => {
     const org = await newOrg();
-    await createSpec(org, 'gone', { text: JSON.stringify(petstore) });
+    await createOpenAPISpec(api, org, 'gone', { text: JSON.stringify(petstore) });
     const reader = await org.member('read');
     expect((await api.request('DELETE', `${base(org)}/gone`, { token: reader.token })).status).toBe(403);
     const other = await newOrg();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getDocument, OPS, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { useTestApi, newOrg } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { renderPdf } from '../shared/content/pdf/index.ts';
 import { MAX_PDF_PAGES } from '../shared/content/pdf/writer.ts';
 import { pngFile } from './support/png.ts';
@@ -48,8 +49,8 @@ async function parse(bytes: Uint8Array) {
 describe('PDF export in every script', () => {
   it('extracts the source text of a page in each script, with right-to-left lines aligned right', async () => {
     const org = await newOrg();
-    const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook', empty: true } })).body;
-    const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject: 'Scripts' } })).body;
+    const space = await createSpace(api, org, { title: 'Handbook', empty: true });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Scripts' });
     const changes = SCRIPTS.map(([title, text], i) => ({ operation: 'insert_page', slug: `script-${i}`, document: { markdown: `# ${title}\n\n${text}\n` } }));
     const edited = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes } });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);

@@ -3,10 +3,12 @@ import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
-import { queryPage } from '../shared/db/operations.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
 import { putBytesBlob } from '../shared/content/blobs.ts';
+import { storedLike } from './support/stored.ts';
+import { pdfExportEntity } from '../shared/db/entities/pdf-export.ts';
 
 const api = useTestApi();
 
@@ -42,8 +44,8 @@ const REFERENCE = '# Reference\n\nThe reference page lists every option.\n';
 
 /** A space with a change request holding Guide (with a Setup subpage) and Reference. */
 async function changeRequestWithPages(org: TestOrg) {
-  const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook', empty: true } })).body;
-  const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject: 'Write the docs' } })).body;
+  const space = await createSpace(api, org, { title: 'Handbook', empty: true });
+  const cr = await createChangeRequest(api, org, space, { subject: 'Write the docs' });
   const edit = (changes: unknown[]) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes } });
   expect((await edit([
     { operation: 'insert_page', document: { markdown: GUIDE } },
@@ -141,7 +143,7 @@ describe('GET change request pdf', () => {
     const first = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
     const firstHash = (await download(first.body.url)).hash!;
     const revision = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}`, { token: org.admin.token })).body.revision;
-    const { records } = await queryPage({ partition: `SPACE#${space.id}`, prefix: `PDF#${revision}#all#`, limit: 10 });
+    const records = await storedLike(pdfExportEntity.key({ spaceId: space.id, revisionId: revision, selection: 'all#' }));
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ entityType: 'pdf-export', revisionId: revision, blob: firstHash });
 
@@ -170,7 +172,7 @@ describe('GET change request pdf', () => {
 
   it('wraps long text and breaks pages', async () => {
     const org = await newOrg();
-    const space = (await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Long', empty: true } })).body;
+    const space = await createSpace(api, org, { title: 'Long', empty: true });
     const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: {} })).body;
     const paragraphs = Array.from({ length: 60 }, (_, i) => `Paragraph number ${i} ${'with several words that wrap '.repeat(8)}end${i}.`).join('\n\n');
     const code = `\`\`\`\n${'x'.repeat(300)}\n\`\`\``;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { Hono } from 'hono';
 import { handle } from 'hono/aws-lambda';
-import { newOrg, newUser, startTestApi, type TestApi } from './support/api.ts';
+import { newOrg, newUser, useTestApi } from './support/api.ts';
 import { serveLocal } from '../shared/local/http-server.ts';
 import { createLocalApp } from '../shared/local/server.ts';
 import { getRecord } from '../shared/db/operations.ts';
@@ -11,18 +11,16 @@ import { advanceClock, nowEpochSeconds, resetClock } from '../shared/clock.ts';
 import { sha256Hex } from '../shared/ids.ts';
 import { addressSubject, clientAddress } from '../shared/http/rate-limit-client-address.ts';
 
-let api: TestApi;
+const api = useTestApi();
 /** A second server on the same table: another "Lambda instance". */
 let other: { url: string; close(): Promise<void> };
 beforeAll(async () => {
-  api = await startTestApi();
   const { server, address } = await serveLocal({ fetch: createLocalApp().fetch, port: 0, hostname: '127.0.0.1' });
   other = { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((r) => server.close(() => r())) };
 });
 afterAll(async () => {
   resetClock();
   await other.close();
-  await api.close();
 });
 
 // Each test starts one second into a fresh window, so its requests never straddle two.

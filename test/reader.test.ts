@@ -41,11 +41,15 @@ describe('public site', () => {
     expect(html).toContain('<div class="tabs" data-tabs="">');
     expect(html).toMatch(/role="tab"[^>]*aria-selected="true">macOS<\/button>/);
     expect(html).toMatch(/role="tabpanel"[^>]*hidden><p>Run apt install widget.<\/p>/);
-    expect(html).toContain('<figcaption class="code-title">config.yaml</figcaption>');
-    expect(html).toContain('<code class="language-yaml">port: 8080</code>');
+    // Code: a header with title and language, the code highlighted server-side (token classes
+    // whose colours, light and dark, are in the page's hashed style).
+    expect(html).toContain('<figcaption class="code-header"><span class="code-title">config.yaml</span><span class="code-lang">yaml</span></figcaption>');
+    expect(html).toMatch(/<pre class="shiki [^"]*" tabindex="0"><code class="language-yaml"><span class="line"><span class="(sk-[0-9a-z]+)">port<\/span>/);
+    const portClass = /<span class="(sk-[0-9a-z]+)">port<\/span>/.exec(html)![1];
+    expect(html).toMatch(new RegExp(`<style>[^<]*\\.${portClass}\\{--shiki-light:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}\\}`));
     expect(html).toContain(`<a href="/s/${site.id}/configuration">configuration</a>`);
     expect(html).toMatch(/<nav class="pagination"[\s\S]*rel="next" href="\/s\/[^"]+\/configuration"/);
-    expect(html).toContain('<form role="search" method="get"');
+    expect(html).toContain('<form class="search" role="search" method="get"');
     expect(html).not.toContain('name="robots"');
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { useTestApi, newOrg } from './support/api.ts';
-import { operations } from '../shared/http/operations.ts';
+import { operations } from '../functions/catalogue.ts';
 import { isImplemented } from '../shared/http/route.ts';
 import { operationTable, withOperationTable } from '../shared/http/readme-table.ts';
 
@@ -24,7 +24,7 @@ function readmeRows(): Map<string, string> {
 
 describe('README operation table', () => {
   it('is the table generated from the declarations (npm run readme:operations)', () => {
-    // startTestApi built every group app, so isImplemented knows each operation's handler.
+    // useTestApi() built every group app, so isImplemented knows each operation's handler.
     const current = readme();
     expect(withOperationTable(current, operationTable(operations, isImplemented))).toBe(current);
   });

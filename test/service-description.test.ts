@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HEALTH_ROUTES } from '../shared/http/health.ts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { useTestApi } from './support/api.ts';
-import { operations } from '../shared/http/operations.ts';
+import { operations } from '../functions/catalogue.ts';
 import { groupApps } from '../shared/local/groups.ts';
 
 /**

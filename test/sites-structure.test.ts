@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
-import { siteEntity } from '../shared/db/entities/site.ts';
+import { getRecord } from '../shared/db/operations.ts';
+import { siteEntity, siteSectionEntity, siteSpaceEntity } from '../shared/db/entities/site.ts';
 import { hashShareSecret } from '../shared/commands/sites-share-links.ts';
+import { shareLinkEntity } from '../shared/db/entities/share-link.ts';
+import { storedLike } from './support/stored.ts';
 
 const api = useTestApi();
 
@@ -166,7 +168,7 @@ describe('sections', () => {
     const stored = await f.stored();
     expect(stored).toMatchObject({ siteSpaces: 1, defaultSiteSection: second.id, spaceRefs: { [f.spaces[1].id]: 1 } });
     expect(stored.spaceRefs).not.toHaveProperty(s.id);
-    const records = await queryAll({ partition: `SITE#${f.site.id}`, prefix: 'SITESPACE#' });
+    const records = await storedLike(siteSpaceEntity.key({ siteId: f.site.id, siteSpaceId: '' }));
     expect(records).toHaveLength(1);
     expect(records[0]!.section).toBe(second.id);
     const sites = await api.request('GET', `/orgs/${f.org.id}/sites`, { token: f.org.admin.token, query: { space: s.id } });
@@ -224,7 +226,7 @@ describe('section groups', () => {
     expect(groups[0].sectionGroup).toBeUndefined();
     // Deleting the inner group: b reaches the root; no dangling references remain.
     await f.call('DELETE', `/section-groups/${inner.body.id}`);
-    const records = await queryAll({ partition: `SITE#${f.site.id}`, prefix: 'SECTION#' });
+    const records = await storedLike(siteSectionEntity.key({ siteId: f.site.id, sectionId: '' }));
     expect(records.map((r) => r.sectionGroup)).toEqual([undefined, undefined]);
     const profile = (await f.call('GET', '/published')).body;
     expect(profile.structure.structure.map((x: { object: string }) => x.object)).toEqual(['site-section', 'site-section']);
@@ -239,7 +241,7 @@ describe('share links', () => {
     expect(created.body).toEqual({ object: 'share-link', id: expect.any(String), createdAt: expect.any(String), name: 'Partners', active: true, urls: { published: expect.any(String) } });
     const secret = new URL(created.body.urls.published).searchParams.get('share')!;
     expect(secret).toMatch(/^[0-9A-Za-z]{22}$/);
-    const record = (await queryAll({ partition: `SITE#${f.site.id}`, prefix: 'SHARELINK#' }))[0]!;
+    const record = (await storedLike(shareLinkEntity.key({ siteId: f.site.id, shareLinkId: '' })))[0]!;
     expect(JSON.stringify(record)).not.toContain(secret);
     expect(record.secretHash).toBe(hashShareSecret(secret));
     const list = await f.call('GET', '/share-links');
@@ -283,6 +285,6 @@ describe('concurrency', () => {
     const paths = new Set(results.map((r) => r.body.path));
     expect(paths.size).toBe(6);
     expect(await f.stored()).toMatchObject({ siteSpaces: 6, spaceRefs: { [s.id]: 6 } });
-    expect(await queryAll({ partition: `SITE#${f.site.id}`, prefix: 'SITESPACE#' })).toHaveLength(6);
+    expect(await storedLike(siteSpaceEntity.key({ siteId: f.site.id, siteSpaceId: '' }))).toHaveLength(6);
   });
 });

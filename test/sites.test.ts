@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg } from './support/api.ts';
 import { createSite, createSpace } from './support/factories.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { siteEntity } from '../shared/db/entities/site.ts';
+import { storedInPartition } from './support/stored.ts';
 
 const api = useTestApi();
 
@@ -164,11 +165,11 @@ describe('sites: create, get, list, patch, delete, publish', () => {
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/sections`, { token: org.admin.token, body: { spaceId: space.id, title: 'Guides' } });
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/section-groups`, { token: org.admin.token, body: { title: 'G' } });
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/share-links`, { token: org.admin.token, body: { name: 'L' } });
-    expect((await queryAll({ partition: `SITE#${site.id}` })).length).toBeGreaterThan(4);
+    expect((await storedInPartition(siteEntity.key({ siteId: site.id }))).length).toBeGreaterThan(4);
     const creator = await org.member('create');
     expect((await api.request('DELETE', `/orgs/${org.id}/sites/${site.id}`, { token: creator.token })).status).toBe(403);
     expect((await api.request('DELETE', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token })).status).toBe(205);
-    expect(await queryAll({ partition: `SITE#${site.id}` })).toEqual([]);
+    expect(await storedInPartition(siteEntity.key({ siteId: site.id }))).toEqual([]);
     expect((await api.request('DELETE', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token })).status).toBe(204);
     expect((await api.request('GET', `/orgs/${org.id}/sites/${site.id}`, { token: org.admin.token })).status).toBe(404);
   });

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { PutObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { useTestApi, newOrg } from './support/api.ts';
-import { createCollection, createSpace } from './support/factories.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { createCollection, createSpace, createChangeRequest } from './support/factories.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
-import { db } from '../shared/db/client.ts';
 import { s3 } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { advanceClock } from '../shared/clock.ts';
 import { sweepExpiredSpaces, spaceObjectPrefix } from '../shared/commands/purge-space.ts';
+import { revisionEntity } from '../shared/db/entities/revision.ts';
+import { storedInPartition } from './support/stored.ts';
 
 const api = useTestApi();
 
@@ -57,7 +57,7 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
     const stored = await getRecord(spaceEntity.key({ spaceId: id }));
     expect(stored).toMatchObject({ title: 'API docs', orgId: org.id, revision: get.body.revision });
     // The first revision is stored with the space.
-    expect(await getRecord({ pk: `SPACE#${id}`, sk: `REVISION#${get.body.revision}` })).toMatchObject({ parents: [], type: 'initial' });
+    expect(await revisionEntity.get({ spaceId: id, revisionId: get.body.revision })).toMatchObject({ parents: [], type: 'initial' });
   });
 
   it('computes permissions per role and hides spaces from other organizations', async () => {
@@ -210,7 +210,7 @@ describe('delete, restore and permanent removal', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Gone' });
     // Something the space owns: a record in its partition and an object under its prefix.
-    await db().send(new PutCommand({ TableName: config.tableName, Item: { pk: `SPACE#${space.id}`, sk: 'CR#0001', type: 'change-request' } }));
+    await createChangeRequest(api, org, space);
     const objectKey = `${spaceObjectPrefix(space.id)}files/blob`;
     await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: objectKey, Body: 'bytes' }));
     expect((await api.request('DELETE', `/spaces/${space.id}`, { token: org.admin.token })).status).toBe(205);
@@ -224,7 +224,7 @@ describe('delete, restore and permanent removal', () => {
     } finally {
       advanceClock(-(7 * DAY + 1000));
     }
-    expect(await queryAll({ partition: `SPACE#${space.id}` })).toEqual([]);
+    expect(await storedInPartition(spaceEntity.key({ spaceId: space.id }))).toEqual([]);
     await expect(s3().send(new HeadObjectCommand({ Bucket: config.bucketName, Key: objectKey }))).rejects.toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
 import { createTestIdP, type ResponseOptions, type TestIdP } from './support/saml-idp.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { tokenEntity } from '../shared/db/entities/token.ts';
 import { teamMemberEntity } from '../shared/db/entities/team.ts';
@@ -9,6 +9,7 @@ import { userEntity } from '../shared/db/entities/user.ts';
 import { ssoUserId } from '../shared/commands/sso-login.ts';
 import { sha256Hex, randomId } from '../shared/ids.ts';
 import { advanceClock, resetClock } from '../shared/clock.ts';
+import { storedLike } from './support/stored.ts';
 
 const api = useTestApi();
 let idp: TestIdP;
@@ -70,9 +71,9 @@ async function login(provider: Provider, email: string, options: Partial<Respons
 }
 
 const freshEmail = (tag = 'sso') => `${tag}.${randomId(8).toLowerCase()}@acme.example`;
-const usersByEmail = async (email: string) => queryAll({ index: 'gsi1', partition: `EMAIL#${email.toLowerCase()}` });
-const memberCount = async (org: TestOrg) => (await queryAll({ partition: `ORG#${org.id}`, prefix: 'MEMBER#' })).length;
-const tokensOf = async (userId: string) => queryAll({ index: 'gsi1', partition: `USER#${userId}#TOKENS` });
+const usersByEmail = async (email: string) => userEntity.query.byEmail({ email }).all();
+const memberCount = async (org: TestOrg) => (await storedLike(memberEntity.key({ orgId: org.id, userId: '' }))).length;
+const tokensOf = async (userId: string) => tokenEntity.query.byUser({ userId }).all();
 
 describe('SAML service provider: metadata and SP-initiated login', () => {
   it('serves the SP metadata at entityID', async () => {

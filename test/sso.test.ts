@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { createTeam } from './support/factories.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { samlProviderEntity } from '../shared/db/entities/saml-provider.ts';
+import { storedLike } from './support/stored.ts';
 
 const api = useTestApi();
 
@@ -31,14 +33,9 @@ const stored = async (org: TestOrg, providerId: string) => {
   const record = await getRecord(samlProviderEntity.key({ orgId: org.id, providerId }));
   return record ? samlProviderEntity.fromRecord(record) : undefined;
 };
-const providerCount = async (org: TestOrg) => (await queryAll({ partition: `ORG#${org.id}`, prefix: 'SAMLPROVIDER#' })).length;
+const providerCount = async (org: TestOrg) => (await storedLike(samlProviderEntity.key({ orgId: org.id, providerId: '' }))).length;
 const valid = { label: 'Okta', entityID: 'http://www.okta.com/exk1', certificate, ssoURL: 'https://acme.okta.com/app/sso/saml' };
 
-async function createTeam(org: TestOrg, title: string) {
-  const res = await api.request('PUT', `/orgs/${org.id}/teams`, { token: org.admin.token, body: { title } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
 
 async function createProvider(org: TestOrg, body: Record<string, unknown> = valid) {
   const res = await api.request('POST', base(org), { token: org.admin.token, body });
@@ -49,7 +46,7 @@ async function createProvider(org: TestOrg, body: Record<string, unknown> = vali
 describe('POST /orgs/{organizationId}/saml', () => {
   it('creates a provider with its service addresses and embedded default team', async () => {
     const org = await newOrg();
-    const team = await createTeam(org, 'SSO people');
+    const team = await createTeam(api, org, { title: 'SSO people' });
     const res = await api.request('POST', base(org), { token: org.admin.token, body: { ...valid, defaultTeam: team.id, defaultRole: 'edit' } });
     expect(res.status).toBe(201);
     const id = res.body.id;
@@ -71,7 +68,7 @@ describe('POST /orgs/{organizationId}/saml', () => {
   it('rejects bad bodies naming the field and writes nothing', async () => {
     const org = await newOrg();
     const other = await newOrg();
-    const foreignTeam = await createTeam(other, 'Elsewhere');
+    const foreignTeam = await createTeam(api, other, { title: 'Elsewhere' });
     const broken = certificate.replace(/[A-Za-z]{20}/, 'AAAAAAAAAAAAAAAAAAAA');
     for (const [body, field] of [
       [{ ...valid, label: undefined }, 'label'], [{ ...valid, label: '' }, 'label'], [{ ...valid, label: 'x'.repeat(31) }, 'label'],
@@ -104,7 +101,7 @@ describe('POST /orgs/{organizationId}/saml', () => {
 describe('GET /orgs/{organizationId}/saml and /saml/{samlProviderId}', () => {
   it('lists with pagination and reads one; admin only', async () => {
     const org = await newOrg();
-    const team = await createTeam(org, 'Default');
+    const team = await createTeam(api, org, { title: 'Default' });
     const created: string[] = [];
     for (let i = 0; i < 5; i++) created.push((await createProvider(org, { ...valid, label: `IdP ${i}`, defaultTeam: team.id })).id);
     const other = await newOrg();
@@ -143,7 +140,7 @@ describe('GET /orgs/{organizationId}/saml and /saml/{samlProviderId}', () => {
 describe('PATCH /orgs/{organizationId}/saml/{samlProviderId}', () => {
   it('updates the given fields only', async () => {
     const org = await newOrg();
-    const team = await createTeam(org, 'Team A');
+    const team = await createTeam(api, org, { title: 'Team A' });
     const provider = await createProvider(org, { ...valid, defaultTeam: team.id, defaultRole: 'read' });
     const res = await api.request('PATCH', `${base(org)}/${provider.id}`, { token: org.admin.token, body: { label: 'Azure AD', defaultRole: null } });
     expect(res.status).toBe(200);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
+import { createTeam } from './support/factories.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { memberTeamsPartition, teamEntity, teamMemberEntity } from '../shared/db/entities/team.ts';
@@ -10,14 +11,9 @@ const base = (org: TestOrg) => `/orgs/${org.id}/teams`;
 const storedTeam = (org: TestOrg, teamId: string) => getRecord(teamEntity.key({ orgId: org.id, teamId }));
 const storedMembership = (org: TestOrg, teamId: string, userId: string) => getRecord(teamMemberEntity.key({ orgId: org.id, teamId, userId }));
 const memberTeams = async (org: TestOrg, userId: string) => (await getRecord(memberEntity.key({ orgId: org.id, userId })))!.teams;
-const teamCount = async (org: TestOrg) => (await queryAll({ partition: `ORG#${org.id}`, prefix: 'TEAM#' })).length;
+const teamCount = async (org: TestOrg) => (await teamEntity.query.inOrg({ orgId: org.id }).all()).length;
 const ids = (items: { id: string }[]) => items.map((i) => i.id);
 
-async function createTeam(org: TestOrg, title: string, members?: string[]) {
-  const res = await api.request('PUT', base(org), { token: org.admin.token, body: { title, ...(members ? { members } : {}) } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
 
 describe('PUT /orgs/{organizationId}/teams', () => {
   it('creates a team with its memberships and member counters in one go', async () => {
@@ -37,7 +33,7 @@ describe('PUT /orgs/{organizationId}/teams', () => {
     expect(await storedMembership(org, res.body.id, org.admin.user.id)).toMatchObject({ role: 'owner' }); // the creator, listed
     expect(await memberTeams(org, a.user.id)).toBe(1);
     expect(await memberTeams(org, b.user.id)).toBe(1);
-    const empty = await createTeam(org, 'Nobody');
+    const empty = await createTeam(api, org, { title: 'Nobody' });
     expect(empty.members).toBe(0);
     expect(await storedMembership(org, empty.id, org.admin.user.id)).toBeUndefined(); // creator not listed: not a member
   });
@@ -59,7 +55,7 @@ describe('PUT /orgs/{organizationId}/teams', () => {
     expect(notMember.body.error.message).toBe(`members: ${stranger.user.id} is not a member of this organization`);
     expect(await teamCount(org)).toBe(0);
     expect(await memberTeams(org, member.user.id)).toBe(0);
-    expect(await createTeam(org, 'x'.repeat(64))).toMatchObject({ title: 'x'.repeat(64) });
+    expect(await createTeam(api, org, { title: 'x'.repeat(64) })).toMatchObject({ title: 'x'.repeat(64) });
   });
 
   it('admin only: 403 for other roles, 404 across organizations, 401 without token', async () => {
@@ -86,7 +82,7 @@ describe('PUT /orgs/{organizationId}/teams', () => {
   it('creates teams larger than one transaction with exact counters', async () => {
     const org = await newOrg();
     const users = await Promise.all(Array.from({ length: 52 }, () => org.member('read')));
-    const team = await createTeam(org, 'Everyone', users.map((u) => u.user.id));
+    const team = await createTeam(api, org, { title: 'Everyone', members: users.map((u) => u.user.id) });
     expect(team.members).toBe(52);
     expect(await storedTeam(org, team.id)).toMatchObject({ members: 52 });
     expect(await memberTeams(org, users[51]!.user.id)).toBe(1);
@@ -95,7 +91,7 @@ describe('PUT /orgs/{organizationId}/teams', () => {
     expect(await storedMembership(org, team.id, users[51]!.user.id)).toMatchObject({ titleLower: 'all hands' });
     expect((await api.request('DELETE', `${base(org)}/${team.id}`, { token: org.admin.token })).status).toBe(205);
     expect(await storedTeam(org, team.id)).toBeUndefined();
-    expect(await queryAll({ partition: `ORG#${org.id}`, prefix: `TEAMMEMBER#${team.id}#` })).toEqual([]);
+    expect(await teamMemberEntity.query.byTeam({ orgId: org.id, teamId: team.id }).all()).toEqual([]);
     expect(await memberTeams(org, users[0]!.user.id)).toBe(0);
   });
 });
@@ -107,13 +103,13 @@ describe('GET /orgs/{organizationId}/teams', () => {
   beforeAll(async () => {
     org = await newOrg();
     owner = await org.member('edit');
-    for (const title of ['Docs', 'API docs', 'Support', 'Sales', 'Design']) teams[title] = await createTeam(org, title);
+    for (const title of ['Docs', 'API docs', 'Support', 'Sales', 'Design']) teams[title] = await createTeam(api, org, { title });
     // `owner` owns one team (created by them as an admin, then demoted) and is a plain member of another.
     await api.request('PATCH', `/orgs/${org.id}/members/${owner.user.id}`, { token: org.admin.token, body: { role: 'admin' } });
     const res = await api.request('PUT', base(org), { token: owner.token, body: { title: 'Owned Docs', members: [owner.user.id] } });
     teams['Owned Docs'] = res.body;
     await api.request('PATCH', `/orgs/${org.id}/members/${owner.user.id}`, { token: org.admin.token, body: { role: 'edit' } });
-    teams['Joined'] = await createTeam(org, 'Joined', [owner.user.id]);
+    teams['Joined'] = await createTeam(api, org, { title: 'Joined', members: [owner.user.id] });
   });
 
   it('lists every team of the organization across pages', async () => {
@@ -176,7 +172,7 @@ describe('GET /orgs/{organizationId}/teams/{teamId}', () => {
   it('returns the team with the caller\'s permissions; 403 guests; 404 missing or in another organization', async () => {
     const org = await newOrg();
     const member = await org.member('comment');
-    const team = await createTeam(org, 'Reviewers', [member.user.id]);
+    const team = await createTeam(api, org, { title: 'Reviewers', members: [member.user.id] });
     const res = await api.request('GET', `${base(org)}/${team.id}`, { token: member.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -196,7 +192,7 @@ describe('PATCH /orgs/{organizationId}/teams/{teamId}', () => {
   it('renames the team and the title its members are filtered by', async () => {
     const org = await newOrg();
     const member = await org.member('edit');
-    const team = await createTeam(org, 'Old Name', [member.user.id]);
+    const team = await createTeam(api, org, { title: 'Old Name', members: [member.user.id] });
     const res = await api.request('PATCH', `${base(org)}/${team.id}`, { token: org.admin.token, body: { title: 'New Name' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...team, title: 'New Name' });
@@ -211,7 +207,7 @@ describe('PATCH /orgs/{organizationId}/teams/{teamId}', () => {
 
   it('400 naming the field, 403 non-admins, 404 missing team or foreign organization, 401', async () => {
     const org = await newOrg();
-    const team = await createTeam(org, 'Stable');
+    const team = await createTeam(api, org, { title: 'Stable' });
     for (const [body, field] of [[{}, 'title'], [{ title: '' }, 'title'], [{ title: 'x'.repeat(65) }, 'title'], [{ title: 'T', members: [] }, 'members']] as const) {
       const res = await api.request('PATCH', `${base(org)}/${team.id}`, { token: org.admin.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -232,8 +228,8 @@ describe('DELETE /orgs/{organizationId}/teams/{teamId}', () => {
     const org = await newOrg();
     const a = await org.member('edit');
     const b = await org.member('read');
-    const team = await createTeam(org, 'Temp', [a.user.id, b.user.id]);
-    const kept = await createTeam(org, 'Kept', [a.user.id]);
+    const team = await createTeam(api, org, { title: 'Temp', members: [a.user.id, b.user.id] });
+    const kept = await createTeam(api, org, { title: 'Kept', members: [a.user.id] });
     expect(await memberTeams(org, a.user.id)).toBe(2);
     const res = await api.request('DELETE', `${base(org)}/${team.id}`, { token: org.admin.token });
     expect(res.status).toBe(205);
@@ -250,7 +246,7 @@ describe('DELETE /orgs/{organizationId}/teams/{teamId}', () => {
 
   it('403 non-admins, 404 across organizations, 401 without token', async () => {
     const org = await newOrg();
-    const team = await createTeam(org, 'Stays');
+    const team = await createTeam(api, org, { title: 'Stays' });
     const creator = await org.member('create');
     expect((await api.request('DELETE', `${base(org)}/${team.id}`, { token: creator.token })).status).toBe(403);
     const other = await newOrg();

@@ -4,6 +4,7 @@ import { createServer as createHttp2Server, type Http2ServerRequest } from 'node
 import type { AddressInfo } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -82,8 +83,7 @@ const RICH = doc(
 async function spaceWith(org: TestOrg, pages: { id: string; title: string; document: StoredDocument }[], previous?: string) {
   let spaceId = previous;
   if (!spaceId) {
-    const res = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Manual' } });
-    spaceId = res.body.id as string;
+    spaceId = (await createSpace(api, org, { title: 'Manual' })).id as string;
   }
   const now = new Date().toISOString();
   const manifest = emptyManifest();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
-import { createSpace } from './support/factories.ts';
-import { getRecord, queryAll } from '../shared/db/operations.ts';
+import { createSpace, createTranslation } from './support/factories.ts';
+import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
@@ -14,6 +14,7 @@ import { pollOnce } from '../shared/local/queue-poller.ts';
 import { handler as translationsWorker } from '../functions/workers/translations/handler.ts';
 import { runTranslationJob } from '../shared/commands/translations-run.ts';
 import { PseudoTranslator, setDefaultTranslator, type Translator } from '../shared/translate/translator.ts';
+import { storedLike } from './support/stored.ts';
 
 const api = useTestApi();
 
@@ -22,7 +23,7 @@ const stored = async (org: TestOrg, id: string) => {
   const record = await getRecord(translationEntity.key({ orgId: org.id, translationId: id }), true);
   return record ? translationEntity.fromRecord(record) : undefined;
 };
-const count = async (org: TestOrg) => (await queryAll({ partition: `ORG#${org.id}`, prefix: 'TRANSLATION#' })).length;
+const count = async (org: TestOrg) => (await storedLike(translationEntity.key({ orgId: org.id, translationId: '' }))).length;
 
 const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
 const code = (text: string) => ({ object: 'block', type: 'code', data: {}, nodes: [{ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] });
@@ -49,11 +50,6 @@ async function writeContent(spaceId: string) {
   return revision.id;
 }
 
-async function createTranslation(org: TestOrg, spaceId: string, language = 'fr') {
-  const res = await api.request('POST', base(org), { token: org.admin.token, body: { source: { space: spaceId, language: 'en' }, language, instructions } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
 
 /** Polls the translations queue until the translation's run completed. */
 async function processRuns(org: TestOrg, id: string) {
@@ -125,7 +121,7 @@ describe('GET, PUT, DELETE a translation and list', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Handbook' });
     const created = [];
-    for (const language of ['fr', 'de', 'es']) created.push(await createTranslation(org, space.id, language));
+    for (const language of ['fr', 'de', 'es']) created.push(await createTranslation(api, org, space, { language: language, instructions }));
     const reader = await org.member('read');
     const one = await api.request('GET', `${base(org)}/${created[0].id}`, { token: reader.token });
     expect(one.status).toBe(200);
@@ -161,7 +157,7 @@ describe('GET, PUT, DELETE a translation and list', () => {
   it('404 for unknown translations and across organizations, 403 for guests, 401 without token', async () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Handbook' });
-    const t = await createTranslation(org, space.id);
+    const t = await createTranslation(api, org, space, { instructions });
     const missing = await api.request('GET', `${base(org)}/nope`, { token: org.admin.token });
     expect(missing.status).toBe(404);
     expect(missing.body.error.message).toBe('No translation found with id nope');
@@ -190,7 +186,7 @@ describe('POST .../run and the translations worker', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Handbook' });
     const sourceRevision = await writeContent(space.id);
-    const t = await createTranslation(org, space.id, 'fr');
+    const t = await createTranslation(api, org, space, { language: 'fr', instructions });
     const editor = await org.member('edit');
     expect((await api.request('POST', `${base(org)}/${t.id}/run`, { token: editor.token })).status).toBe(403);
     const run = await api.request('POST', `${base(org)}/${t.id}/run`, { token: org.admin.token });
@@ -238,7 +234,7 @@ describe('POST .../run and the translations worker', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Handbook' });
     await writeContent(space.id);
-    const t = await createTranslation(org, space.id, 'de');
+    const t = await createTranslation(api, org, space, { language: 'de', instructions });
     await db().send(new UpdateCommand({
       TableName: config.tableName, Key: translationEntity.key({ orgId: org.id, translationId: t.id }),
       UpdateExpression: 'SET pendingRun = :t', ExpressionAttributeValues: { ':t': 'token-1' },
@@ -260,7 +256,7 @@ describe('POST .../run and the translations worker', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Guide' });
     await writeContent(space.id);
-    const t = await createTranslation(org, space.id, 'ja');
+    const t = await createTranslation(api, org, space, { language: 'ja', instructions });
     const upper: Translator = { translate: async (texts) => texts.map((s) => s.toUpperCase()) };
     await db().send(new UpdateCommand({
       TableName: config.tableName, Key: translationEntity.key({ orgId: org.id, translationId: t.id }),

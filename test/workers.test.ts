@@ -1,20 +1,18 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { startTestApi } from './support/api.ts';
-import { db } from '../shared/db/client.ts';
+import { useTestApi } from './support/api.ts';
 import { sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
-import { queryAll } from '../shared/db/operations.ts';
 import { enqueue } from '../shared/jobs/enqueue.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { handler as spaceExpiry } from '../functions/workers/space-expiry/handler.ts';
+import { changeRequestEntity, type ChangeRequestItem } from '../shared/db/entities/change-request.ts';
+import { spaceEntity } from '../shared/db/entities/space.ts';
+import { storedInPartition } from './support/stored.ts';
 
-beforeAll(async () => {
-  // Sets the emulator endpoints and queue URLs for this process.
-  await (await startTestApi()).close();
-});
+// Sets the emulator endpoints and queue URLs for this process (the HTTP API itself is not called).
+useTestApi();
 
 /** Receives until the queue hands out a message or the attempts run out. */
 async function pollUntilProcessed(queue: Parameters<typeof pollOnce>[0], attempts = 10): Promise<void> {
@@ -25,7 +23,8 @@ async function pollUntilProcessed(queue: Parameters<typeof pollOnce>[0], attempt
 describe('space expiry: TTL removal -> stream worker -> jobs queue -> purge', () => {
   it('purges what a space owned when DynamoDB TTL removes it', async () => {
     const spaceId = `expired-${Date.now()}`;
-    await db().send(new PutCommand({ TableName: config.tableName, Item: { pk: `SPACE#${spaceId}`, sk: 'CR#1', entityType: 'change-request' } }));
+    // A record the space owned (its space record is what TTL removed).
+    await changeRequestEntity.put({ spaceId, changeRequestId: '1' }, { id: '1', spaceId } as ChangeRequestItem).go();
     const event = {
       Records: [
         // An ordinary delete by a user is not a TTL removal: ignored.
@@ -39,7 +38,7 @@ describe('space expiry: TTL removal -> stream worker -> jobs queue -> purge', ()
     } as unknown as DynamoDBStreamEvent;
     expect(await spaceExpiry(event)).toEqual({ batchItemFailures: [] });
     await pollUntilProcessed('jobs');
-    expect(await queryAll({ partition: `SPACE#${spaceId}` })).toEqual([]);
+    expect(await storedInPartition(spaceEntity.key({ spaceId }))).toEqual([]);
   });
 });
 

@@ -49,10 +49,10 @@ export function createBareApp() {
  *   reads), answering a tiny JSON instead of the presented space.
  */
 export function createDiagApp() {
-  const app = createGroupApp();
+  const app = createGroupApp([]);
   app.get('/bench/auth-only', (c) => c.json({ ok: true, userId: c.get('caller').userId }));
   app.get('/spaces/:spaceId/bench-access', async (c) => {
-    const { space, role } = await loadSpaceAccess(c, c.req.param('spaceId'));
+    const { space, role } = await loadSpaceAccess(c.var.scope, c.req.param('spaceId'));
     return c.json({ id: space.id, role });
   });
   return app;

@@ -9,7 +9,7 @@ import { provision } from '../../shared/local/provision.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
 import { resetAwsClients } from '../../shared/aws/clients.ts';
 import { createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
-import { groupNames } from '../../shared/http/operations.ts';
+import { groupNames } from '../../functions/catalogue.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { tokenEntity } from '../../shared/db/entities/token.ts';
 import { organizationEntity } from '../../shared/db/entities/organization.ts';

@@ -66,7 +66,7 @@ async function main() {
       manifest.pages = pages;
       const { revision, put } = await prepareRevision({ spaceId: space.id, manifest, parents: [space.revision], type: 'edits', createdBy: user.id });
       await db().send(new UpdateCommand({ TableName: config.tableName, Key: spaceEntity.key({ spaceId: space.id }), UpdateExpression: 'SET revision = :r', ExpressionAttributeValues: { ':r': revision.id } }));
-      await db().send(new (await import('@aws-sdk/lib-dynamodb')).PutCommand(put.Put));
+      await put.go();
       return { id: space.id, pageId: pages[0]!.pages[0]!.id, manifest };
     }
 

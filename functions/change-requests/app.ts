@@ -3,8 +3,7 @@ import * as op from './operations.ts';
 import { mountPdf } from './pdf.ts';
 import { mountMerge } from './merge.ts';
 import { mountReviews } from './reviews.ts';
-import { notFound } from '../../shared/http/errors.ts';
-import { loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
+import { loadRootAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import type { RichDocument } from '../../shared/db/entities/change-request.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
@@ -22,39 +21,39 @@ const routes = operationRoutes();
 route(routes, op.listChangeRequestsForSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { page, limit, ...filters } = c.req.valid('query');
-  const { space } = await loadSpaceAccess(c, spaceId);
-  const { items, next } = await listSpaceChangeRequests(c, space, filters, { limit, cursor: page });
+  const { space } = await loadSpaceAccess(c.var.scope, spaceId);
+  const { items, next } = await listSpaceChangeRequests(c.var.scope, space, filters, { limit, cursor: page });
   return c.json(presentList(items, next));
 });
 
 route(routes, op.createChangeRequest, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { changeRequest, space } = await createChangeRequest(c, {
+  const { changeRequest, space } = await createChangeRequest(c.var.scope, {
     spaceId,
     subject: body.subject,
     description: body.description as RichDocument | undefined,
   });
-  const [presented] = await presentChangeRequests(c, [changeRequest], () => space.revision);
+  const [presented] = await presentChangeRequests(c.var.scope, [changeRequest], () => space.revision);
   c.header('Location', apiLocation(`/spaces/${spaceId}/change-requests/${changeRequest.id}`));
   return c.json(presented, 201);
 });
 
 route(routes, op.getChangeRequestById, async (c) => {
   const { spaceId, changeRequestId } = c.req.valid('param');
-  const { changeRequest, space } = await loadChangeRequest(c, spaceId, changeRequestId);
-  const [presented] = await presentChangeRequests(c, [changeRequest], () => space.revision);
+  const { changeRequest, space } = await loadChangeRequest(c.var.scope, spaceId, changeRequestId);
+  const [presented] = await presentChangeRequests(c.var.scope, [changeRequest], () => space.revision);
   return c.json(presented);
 });
 
 route(routes, op.updateChangeRequestById, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { description, ...rest } = c.req.valid('json');
-    const { changeRequest, space } = await updateChangeRequest(c, spaceId, changeRequestId, {
+    const { changeRequest, space } = await updateChangeRequest(c.var.scope, spaceId, changeRequestId, {
       ...rest,
       ...(description !== undefined ? { description: description as RichDocument } : {}),
     });
-    const [presented] = await presentChangeRequests(c, [changeRequest], () => space.revision);
+    const [presented] = await presentChangeRequests(c.var.scope, [changeRequest], () => space.revision);
     return c.json(presented);
   },
 );
@@ -62,9 +61,8 @@ route(routes, op.updateChangeRequestById, async (c) => {
 route(routes, op.listChangeRequestsForOrganization, async (c) => {
     const { organizationId } = c.req.valid('param');
     const { page, limit, ...filters } = c.req.valid('query');
-    const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
-    if (!member || member.disabled) throw notFound(`No organization found with id ${organizationId}`);
-    const { items, next } = await listOrganizationChangeRequests(c, org, filters, { limit, cursor: page });
+    const { org } = await loadRootAccess(c.var.scope, organizationId);
+    const { items, next } = await listOrganizationChangeRequests(c.var.scope, org, filters, { limit, cursor: page });
     return c.json(presentList(items, next));
   },
 );

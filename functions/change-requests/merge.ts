@@ -6,13 +6,13 @@ import { mergeChangeRequest, updateChangeRequestFromPrimary } from '../../shared
 export function mountMerge(app: OperationRoutes): void {
   route(app, op.mergeChangeRequest, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { revision } = await mergeChangeRequest(c, spaceId, changeRequestId);
+    const { revision } = await mergeChangeRequest(c.var.scope, spaceId, changeRequestId);
     return c.json({ revision: revision.id, result: 'merge' as const });
   });
 
   route(app, op.updateChangeRequest, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { revision } = await updateChangeRequestFromPrimary(c, spaceId, changeRequestId);
+    const { revision } = await updateChangeRequestFromPrimary(c.var.scope, spaceId, changeRequestId);
     return c.json({ revision: revision.id, result: 'update' as const });
   });
 }

@@ -16,7 +16,7 @@ export function mountPdf(app: OperationRoutes): void {
   route(app, op.getChangeRequestPDF, async (c) => {
       const { spaceId, changeRequestId } = c.req.valid('param');
       const { only, page: pageId } = c.req.valid('query');
-      const content = await loadChangeRequestContent(c, spaceId, changeRequestId);
+      const content = await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId);
       const { changeRequest: cr, space } = content;
       const located = pageId !== undefined ? findPage(content.manifest, pageId) : undefined;
       if (pageId !== undefined && !located) throw notFound(`No page ${pageId} in change request ${changeRequestId}`);

@@ -20,9 +20,9 @@ import {
 export function mountReviews(app: OperationRoutes): void {
   route(app, op.getRequestedReviewersByChangeRequestId, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
-    const { changeRequest: cr } = await loadChangeRequest(c, spaceId, changeRequestId);
+    const { changeRequest: cr } = await loadChangeRequest(c.var.scope, spaceId, changeRequestId);
     const { page, limit } = c.req.valid('query');
-    const { items, next } = await listRequestedReviewers(c, cr, { page, limit });
+    const { items, next } = await listRequestedReviewers(c.var.scope, cr, { page, limit });
     return c.json(presentList(items, next));
   });
 
@@ -33,13 +33,13 @@ export function mountReviews(app: OperationRoutes): void {
       ...(subject !== undefined ? { subject } : {}),
       ...(description !== undefined ? { description: description as RichDocument } : {}),
     };
-    const { changeRequest: cr } = await requestReviewers(c, spaceId, changeRequestId, users, changes);
-    return c.json({ users: await presentRequestedReviewers(c, cr, users) });
+    const { changeRequest: cr } = await requestReviewers(c.var.scope, spaceId, changeRequestId, users, changes);
+    return c.json({ users: await presentRequestedReviewers(c.var.scope, cr, users) });
   });
 
   route(app, op.removeRequestedReviewerFromChangeRequest, async (c) => {
     const { spaceId, changeRequestId, userId } = c.req.valid('param');
-    const removed = await removeRequestedReviewer(c, spaceId, changeRequestId, userId);
+    const removed = await removeRequestedReviewer(c.var.scope, spaceId, changeRequestId, userId);
     // The public interface: 205 when removed, 204 when there was no such request.
     return c.body(null, removed ? 205 : 204);
   });
@@ -47,25 +47,25 @@ export function mountReviews(app: OperationRoutes): void {
   route(app, op.getReviewsByChangeRequestId, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { page, limit, outdated } = c.req.valid('query');
-    const { changeRequest: cr, role } = await loadChangeRequest(c, spaceId, changeRequestId);
+    const { changeRequest: cr, role } = await loadChangeRequest(c.var.scope, spaceId, changeRequestId);
     const { reviews, next } = await listReviews(cr, { page, limit, outdated });
-    return c.json(presentList(await presentReviews(c, role, cr, reviews), next));
+    return c.json(presentList(await presentReviews(c.var.scope, role, cr, reviews), next));
   });
 
   route(app, op.submitChangeRequestReview, async (c) => {
     const { spaceId, changeRequestId } = c.req.valid('param');
     const { status, comment } = c.req.valid('json');
-    const { changeRequest: cr, role, review } = await submitReview(c, spaceId, changeRequestId, { status, markdown: comment?.markdown });
-    const [presented] = await presentReviews(c, role, cr, [review]);
+    const { changeRequest: cr, role, review } = await submitReview(c.var.scope, spaceId, changeRequestId, { status, markdown: comment?.markdown });
+    const [presented] = await presentReviews(c.var.scope, role, cr, [review]);
     c.header('Location', apiLocation(`${reviewsPath(cr)}/${review.id}`));
     return c.json(presented, 201);
   });
 
   route(app, op.getChangeRequestReviewById, async (c) => {
     const { spaceId, changeRequestId, reviewId } = c.req.valid('param');
-    const { changeRequest: cr, role } = await loadChangeRequest(c, spaceId, changeRequestId);
-    const review = await findReview(c, cr, reviewId);
-    const [presented] = await presentReviews(c, role, cr, [review]);
+    const { changeRequest: cr, role } = await loadChangeRequest(c.var.scope, spaceId, changeRequestId);
+    const review = await findReview(c.var.scope, cr, reviewId);
+    const [presented] = await presentReviews(c.var.scope, role, cr, [review]);
     return c.json(presented);
   });
 }

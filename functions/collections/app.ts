@@ -1,10 +1,9 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
-import { atLeast } from '../../shared/policies/roles.ts';
-import { loadCollectionAccess, loadContentAccess } from '../../shared/policies/access.ts';
+import { badRequest, conflict } from '../../shared/http/errors.ts';
+import { policies } from '../../shared/policies/index.ts';
+import { loadCollectionAccess, loadRootAccess } from '../../shared/policies/access.ts';
 import { collectionEntity, type CollectionItem } from '../../shared/db/entities/collection.ts';
 import { childrenPartition } from '../../shared/db/entities/children.ts';
 import { ENTITY_TYPE } from '../../shared/db/table.ts';
@@ -28,15 +27,16 @@ const routes = operationRoutes();
 
 route(routes, op.getCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
-  const { collection, role } = await loadCollectionAccess(c, collectionId);
+  const { collection, role } = await loadCollectionAccess(c.var.scope, collectionId);
   return c.json(presentCollection(collection, { role }));
 });
 
 route(routes, op.updateCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { collection, role } = await loadCollectionAccess(c, collectionId);
-  authorize(atLeast(role, 'admin'), 'Updating a collection requires the admin role on it');
+  const access = await loadCollectionAccess(c.var.scope, collectionId);
+  const { collection, role } = access;
+  policies.collection.authorize(access, 'admin', collection);
   const updated: CollectionItem = { ...collection, ...body, updatedAt: nowIso() };
   await db().send(new PutCommand({
     TableName: config.tableName,
@@ -51,8 +51,9 @@ route(routes, op.deleteCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const record = await c.get('loader').get(collectionEntity.key({ collectionId }));
   if (!record) return c.body(null, 204);
-  const { collection, role } = await loadCollectionAccess(c, collectionId);
-  authorize(atLeast(role, 'admin'), 'Deleting a collection requires the admin role on it');
+  const access = await loadCollectionAccess(c.var.scope, collectionId);
+  const { collection } = access;
+  policies.collection.authorize(access, 'admin', collection);
   await deleteCollectionTree(collection);
   return c.body(null, 204);
 });
@@ -60,31 +61,32 @@ route(routes, op.deleteCollectionById, async (c) => {
 route(routes, op.listSpacesInCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
-  const { collection, org } = await loadCollectionAccess(c, collectionId);
+  const { collection, org } = await loadCollectionAccess(c.var.scope, collectionId);
   const result = await queryPage({
     index: 'gsi2', partition: childrenPartition(collection.orgId, collection.id), limit, cursor: page,
     filter: { expression: '#type = :space', names: { '#type': ENTITY_TYPE }, values: { ':space': 'space' } },
   });
   const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
-  const items = await presentReadable(c, org, spaces, (space, role) => presentSpace(space, { role, org }));
+  const items = await presentReadable(c.var.scope, org, spaces, (space, role) => presentSpace(space, { role, org }));
   return c.json(presentList(items, result.next));
 });
 
 route(routes, op.moveCollection, async (c) => {
   const { collectionId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { collection, role } = await loadCollectionAccess(c, collectionId);
-  authorize(atLeast(role, 'admin'), 'Moving a collection requires the admin role on it');
+  const access = await loadCollectionAccess(c.var.scope, collectionId);
+  const { collection, role } = access;
+  policies.collection.authorize(access, 'admin', collection);
   const parentId = body.parent === undefined ? collection.parent : body.parent ?? undefined;
   let ancestors: string[] = [];
   if (parentId) {
     if (parentId === collection.id) throw badRequest('parent: a collection cannot be its own parent');
-    const parent = await loadCollectionAccess(c, parentId).catch(() => {
+    const parent = await loadCollectionAccess(c.var.scope, parentId).catch(() => {
       throw badRequest(`parent: no collection ${parentId} in this organization`);
     });
     if (parent.collection.orgId !== collection.orgId) throw badRequest(`parent: no collection ${parentId} in this organization`);
     if (parent.collection.ancestors.includes(collection.id)) throw badRequest('parent: a collection cannot move into its own descendant');
-    authorize(atLeast(parent.role, 'create'), 'Moving into a collection requires the create role on it');
+    policies.collection.authorize(parent, 'create', parent.collection);
     ancestors = [...parent.collection.ancestors, parent.collection.id];
   }
   const siblings = await listChildren(collection.orgId, parentId);
@@ -99,12 +101,12 @@ route(routes, op.moveCollection, async (c) => {
 route(routes, op.transferCollection, async (c) => {
   const { collectionId } = c.req.valid('param');
   const { organization } = c.req.valid('json');
-  const { collection, role } = await loadCollectionAccess(c, collectionId);
-  authorize(atLeast(role, 'admin'), 'Transferring a collection requires the admin role on it');
+  const access = await loadCollectionAccess(c.var.scope, collectionId);
+  const { collection, role } = access;
+  policies.collection.authorize(access, 'admin', collection);
   if (organization === collection.orgId) throw conflict('Transfer would not result in any update');
-  const target = await loadContentAccess(c, organization, undefined, []);
-  if (!target.member) throw notFound(`No organization found with id ${organization}`);
-  authorize(atLeast(target.role, 'create'), 'Transferring into an organization requires the create role there');
+  const target = await loadRootAccess(c.var.scope, organization);
+  policies.organization.authorize(target, 'createContent', target.org);
   const siblings = await listChildren(organization, undefined);
   const position = positionAmong(siblings, collection.id, undefined);
   const moved = await relocate({ type: 'collection', item: collection }, { orgId: organization, parent: undefined, ancestors: [], position });
@@ -114,8 +116,7 @@ route(routes, op.transferCollection, async (c) => {
 route(routes, op.listCollectionsInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, nested } = c.req.valid('query');
-  const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
-  if (!member) throw notFound(`No organization found with id ${organizationId}`);
+  const { org } = await loadRootAccess(c.var.scope, organizationId);
   const result = nested
     ? await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#COLLECTIONS`, limit, cursor: page })
     : await queryPage({
@@ -123,26 +124,26 @@ route(routes, op.listCollectionsInOrganizationById, async (c) => {
         filter: { expression: '#type = :collection', names: { '#type': ENTITY_TYPE }, values: { ':collection': 'collection' } },
       });
   const collections = result.records.map((r) => collectionEntity.fromRecord(r));
-  const items = await presentReadable(c, org, collections, (collection, role) => presentCollection(collection, { role }));
+  const items = await presentReadable(c.var.scope, org, collections, (collection, role) => presentCollection(collection, { role }));
   return c.json(presentList(items, result.next));
 });
 
 route(routes, op.createCollection, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const orgAccess = await loadContentAccess(c, organizationId, undefined, []);
-  if (!orgAccess.member) throw notFound(`No organization found with id ${organizationId}`);
+  const orgAccess = await loadRootAccess(c.var.scope, organizationId);
   let role = orgAccess.role;
   let ancestors: string[] = [];
   if (body.parent) {
-    const parent = await loadCollectionAccess(c, body.parent).catch(() => {
+    const parent = await loadCollectionAccess(c.var.scope, body.parent).catch(() => {
       throw badRequest(`parent: no collection ${body.parent} in this organization`);
     });
     if (parent.collection.orgId !== organizationId) throw badRequest(`parent: no collection ${body.parent} in this organization`);
     role = parent.role;
     ancestors = [...parent.collection.ancestors, parent.collection.id];
   }
-  authorize(atLeast(role, 'create'), 'Creating a collection requires the create role');
+  if (body.parent) policies.collection.authorize({ role }, 'create');
+  else policies.organization.authorize({ role }, 'createContent', orgAccess.org);
   const siblings = await listChildren(organizationId, body.parent);
   const now = nowIso();
   const collection: CollectionItem = {

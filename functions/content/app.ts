@@ -5,7 +5,7 @@ import { notFound } from '../../shared/http/errors.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { loadChangeRequestContent } from '../../shared/content/change-request-content.ts';
 import { findPageByPath } from '../../shared/content/tree.ts';
-import { presentPageWithDocument } from '../../shared/presenters/page-document.ts';
+import { presentPageContent } from './page-content.ts';
 import { revisionReads } from './reads.ts';
 import { mountChangeRequestWrites } from './writes.ts';
 import { mountSearch } from './search.ts';
@@ -21,20 +21,20 @@ const routes = operationRoutes();
 
 const spaceContent = revisionReads<typeof spaceParams>(
   { revision: op.getCurrentRevision, pages: op.listPages, files: op.listFiles, file: op.getFileById, page: op.getPageById },
-  (c, p) => loadSpaceContent(c, p.spaceId));
+  (c, p) => loadSpaceContent(c.var.scope, p.spaceId));
 const changeRequestContent = revisionReads<typeof changeRequestParams>(
   { revision: op.getRevisionOfChangeRequestById, pages: op.listPagesInChangeRequest, files: op.listFilesInChangeRequestById, file: op.getFileInChangeRequestById, page: op.getPageInChangeRequestById },
-  (c, p) => loadChangeRequestContent(c, p.spaceId, p.changeRequestId));
+  (c, p) => loadChangeRequestContent(c.var.scope, p.spaceId, p.changeRequestId));
 const revisionContent = revisionReads<typeof revisionParams>(
   { revision: op.getRevisionById, pages: op.listPagesInRevisionById, files: op.listFilesInRevisionById, file: op.getFileInRevisionById, page: op.getPageInRevisionById },
-  (c, p) => loadSpaceContent(c, p.spaceId, p.revisionId));
+  (c, p) => loadSpaceContent(c.var.scope, p.spaceId, p.revisionId));
 
 route(routes, op.getPageByPath, async (c) => {
   const { spaceId, pagePath } = c.req.valid('param');
-  const content = await loadSpaceContent(c, spaceId);
+  const content = await loadSpaceContent(c.var.scope, spaceId);
   const located = findPageByPath(content.manifest, decodeURIComponent(pagePath));
   if (!located) throw notFound(`No page at path ${pagePath} in space ${spaceId}`);
-  return c.json(await presentPageWithDocument(located, content, c.req.valid('query')));
+  return c.json(await presentPageContent(located, content, c.req.valid('query')));
 });
 
 export const app = groupApp(op.group, spaceContent, changeRequestContent, revisionContent, routes, operationRoutes(mountChangeRequestWrites), operationRoutes(mountSearch), operationRoutes(mountLinks), operationRoutes(mountPageMetaLinks), operationRoutes(mountTemplate));

@@ -42,17 +42,17 @@ async function backlinksList(c: Context<AppEnv>, content: LoadedRevision & { spa
 export function mountLinks(app: OperationRoutes): void {
   route(app, op.listPageLinksInSpace, async (c) => {
     const { spaceId, pageId } = c.req.valid('param');
-    const content = await loadSpaceContent(c, spaceId);
+    const content = await loadSpaceContent(c.var.scope, spaceId);
     requirePage(content, pageId);
     const revision = revisionInSpace(content);
     const links = await revisionLinks(revision, pageId);
-    const fromChangeRequests = await brokenInChangeRequests(c, revision, links, pageId);
+    const fromChangeRequests = await brokenInChangeRequests(c.var.scope, revision, links, pageId);
     return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}:${pageId}`));
   });
 
   route(app, op.listPageLinksInChangeRequest, async (c) => {
       const { spaceId, changeRequestId, pageId } = c.req.valid('param');
-      const content = await loadChangeRequestContent(c, spaceId, changeRequestId);
+      const content = await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId);
       requirePage(content, pageId);
       const revision = revisionInSpace(content);
       const links = await revisionLinks(revision, pageId);
@@ -65,22 +65,22 @@ export function mountLinks(app: OperationRoutes): void {
 
   route(app, op.listSpaceFileBacklinks, async (c) => {
     const { spaceId, fileId } = c.req.valid('param');
-    return backlinksList(c, await loadSpaceContent(c, spaceId), { kind: 'file', id: fileId }, c.req.valid('query'));
+    return backlinksList(c, await loadSpaceContent(c.var.scope, spaceId), { kind: 'file', id: fileId }, c.req.valid('query'));
   });
 
   route(app, op.listChangeRequestFileBacklinks, async (c) => {
       const { spaceId, changeRequestId, fileId } = c.req.valid('param');
-      return backlinksList(c, await loadChangeRequestContent(c, spaceId, changeRequestId), { kind: 'file', id: fileId }, c.req.valid('query'));
+      return backlinksList(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), { kind: 'file', id: fileId }, c.req.valid('query'));
     });
 
   // Page backlinks: the places of other pages that link to a page, shaped like file backlinks.
   route(app, op.listSpacePageBacklinks, async (c) => {
     const { spaceId, pageId } = c.req.valid('param');
-    return backlinksList(c, await loadSpaceContent(c, spaceId), { kind: 'page', id: pageId }, c.req.valid('query'));
+    return backlinksList(c, await loadSpaceContent(c.var.scope, spaceId), { kind: 'page', id: pageId }, c.req.valid('query'));
   });
 
   route(app, op.listChangeRequestPageBacklinks, async (c) => {
     const { spaceId, changeRequestId, pageId } = c.req.valid('param');
-    return backlinksList(c, await loadChangeRequestContent(c, spaceId, changeRequestId), { kind: 'page', id: pageId }, c.req.valid('query'));
+    return backlinksList(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), { kind: 'page', id: pageId }, c.req.valid('query'));
   });
 }

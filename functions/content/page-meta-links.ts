@@ -13,7 +13,7 @@ import * as op from './operations.ts';
 /** The meta links of a page of loaded content; 404 when the content has no such page. */
 async function metaLinksOf(c: Context<AppEnv>, content: LoadedRevision & ContentContext, pageId: string) {
   if (!findPage(content.manifest, pageId)) throw notFound(`No page ${pageId} in revision ${content.revision.id}`);
-  return c.json(await pageMetaLinks(c, content.org, content.space.id, pageId));
+  return c.json(await pageMetaLinks(c.var.scope, content.org, content.space.id, pageId));
 }
 
 /**
@@ -24,16 +24,16 @@ async function metaLinksOf(c: Context<AppEnv>, content: LoadedRevision & Content
 export function mountPageMetaLinks(app: OperationRoutes): void {
   route(app, op.listSpacePageMetaLinks, async (c) => {
     const { spaceId, pageId } = c.req.valid('param');
-    return metaLinksOf(c, await loadSpaceContent(c, spaceId), pageId);
+    return metaLinksOf(c, await loadSpaceContent(c.var.scope, spaceId), pageId);
   });
 
   route(app, op.listChangeRequestPageMetaLinks, async (c) => {
     const { spaceId, changeRequestId, pageId } = c.req.valid('param');
-    return metaLinksOf(c, await loadChangeRequestContent(c, spaceId, changeRequestId), pageId);
+    return metaLinksOf(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), pageId);
   });
 
   route(app, op.listRevisionPageMetaLinks, async (c) => {
     const { spaceId, revisionId, pageId } = c.req.valid('param');
-    return metaLinksOf(c, await loadSpaceContent(c, spaceId, revisionId), pageId);
+    return metaLinksOf(c, await loadSpaceContent(c.var.scope, spaceId, revisionId), pageId);
   });
 }

@@ -10,7 +10,7 @@ import type { LoadedRevision } from '../../shared/content/revisions.ts';
 import type { ContentContext } from '../../shared/presenters/revision.ts';
 import { presentFile, presentPage } from '../../shared/presenters/revision.ts';
 import { presentLoadedRevision } from '../../shared/commands/revision-present.ts';
-import { presentPageWithDocument } from '../../shared/presenters/page-document.ts';
+import { presentPageContent } from './page-content.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { contentQuery, filesQuery, pageQuery } from './schemas.ts';
 
@@ -41,7 +41,7 @@ export function revisionReads<P extends v.GenericSchema>(
   const app = operationRoutes();
   route(app, operations.revision, async (c) => {
     const content = await load(c, c.req.valid('param') as v.InferOutput<P>);
-    return c.json(await presentLoadedRevision(c, content, c.req.valid('query')));
+    return c.json(await presentLoadedRevision(c.var.scope, content, c.req.valid('query')));
   });
 
   route(app, operations.pages, async (c) => {
@@ -70,7 +70,7 @@ export function revisionReads<P extends v.GenericSchema>(
     const pageId = c.req.param('pageId');
     const located = findPage(content.manifest, pageId);
     if (!located) throw notFound(`No page ${pageId} in revision ${content.revision.id}`);
-    return c.json(await presentPageWithDocument(located, content, c.req.valid('query')));
+    return c.json(await presentPageContent(located, content, c.req.valid('query')));
   });
   return app;
 }

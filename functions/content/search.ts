@@ -19,7 +19,7 @@ export function mountSearch(app: OperationRoutes): void {
   route(app, op.searchSpaceContent, async (c) => {
     const { spaceId } = c.req.valid('param');
     const { query, page, limit } = c.req.valid('query');
-    const content = await loadSpaceContent(c, spaceId);
+    const content = await loadSpaceContent(c.var.scope, spaceId);
     const manifestHash = content.revision.manifest;
     const ranked = await rankRevision({ manifestHash, manifest: content.manifest }, query);
     // Only the pages of the requested page of results are presented (excerpts cost).

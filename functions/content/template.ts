@@ -3,14 +3,14 @@ import type { AppEnv } from '../../shared/http/env.ts';
 import { route, type OperationRoutes } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { ApiError, badRequest } from '../../shared/http/errors.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
-import { atLeast } from '../../shared/policies/roles.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { transact } from '../../shared/db/operations.ts';
-import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';
 import { movePrimaryRevision } from '../../shared/content/primary-revision.ts';
+import { emitOrganizationEvent } from '../../shared/integrations/events.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
 import { contentTemplates, templateChanges,  type ContentTemplate, type TemplateContentRef } from '../../shared/content/templates.ts';
@@ -42,18 +42,13 @@ export function mountTemplate(app: OperationRoutes): void {
   });
 }
 
-function authorizeEdit(role: Parameters<typeof atLeast>[0], space: SpaceItem): void {
-  authorize(atLeast(role, 'edit'), 'Applying a template requires the edit role on the space');
-  authorize(space.editMode !== 'locked', 'The space is locked: its content cannot be edited');
-}
-
 const noRevert = async (): Promise<never> => {
   throw badRequest('templates do not revert pages');
 };
 
 /** Like a content POST on the change request: a new revision whose parent is its current one. */
 async function applyToChangeRequest(c: Context<AppEnv>, spaceId: string, changeRequestId: string, template: ContentTemplate, refs: Record<string, TemplateContentRef>) {
-  await editChangeRequestContent(c, spaceId, changeRequestId, async (content, now) => {
+  await editChangeRequestContent(c.var.scope, spaceId, changeRequestId, async (content, now) => {
     const applied = await applyChanges(content.manifest, templateChanges(template, content.manifest, refs, spaceId), { now, revertSource: noRevert });
     return { manifest: applied.manifest, result: undefined };
   });
@@ -70,15 +65,16 @@ async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, templa
   const userId = c.get('caller').userId;
   const spaceKey = spaceEntity.key({ spaceId });
   for (let attempt = 0; ; attempt++) {
-    const content = await loadSpaceContent(c, spaceId);
-    const { space, role } = content;
-    authorizeEdit(role, space);
+    const content = await loadSpaceContent(c.var.scope, spaceId);
+    const { space } = content;
+    policies.space.authorize(content, 'edit', space);
     const now = nowIso();
     const applied = await applyChanges(content.manifest, templateChanges(template, content.manifest, refs, spaceId), { now, revertSource: noRevert });
     const next = await prepareRevision({ spaceId, manifest: applied.manifest, parents: [content.revision.id], type: 'edits', createdBy: userId });
     const move = movePrimaryRevision({ spaceId, from: content.revision.id, to: next.revision.id, now, unlockedOnly: true });
     try {
       await transact([next.put, move], () => new Moved());
+      await emitOrganizationEvent(space.orgId, { type: 'space_content_updated', spaceId, revisionId: next.revision.id, updatedBy: [] });
       return;
     } catch (error) {
       if (!(error instanceof Moved) || attempt >= ATTEMPTS - 1) throw error;

@@ -18,7 +18,7 @@ export function mountChangeRequestWrites(app: OperationRoutes): void {
   route(app, op.updateChangeRequestContent, async (c) => {
       const { spaceId, changeRequestId } = c.req.valid('param');
       const { changes } = c.req.valid('json');
-      const { result: applied, changeRequest, content } = await editChangeRequestContent(c, spaceId, changeRequestId, async (current, now) => {
+      const { result: applied, changeRequest, content } = await editChangeRequestContent(c.var.scope, spaceId, changeRequestId, async (current, now) => {
         const result = await applyChanges(current.manifest, changes, {
           now,
           async revertSource(revisionId) {
@@ -29,7 +29,7 @@ export function mountChangeRequestWrites(app: OperationRoutes): void {
         });
         return { manifest: result.manifest, result };
       });
-      const [presented] = await presentChangeRequests(c, [changeRequest], () => content.space.revision);
+      const [presented] = await presentChangeRequests(c.var.scope, [changeRequest], () => content.space.revision);
       // The public interface's two answers: the change request (compat, the default), or with the pages and files.
       if (c.req.valid('query').compat) return c.json(presented!);
       const insertedFiles = await Promise.all(applied.insertedFiles.map((file) => presentFile(file, { metadata: true })));

@@ -3,9 +3,8 @@ import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { notFound } from '../../shared/http/errors.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess } from '../../shared/policies/access.ts';
-import { organizationPermissions } from '../../shared/policies/permissions.ts';
 import { getRecord, queryPage, type QueryOptions } from '../../shared/db/operations.ts';
 import {
   clusterIssuesPartition, clustersPartition, conversationEntity, conversationIssueEntity, conversationsClusterEntity,
@@ -25,8 +24,8 @@ import { ingestConversation } from '../../shared/commands/conversations-ingest.t
 const routes = operationRoutes();
 
 async function readerAccess(c: Context<AppEnv>, organizationId: string) {
-  const access = await loadOrgAccess(c, organizationId);
-  authorize(access.role !== null, 'Guests may not read the conversations of an organization');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  policies.organization.authorize(access, 'browse');
   return access;
 }
 
@@ -55,8 +54,7 @@ route(routes, op.listConversations, async (c) => {
 route(routes, op.ingestConversation, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(organizationPermissions(role).ingestConversations, 'Ingesting conversations requires the edit role');
+  policies.organization.authorize(await loadOrgAccess(c.var.scope, organizationId), 'ingestConversations');
   await ingestConversation({ orgId: organizationId, ingestedBy: c.get('caller').userId, ...body });
   // 204 whether this request stored it or the id was ingested before (idempotent by id).
   return c.body(null, 204);

@@ -1,7 +1,6 @@
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
-import { atLeast } from '../../shared/policies/roles.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { loadSpaceAccess } from '../../shared/policies/access.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { randomId } from '../../shared/ids.ts';
@@ -23,9 +22,10 @@ for (const [operation, declared] of [['import', op.importGitRepository], ['expor
   route(routes, declared, async (c) => {
     const { spaceId } = c.req.valid('param');
     const body = c.req.valid('json') as Record<string, unknown> & { url: string; ref: string };
-    const { space, role } = await loadSpaceAccess(c, spaceId);
-    authorize(atLeast(role, 'edit'), `A Git ${operation} requires the edit role on the space`);
-    if (operation === 'import') authorize(space.editMode !== 'locked', 'The space is locked: its content cannot be imported');
+    const access = await loadSpaceAccess(c.var.scope, spaceId);
+    const { space } = access;
+    // An import changes the content (edit: not while locked); an export only reads it.
+    policies.space.authorize(access, operation === 'import' ? 'edit' : 'sync', space);
     const requestedAt = nowIso();
     const operationId = newOperationId(requestedAt, randomId(8));
     const requestedBy = c.get('caller').userId;
@@ -47,14 +47,14 @@ for (const [operation, declared] of [['import', op.importGitRepository], ['expor
 
 route(routes, op.getSpaceGitInfo, async (c) => {
   const { spaceId } = c.req.valid('param');
-  await loadSpaceAccess(c, spaceId);
+  await loadSpaceAccess(c.var.scope, spaceId);
   return c.json(await presentGitInfo(spaceId));
 });
 
 route(routes, op.deleteLegacyGitInstallation, async (c) => {
   const { spaceId } = c.req.valid('param');
-  const { role } = await loadSpaceAccess(c, spaceId);
-  authorize(atLeast(role, 'edit'), 'Removing the legacy Git installation requires the edit role on the space');
+  const access = await loadSpaceAccess(c.var.scope, spaceId);
+  policies.space.authorize(access, 'sync', access.space);
   await clearLegacyInstallation(spaceId);
   return c.body(null, 204);
 });

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { ApiError, notFound } from '../../shared/http/errors.ts';
+import { ApiError, forbidden, notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import type { Role } from '../../shared/http/schemas.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
-import { loadOrgAccess } from '../../shared/policies/access.ts';
+import { policies } from '../../shared/policies/index.ts';
+import { isActiveMember, loadOrgAccess } from '../../shared/policies/access.ts';
 import { organizationEntity, type OrganizationItem } from '../../shared/db/entities/organization.ts';
 import { memberEntity } from '../../shared/db/entities/member.ts';
 import {
@@ -22,6 +22,7 @@ import { apiLocation } from '../../shared/presenters/urls.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
 import { webhookSigningSecret } from '../../shared/integrations/signature.ts';
+import { publicEndpoint } from './public-endpoint.ts';
 import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations-write.ts';
 
 /**
@@ -46,8 +47,9 @@ async function ownerViews(c: Ctx, orgIds: string[]): Promise<Map<string, OwnerVi
     const org = loader.peek(organizationEntity.key({ orgId }));
     if (!org) continue;
     const member = loader.peek(memberEntity.key({ orgId, userId }));
-    const m = member && !member.disabled ? memberEntity.fromRecord(member) : undefined;
-    views.set(orgId, { org: organizationEntity.fromRecord(org), role: m ? m.role : undefined });
+    const m = member ? memberEntity.fromRecord(member) : undefined;
+    // Disabled members count as none (shared/policies/access.ts).
+    views.set(orgId, { org: organizationEntity.fromRecord(org), role: isActiveMember(m) ? m.role : undefined });
   }
   return views;
 }
@@ -61,10 +63,6 @@ async function loadIntegration(c: Ctx, name: string): Promise<{ item: Integratio
   const owner = item ? (await ownerViews(c, [item.ownerOrgId])).get(item.ownerOrgId) : undefined;
   if (!item || !owner || !visibleTo(item, owner)) throw notFound(`No integration found with name ${name}`);
   return { item, owner };
-}
-
-function requireOwnerAdmin(owner: OwnerView, action: string) {
-  authorize(owner.role === 'admin', `${action} requires the admin role in the organization that owns the integration`);
 }
 
 route(routes, op.listIntegrations, async (c) => {
@@ -116,15 +114,15 @@ route(routes, op.publishIntegration, async (c) => {
   const existing = record ? integrationEntity.fromRecord(record) : undefined;
   let access;
   try {
-    access = await loadOrgAccess(c, body.organization);
+    access = await loadOrgAccess(c.var.scope, body.organization);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw notFound(`organization: no organization found with id ${body.organization}`);
     throw error;
   }
-  authorize(access.role === 'admin', 'Publishing an integration requires the admin role in the publishing organization');
+  policies.integration.authorize(access, 'admin');
   if (existing && existing.ownerOrgId !== body.organization) {
     // Another organization owns the name: updating is its admins' business only.
-    authorize(false, `The integration ${integrationName} is owned by another organization`);
+    throw forbidden(`The integration ${integrationName} is owned by another organization`);
   }
   const item = await publishIntegration(integrationName, body, existing);
   // 200 for a first publication too: the public interface documents no other success status.
@@ -138,14 +136,14 @@ route(routes, op.unpublishIntegration, async (c) => {
   const item = integrationEntity.fromRecord(record);
   const owner = (await ownerViews(c, [item.ownerOrgId])).get(item.ownerOrgId);
   if (!owner || !visibleTo(item, owner)) return c.body(null, 204); // no existence leak
-  requireOwnerAdmin(owner, 'Unpublishing an integration');
+  policies.integration.authorize(owner, 'admin');
   const deleted = await unpublishIntegration(integrationName);
   return c.body(null, deleted ? 205 : 204);
 });
 
 route(routes, op.setIntegrationDevelopmentMode, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
-  requireOwnerAdmin(owner, 'Setting the development mode');
+  policies.integration.authorize(owner, 'admin');
   const { tunnelUrl, all } = c.req.valid('json');
   await setDevelopmentMode(item, tunnelUrl, all);
   return c.body(null, 204);
@@ -153,7 +151,7 @@ route(routes, op.setIntegrationDevelopmentMode, async (c) => {
 
 route(routes, op.listIntegrationInstallations, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
-  requireOwnerAdmin(owner, 'Listing the installations of an integration');
+  policies.integration.authorize(owner, 'admin');
   const { page, limit, externalId } = c.req.valid('query');
   const result = await queryPage({
     partition: integrationEntity.key({ name: item.name }).pk, prefix: 'INSTALLATION#', limit, cursor: page,
@@ -165,8 +163,8 @@ route(routes, op.listIntegrationInstallations, async (c) => {
 route(routes, op.installIntegration, async (c) => {
   const { item } = await loadIntegration(c, c.req.valid('param').integrationName);
   const { organization } = c.req.valid('json');
-  const access = await loadOrgAccess(c, organization);
-  authorize(access.role === 'admin', 'Installing an integration requires the admin role in the organization');
+  const access = await loadOrgAccess(c.var.scope, organization);
+  policies.organization.authorize(access, 'installIntegration');
   const { installation } = await installIntegration(item, organization);
   const presented = presentInstallation(installation, item);
   c.header('Location', presented.urls.location);
@@ -175,7 +173,7 @@ route(routes, op.installIntegration, async (c) => {
 
 route(routes, op.listIntegrationEvents, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
-  requireOwnerAdmin(owner, 'Listing the events of an integration');
+  policies.integration.authorize(owner, 'admin');
   const { page, limit } = c.req.valid('query');
   // Newest first.
   const result = await queryPage({ partition: integrationEntity.key({ name: item.name }).pk, prefix: 'EVENT#', forward: false, limit, cursor: page });
@@ -185,7 +183,7 @@ route(routes, op.listIntegrationEvents, async (c) => {
 route(routes, op.getIntegrationEvent, async (c) => {
   const { integrationName, eventId } = c.req.valid('param');
   const { item, owner } = await loadIntegration(c, integrationName);
-  requireOwnerAdmin(owner, 'Reading the events of an integration');
+  policies.integration.authorize(owner, 'admin');
   const createdAt = eventCreatedAt(eventId);
   const record = createdAt ? await c.get('loader').get(integrationEventEntity.key({ name: item.name, createdAt, eventId })) : undefined;
   if (!record) throw notFound(`No event found with id ${eventId}`);
@@ -201,7 +199,7 @@ route(routes, op.getIntegrationEvent, async (c) => {
 for (const [kind, declared] of [['spaces', op.listIntegrationSpaceInstallations], ['sites', op.listIntegrationSiteInstallations]] as const) {
   route(routes, declared, async (c) => {
     const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
-    requireOwnerAdmin(owner, `Listing the ${kind} of an integration`);
+    policies.integration.authorize(owner, 'admin');
     const { page, limit, externalId, extended } = c.req.valid('query');
     const result = await listInstalledTargets(item.name, kind === 'spaces' ? 'SPACES' : 'SITES', {
       limit, page, externalId,
@@ -244,4 +242,4 @@ function publicUrls(location: string, publicPath: string) {
   return { location: apiLocation(location), publicEndpoint, publicContentEndpoint: publicEndpoint };
 }
 
-export const app = groupApp(op.group, routes);
+export const app = groupApp(op.group, publicEndpoint, routes);

@@ -3,7 +3,7 @@ import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { atLeast } from '../../shared/policies/roles.ts';
 import { isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
 import { organizationEntity } from '../../shared/db/entities/organization.ts';
@@ -33,10 +33,9 @@ async function loadTarget(c: Ctx, orgId: string, userId: string) {
   const loader = c.get('loader');
   const targetKey = memberEntity.key({ orgId, userId });
   await loader.load([organizationEntity.key({ orgId }), memberEntity.key({ orgId, userId: c.get('caller').userId }), targetKey]);
-  const access = await loadOrgAccess(c, orgId);
+  const access = await loadOrgAccess(c.var.scope, orgId);
   const record = loader.peek(targetKey);
-  const self = userId === c.get('caller').userId;
-  return { ...access, self, target: record ? memberEntity.fromRecord(record) : undefined };
+  return { ...access, target: record ? memberEntity.fromRecord(record) : undefined };
 }
 
 function found(target: MemberItem | undefined, userId: string): MemberItem {
@@ -47,24 +46,27 @@ function found(target: MemberItem | undefined, userId: string): MemberItem {
 route(routes, op.listMembersInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const query = c.req.valid('query');
-  const { org, role } = await loadOrgAccess(c, organizationId);
-  authorize(role !== null, 'Guests may not list the members of an organization');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { org } = access;
+  policies.member.authorize(access, 'list', access);
   const [page, spaces] = await Promise.all([listMemberPage(organizationId, query), queryOrgSpaces(organizationId)]);
-  const items = await presentMembers(c, org, page.members, spaces);
+  const items = await presentMembers(c.var.scope, org, page.members, spaces);
   return c.json(presentList(items, page.next));
 });
 
 route(routes, op.getMemberInOrganizationById, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
-  const { org, role, self, target } = await loadTarget(c, organizationId, userId);
-  authorize(role !== null || self, 'Guests may only read their own membership');
-  return c.json(await presentOneMember(c, org, found(target, userId)));
+  const access = await loadTarget(c, organizationId, userId);
+  const { org, target } = access;
+  policies.member.authorize(access, 'read', { userId });
+  return c.json(await presentOneMember(c.var.scope, org, found(target, userId)));
 });
 
 route(routes, op.removeMemberFromOrganizationById, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
-  const { role, self, target } = await loadTarget(c, organizationId, userId);
-  authorize(role === 'admin' || self, 'Removing another member requires the admin role');
+  const access = await loadTarget(c, organizationId, userId);
+  policies.member.authorize(access, 'remove', { userId });
+  const { target } = access;
   if (target) await removeMember(organizationId, userId, target);
   return c.body(null, 204);
 });
@@ -72,33 +74,36 @@ route(routes, op.removeMemberFromOrganizationById, async (c) => {
 route(routes, op.updateMemberInOrganizationById, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { org, role, target } = await loadTarget(c, organizationId, userId);
-  authorize(role === 'admin', 'Changing a member\'s role requires the admin role');
+  const access = await loadTarget(c, organizationId, userId);
+  policies.member.authorize(access, 'update', { userId });
+  const { org, target } = access;
   const updated = await updateMemberRole(organizationId, userId, body.role, found(target, userId));
-  return c.json(await presentOneMember(c, org, updated));
+  return c.json(await presentOneMember(c.var.scope, org, updated));
 });
 
 route(routes, op.updateOrganizationMemberLastSeenAt, async (c) => {
   const { organizationId } = c.req.valid('param');
-  const { member } = await loadOrgAccess(c, organizationId);
+  const { member } = await loadOrgAccess(c.var.scope, organizationId);
   const seen = await touchMember(member);
   return c.json({ serviceVisitorClaims: await signVisitorClaims(seen) });
 });
 
 route(routes, op.setUserAsSSOMemberForOrganization, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
-  const { org, role, target } = await loadTarget(c, organizationId, userId);
-  authorize(role === 'admin', 'Setting a member as SSO member requires the admin role');
+  const access = await loadTarget(c, organizationId, userId);
+  policies.member.authorize(access, 'update', { userId });
+  const { org, target } = access;
   found(target, userId);
   const updated = await setMemberAttributes(organizationId, userId, { sso: true });
-  return c.json(await presentOneMember(c, org, updated));
+  return c.json(await presentOneMember(c.var.scope, org, updated));
 });
 
 route(routes, op.listSpacesForOrganizationMember, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { page, limit, order } = c.req.valid('query');
-  const { org, role, self, target } = await loadTarget(c, organizationId, userId);
-  authorize(role === 'admin' || self, 'Listing another member\'s spaces requires the admin role');
+  const access = await loadTarget(c, organizationId, userId);
+  policies.member.authorize(access, 'listOwn', { userId });
+  const { org, target } = access;
   const member = found(target, userId);
   // gsi1 ORG#<org>#SPACES is sorted by createdAt. Spaces the member cannot read are
   // dropped from the page after the Query (a page may hold fewer than `limit` items).
@@ -117,8 +122,9 @@ route(routes, op.listSpacesForOrganizationMember, async (c) => {
 route(routes, op.listTeamsForOrganizationMember, async (c) => {
   const { organizationId, userId } = c.req.valid('param');
   const { page, limit, title } = c.req.valid('query');
-  const { role, self, target } = await loadTarget(c, organizationId, userId);
-  authorize(role === 'admin' || self, 'Listing another member\'s teams requires the admin role');
+  const access = await loadTarget(c, organizationId, userId);
+  policies.member.authorize(access, 'listOwn', { userId });
+  const { role, target } = access;
   found(target, userId);
   const result = await queryPage({
     index: 'gsi1', partition: memberTeamsPartition(organizationId, userId), limit, cursor: page,

@@ -3,11 +3,9 @@ import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess, type OrgAccess } from '../../shared/policies/access.ts';
-import { atLeast } from '../../shared/policies/roles.ts';
-import { queryPage } from '../../shared/db/operations.ts';
-import { OPENAPI_PREFIX, openAPISpecEntity, type OpenAPISpecItem } from '../../shared/db/entities/openapi-spec.ts';
+import { openAPISpecEntity, type OpenAPISpecItem } from '../../shared/db/entities/openapi-spec.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentOpenAPISpec } from '../../shared/presenters/openapi-spec.ts';
 import {
@@ -25,14 +23,14 @@ const routes = operationRoutes();
 type Ctx = Context<AppEnv>;
 
 async function readAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
-  const access = await loadOrgAccess(c, orgId);
-  authorize(access.role !== null, 'Guests may not read the OpenAPI specs of an organization');
+  const access = await loadOrgAccess(c.var.scope, orgId);
+  policies.organization.authorize(access, 'browse');
   return access;
 }
 
 async function writeAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
-  const access = await loadOrgAccess(c, orgId);
-  authorize(atLeast(access.role, 'create'), 'Managing OpenAPI specs requires the create role or above (createOpenAPISpec)');
+  const access = await loadOrgAccess(c.var.scope, orgId);
+  policies.organization.authorize(access, 'createOpenAPISpec');
   return access;
 }
 
@@ -43,9 +41,8 @@ route(routes, op.listOpenAPISpecs, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const access = await readAccess(c, organizationId);
-  const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: OPENAPI_PREFIX, limit, cursor: page });
-  const specs = result.records.map((r) => openAPISpecEntity.fromRecord(r));
-  return c.json(presentList(specs.map((s) => present(s, access)), result.next));
+  const result = await openAPISpecEntity.query.inOrg({ orgId: organizationId }).page({ limit, cursor: page });
+  return c.json(presentList(result.items.map((s) => present(s, access)), result.next));
 });
 
 route(routes, op.createOpenAPISpec, async (c) => {

@@ -5,11 +5,12 @@ import type { AppEnv } from '../../shared/http/env.ts';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { serviceDescription } from '../../shared/http/service-description.ts';
+import { operations } from '../catalogue.ts';
 import { health } from '../../shared/http/health.ts';
 import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
 import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
-import { loadOrgAccess, isExpired } from '../../shared/policies/access.ts';
+import { policies } from '../../shared/policies/index.ts';
+import { isActiveMember, isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
 import { db } from '../../shared/db/client.ts';
 import { queryPage } from '../../shared/db/operations.ts';
 import { config } from '../../shared/config.ts';
@@ -58,15 +59,16 @@ route(routes, op.listOrganizationsForAuthenticatedUser, async (c) => {
 
 route(routes, op.getOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
-  const { org, role } = await loadOrgAccess(c, organizationId);
+  const { org, role } = await loadOrgAccess(c.var.scope, organizationId);
   return c.json(presentOrganization(org, { role }));
 });
 
 route(routes, op.updateOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { org, role } = await loadOrgAccess(c, organizationId);
-  authorize(role === 'admin', 'Updating an organization requires the admin role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { org, role } = access;
+  policies.organization.authorize(access, 'update');
   await checkDefaultContent(c, org, body.defaultContent);
   const { set, remove } = changesOf(body);
   const updated = await updateOrganization(org, set, remove);
@@ -76,8 +78,7 @@ route(routes, op.updateOrganizationById, async (c) => {
 
 route(routes, op.deleteOrganizationInviteById, async (c) => {
   const { organizationId, inviteId } = c.req.valid('param');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(role === 'admin', 'Deleting an invite link requires the admin role');
+  policies.organization.authorize(await loadOrgAccess(c.var.scope, organizationId), 'admin');
   // 204 whether or not the invite existed (spec 4.12 and 7.1).
   await db().send(new DeleteCommand({ TableName: config.tableName, Key: inviteEntity.key({ orgId: organizationId, inviteId }) }));
   return c.body(null, 204);
@@ -124,8 +125,8 @@ route(routes, op.joinOrganization, async (c) => {
 route(routes, op.searchOrganizationContent, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { query, page, limit } = c.req.valid('query');
-  const { org } = await loadOrgAccess(c, organizationId);
-  const results = await searchOrganization(c, org, query);
+  const { org } = await loadOrgAccess(c.var.scope, organizationId);
+  const results = await searchOrganization(c.var.scope, org, query);
   const scope = `orgsearch:${createHash('sha256').update(`${organizationId}\n${query}`).digest('base64url').slice(0, 22)}`;
   const one = pageOfArray(results, { limit, cursor: page, scope });
   return c.json(presentList(one.items, one.next));
@@ -141,7 +142,7 @@ route(routes, op.getOrganizationAgentInstructions, async (c) => {
     memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }),
     instructionsKey,
   ]);
-  const { org } = await loadOrgAccess(c, organizationId);
+  const { org } = await loadOrgAccess(c.var.scope, organizationId);
   const record = loader.peek(instructionsKey);
   return c.json(presentAgentInstructions(org, record ? agentInstructionsEntity.fromRecord(record) : undefined));
 });
@@ -149,8 +150,9 @@ route(routes, op.getOrganizationAgentInstructions, async (c) => {
 route(routes, op.updateOrganizationAgentInstructions, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { instructions } = c.req.valid('json');
-  const { org, role } = await loadOrgAccess(c, organizationId);
-  authorize(role === 'admin', 'Updating the agent instructions requires the admin role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { org } = access;
+  policies.organization.authorize(access, 'admin');
   const item: AgentInstructionsItem = {
     orgId: organizationId,
     // `data` is required in the official document shape: an omitted one is stored as {}.
@@ -196,7 +198,7 @@ route(routes, op.getOrganizationsForEmailDomain, async (c) => {
     if (!org.emailDomains.includes(emailDomain)) return [];
     const memberRecord = loader.peek(memberEntity.key({ orgId, userId }));
     const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
-    if (member && !member.disabled) return [presentOrganization(org, { role: member.role })];
+    if (isActiveMember(member)) return [presentOrganization(org, { role: member.role })];
     return callerInDomain ? [presentOrganization(org, { role: undefined })] : [];
   });
   return c.json({ organizations });
@@ -247,4 +249,4 @@ async function checkDefaultContent(
   }
 }
 
-export const app = groupApp(op.group, serviceDescription, health, routes);
+export const app = groupApp(op.group, serviceDescription(operations), health, routes);

@@ -3,22 +3,25 @@ import * as v from 'valibot';
 import { createHash } from 'node:crypto';
 import { findPageByPath, type LocatedPage } from '../../shared/content/tree.ts';
 import { evaluateDocument } from '../../shared/content/evaluate.ts';
-import { rankRevision, presentRankedPages } from '../../shared/content/search/space-search.ts';
 import { loadPageDocument } from '../../shared/presenters/page-document.ts';
-import { defaultCustomization } from '../../shared/presenters/site.ts';
 import { h } from 'hastscript';
 import type { ElementContent } from 'hast';
-import { highlightedExcerpt, queryTerms } from '../../shared/content/search/excerpt.ts';
 import { renderDocument } from '../../shared/reader/document.ts';
+import { ASSET_CACHE, faviconSvg, findAsset } from '../../shared/reader/assets.ts';
+import { readerCustomization } from '../../shared/reader/customization.ts';
+import { breadcrumbs, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
-import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
+import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
 import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
+import { fileHref, serveFile } from './file-route.ts';
+import { searchResultsHtml, searchResultsJson } from './search.ts';
+import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
 import { readerRateLimit } from '../../shared/http/rate-limit.ts';
-import { observeRequests } from '../../shared/observability/http.ts';
+import { observeRequests } from '../../shared/http/observe-requests.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -74,6 +77,17 @@ const text = (c: Context, body: string, type: string) => c.body(body, 200, { 'Co
 app.use('*', readerRateLimit);
 mountVisitorKey(app);
 
+// The reader's stylesheet and script: content-hashed names, cached for a year, no site data.
+app.get('/s/:siteId/~assets/:file', (c) => {
+  if (!v.is(siteIdSchema, c.req.param('siteId'))) return notFound(c);
+  if (c.req.param('file') === 'favicon.svg') {
+    const svg = faviconSvg(c.req.query());
+    return svg ? c.body(svg, 200, { 'Content-Type': 'image/svg+xml', 'Cache-Control': ASSET_CACHE }) : notFound(c);
+  }
+  const asset = findAsset(c.req.param('file'));
+  if (!asset) return notFound(c);
+  return c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': ASSET_CACHE });
+});
 app.get('/s/:siteId/*', read);
 app.get('/s/:siteId', read);
 
@@ -125,15 +139,24 @@ async function read(c: Context) {
   const content = await spaceContent(space.space);
   const { manifest } = content;
   const pages = readablePages(manifest);
-  const customization = defaultCustomization(tree.site.title);
+  const customization = await readerCustomization(tree, space.siteSpace.id);
+  const resolveLink = linkResolver(manifest, space);
   const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
-    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, ...extra,
+    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, ...extra,
   }));
 
+  // `<space>/~files/<blob>/<name>`: a file of the space, at a URL that never changes for these bytes.
+  if (pagePath.startsWith('~files/') && !asMarkdown) return serveFile(c, manifest, pagePath, access);
+  // `<space>/~search?q=`: the instant search's JSON.
+  if (pagePath === '~search' && !asMarkdown) {
+    c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+    c.header('X-Robots-Tag', 'noindex');
+    return c.json(await searchResultsJson(space, content, pages, query.q ?? ''));
+  }
   if (query.q !== undefined && !asMarkdown) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
-    return shell(`Search: ${query.q}`, await searchResults(space, content, pages, query.q), { query: query.q, noindex: true });
+    return shell(`Search: ${query.q}`, await searchResultsHtml(space, content, pages, query.q), { query: query.q, noindex: true });
   }
 
   let located: LocatedPage | undefined;
@@ -150,57 +173,34 @@ async function read(c: Context) {
     }
     return notFound(c);
   }
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey])) return c.body(null, 304);
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey, customization.updatedAt ?? ''])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest), 'text/markdown');
 
   const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
-  const body = await renderDocument(document, { manifest, current: located, pageHref: (path) => `${space.basePath}/${path}` });
+  const body = await renderDocument(document, {
+    manifest, current: located, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
+  });
   const { page: current } = located;
-  const index = pages.findIndex((p) => p.page.id === current.id);
-  const prev = index > 0 ? pages[index - 1] : undefined;
-  const next = index >= 0 ? pages[index + 1] : undefined;
-  const link = (l: LocatedPage, rel: 'prev' | 'next') =>
-    h('a', { rel: [rel], href: `${space.basePath}/${l.path}` }, [h('small', rel === 'prev' ? '← Previous' : 'Next →'), h('br'), l.page.title]);
-  const pagination = customization.pagination.enabled && current.layout?.pagination !== false && (prev || next)
-    ? [h('nav.pagination', { ariaLabel: 'Pagination' }, [prev ? link(prev, 'prev') : h('span'), next ? link(next, 'next') : h('span')])]
-    : [];
   const markdownHref = `${space.basePath}/${located.path}.md`;
   const main = [
+    ...breadcrumbs(located, space),
     h('article', [
       h('h1', `${current.emoji ? `${current.emoji} ` : ''}${current.title}`),
       ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
       ...body.nodes,
     ]),
-    h('p.page-actions', h('a', { href: markdownHref }, 'View as Markdown')),
-    ...pagination,
+    ...pageMeta({ customization, space, located, markdownHref }),
+    ...(customization.pagination.enabled && current.layout?.pagination !== false ? pagination(pages, located, space.basePath) : []),
   ];
   return shell(current.title, main, {
     currentPath: located.path,
     description: current.description,
     markdownHref,
-    imageOrigins: body.fileOrigins,
+    toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes),
+    codeCss: body.codeCss,
     noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,
   });
-}
-
-async function searchResults(space: ReaderSpace, content: Awaited<ReturnType<typeof spaceContent>>, pages: LocatedPage[], q: string): Promise<ElementContent[]> {
-  const heading = h('h1', `Search results for “${q}”`);
-  if (q.trim() === '') return [heading, h('p', 'Type something to search for.')];
-  const readable = new Set(pages.map((p) => p.page.id));
-  const ranked = (await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q)).filter((r) => readable.has(r.where.page.id));
-  if (ranked.length === 0) return [heading, h('p.no-results', 'No results.')];
-  const terms = queryTerms(q);
-  const items = presentRankedPages(space.space.id, ranked.slice(0, 20)).map((r) => {
-    const excerpt = r.sections[0]?.body ?? r.description;
-    const anchor = r.sections[0]?.id ? `#${r.sections[0].id}` : '';
-    return h('li', [
-      h('a', { href: `${space.basePath}/${r.path}${anchor}` }, r.title),
-      ...(r.ancestors.length ? [' ', h('small', r.ancestors.map((a) => a.title).join(' › '))] : []),
-      ...(excerpt ? [h('p', highlightedExcerpt(excerpt, terms))] : []),
-    ]);
-  });
-  return [heading, h('ol.search-results', items)];
 }
 
 app.notFound((c) => notFound(c));

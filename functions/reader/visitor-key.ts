@@ -8,6 +8,7 @@ import { siteVisitorKey } from '../../shared/reader/visitor.ts';
 import { readerBaseUrl } from '../../shared/reader/site.ts';
 import * as v from 'valibot';
 import { siteIdSchema } from './schemas.ts';
+import { isActiveMember } from '../../shared/policies/access.ts';
 
 /**
  * GET /s/{siteId}/~visitor-key (beyond the spec): the HS256 key a site owner signs visitor
@@ -27,7 +28,7 @@ export function mountVisitorKey(app: Hono) {
     if (!siteRecord) return error(404, `No site found with id ${siteId}`);
     const site = siteEntity.fromRecord(siteRecord);
     const member = await getRecord(memberEntity.key({ orgId: site.orgId, userId: tokenRecord.userId as string }));
-    if (!member) return error(404, `No site found with id ${siteId}`);
+    if (!member || !isActiveMember(memberEntity.fromRecord(member))) return error(404, `No site found with id ${siteId}`);
     if (member.role !== 'admin') return error(403, 'Only organization admins can read a site\'s visitor signing key');
     return c.json({
       object: 'site-visitor-key',

@@ -7,10 +7,11 @@ import { mountSectionGroups } from './section-groups.ts';
 import { mountShareLinks } from './share-links.ts';
 import { mountUnpublish } from './unpublish.ts';
 import { mountSiteSearch } from './search.ts';
+import { mountCustomization } from './customization.ts';
 
 /**
  * Docs sites (spec 4.7 to 4.11): sites, site spaces, sections, section groups and share
  * links. A site and everything it holds live in its `SITE#<id>` partition; structure
  * writes go through changeSite (shared/commands/sites-structure.ts).
  */
-export const app = groupApp(op.group, operationRoutes(mountSites), operationRoutes(mountSiteSpaces), operationRoutes(mountSections), operationRoutes(mountSectionGroups), operationRoutes(mountShareLinks), operationRoutes(mountUnpublish), operationRoutes(mountSiteSearch));
+export const app = groupApp(op.group, operationRoutes(mountSites), operationRoutes(mountSiteSpaces), operationRoutes(mountSections), operationRoutes(mountSectionGroups), operationRoutes(mountShareLinks), operationRoutes(mountUnpublish), operationRoutes(mountSiteSearch), operationRoutes(mountCustomization));

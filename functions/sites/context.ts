@@ -6,6 +6,6 @@ import { loadSiteSpaces, shareQueryFor, type StructureContext } from '../../shar
 
 /** Presentation context of a site's structure: its spaces in one batch, the share key checked. */
 export async function structureContext(c: Context<AppEnv>, org: OrganizationItem, tree: SiteTree, shareKey?: string): Promise<StructureContext> {
-  const spaces = await loadSiteSpaces(c, org, tree.siteSpaces.map((s) => s.spaceId));
+  const spaces = await loadSiteSpaces(c.var.scope, org, tree.siteSpaces.map((s) => s.spaceId));
   return { org, tree, spaces, shareQuery: shareQueryFor(tree, shareKey) };
 }

@@ -19,9 +19,9 @@ export async function deleteOrNoContent(
   options: { deleted: DeletedStatus; need?: SiteNeed },
 ) {
   const need = options.need ?? 'create';
-  await loadSiteOrgAccess(c, orgId, need);
+  await loadSiteOrgAccess(c.var.scope, orgId, need);
   try {
-    const { result } = await changeSite(c, orgId, siteId, need, remove);
+    const { result } = await changeSite(c.var.scope, orgId, siteId, need, remove);
     return c.body(null, result ? options.deleted : 204);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404 && error.message.startsWith('No site found')) return c.body(null, 204);

@@ -10,6 +10,8 @@ import { siteSpaceSchema } from '../../shared/presenters/schemas/site-space.ts';
 import { siteSectionSchema } from '../../shared/presenters/schemas/site-section.ts';
 import { siteSectionGroupSchema } from '../../shared/presenters/schemas/site-section-group.ts';
 import { shareLinkSchema } from '../../shared/presenters/schemas/share-link.ts';
+import { siteCustomizationSchema } from '../../shared/presenters/schemas/site-customization.ts';
+import { siteCustomizationBody, siteSpaceCustomizationBody } from './customization-schemas.ts';
 
 /** The sites group's operations (spec 4.7), one declaration each (shared/http/declare.ts). */
 export const group = operationGroup('sites', '4.7');
@@ -442,5 +444,75 @@ export const updateSiteShareLinkById = group.declare({
   body: updateShareLinkBody,
   responses: {
     200: { description: 'Success', schema: shareLinkSchema },
+  },
+});
+
+// Customization (beyond spec 4.7, as @gitbook/api has them): the site's settings and a site
+// space's overrides, applied by the reader (functions/sites/customization.ts).
+export const getSiteCustomizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/sites/{siteId}/customization',
+  operationId: 'getSiteCustomizationById',
+  summary: 'Get the customization settings of a site.',
+  inSpec: false,
+  role: 'read',
+  params: siteParams,
+  responses: {
+    200: { description: 'Success', schema: siteCustomizationSchema },
+  },
+});
+
+export const updateSiteCustomizationById = group.declare({
+  method: 'PUT',
+  path: '/orgs/{organizationId}/sites/{siteId}/customization',
+  operationId: 'updateSiteCustomizationById',
+  summary: 'Replace the customization settings of a site.',
+  inSpec: false,
+  role: 'admin',
+  params: siteParams,
+  body: siteCustomizationBody,
+  responses: {
+    200: { description: 'Success', schema: siteCustomizationSchema },
+  },
+});
+
+export const getSiteSpaceCustomizationById = group.declare({
+  method: 'GET',
+  path: '/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  operationId: 'getSiteSpaceCustomizationById',
+  summary: 'Get the customization settings of a site space (the site\'s, with its overrides).',
+  inSpec: false,
+  role: 'read',
+  params: siteSpaceParams,
+  responses: {
+    200: { description: 'Success', schema: siteCustomizationSchema },
+  },
+});
+
+export const overrideSiteSpaceCustomizationById = group.declare({
+  method: 'PATCH',
+  path: '/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  operationId: 'overrideSiteSpaceCustomizationById',
+  summary: 'Override customization settings of the site for one site space (null resets a field).',
+  inSpec: false,
+  role: 'admin',
+  params: siteSpaceParams,
+  body: siteSpaceCustomizationBody,
+  responses: {
+    200: { description: 'Success', schema: siteCustomizationSchema },
+  },
+});
+
+export const deleteSiteSpaceCustomizationById = group.declare({
+  method: 'DELETE',
+  path: '/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization',
+  operationId: 'deleteSiteSpaceCustomizationById',
+  summary: 'Remove a site space\'s overrides: it follows the site\'s customization again.',
+  inSpec: false,
+  role: 'admin',
+  params: siteSpaceParams,
+  responses: {
+    204: { description: 'No content (there were no overrides)' },
+    205: { description: 'Overrides removed' },
   },
 });

@@ -35,7 +35,7 @@ export function mountSiteSearch(app: OperationRoutes) {
     const { page, limit } = c.req.valid('query');
     const body = c.req.valid('json');
     const { scope, field } = siteSearchScope(body);
-    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
+    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
 
     const loader = c.get('loader');
     await loader.load(tree.siteSpaces.map((s) => spaceEntity.key({ spaceId: s.spaceId })));
@@ -46,9 +46,9 @@ export function mountSiteSearch(app: OperationRoutes) {
     const selected = siteSpacesInScope(tree, scope, field, (s) => spaceOf(s.spaceId)?.language);
     const spaces = [...new Map(selected.map((s) => [s.spaceId, spaceOf(s.spaceId)])).values()]
       .filter((s): s is SpaceItem => s !== undefined && !s.deletedAt && !isExpired(s));
-    const readable = (await presentReadable(c, org, spaces, (space) => space)).slice(0, MAX_SPACES_PER_SITE_SEARCH);
+    const readable = (await presentReadable(c.var.scope, org, spaces, (space) => space)).slice(0, MAX_SPACES_PER_SITE_SEARCH);
 
-    const results = await searchSpaces(c, readable, body.query, { searchable });
+    const results = await searchSpaces(c.var.scope, readable, body.query, { searchable });
     // A cursor belongs to the search it came from: same site, query and scope.
     const cursorScope = `sitesearch:${createHash('sha256').update([siteId, body.query, JSON.stringify(scope)].join('\n')).digest('base64url').slice(0, 22)}`;
     const one = pageOfArray(results, { limit, cursor: page, scope: cursorScope });

@@ -30,7 +30,7 @@ export function mountSectionGroups(app: OperationRoutes) {
   route(app, op.listSiteSectionGroups, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
+    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
     const ctx = await structureContext(c, org, tree);
     const page = pageOfArray(groupsInOrder(tree), { limit: query.limit, cursor: query.page, scope: `section-groups:${siteId}` });
     return c.json(presentList(page.items.map((g) => presentGroup(g, ctx)), page.next));
@@ -39,7 +39,7 @@ export function mountSectionGroups(app: OperationRoutes) {
   route(app, op.addSectionGroupToSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       if (body.parent !== undefined && !t.groups.some((g) => g.id === body.parent)) throw badRequest(`parent: no section group ${body.parent} in this site`);
       const sections = (body.sections ?? []).map((sectionId, index) => {
         const section = t.sections.find((s) => s.id === sectionId);
@@ -66,7 +66,7 @@ export function mountSectionGroups(app: OperationRoutes) {
   route(app, op.updateSiteSectionGroupById, async (c) => {
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       const group = findGroup(t, siteSectionGroupId);
       if (body.title !== undefined) group.title = body.title;
       if (body.icon === null) delete group.icon;
@@ -92,7 +92,7 @@ export function mountSectionGroups(app: OperationRoutes) {
   route(app, op.addSectionToSiteSectionGroup, async (c) => {
     const { organizationId, siteId, siteSectionGroupId } = c.req.valid('param');
     const { sectionId } = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       const group = findGroup(t, siteSectionGroupId);
       const section = t.sections.find((s) => s.id === sectionId);
       if (!section) throw badRequest(`sectionId: no section ${sectionId} in this site`);

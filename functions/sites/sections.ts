@@ -27,7 +27,7 @@ export function mountSections(app: OperationRoutes) {
   route(app, op.listSiteSections, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
+    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
     const ctx = await structureContext(c, org, tree, query.shareKey);
     const page = pageOfArray(sectionsInOrder(tree), { limit: query.limit, cursor: query.page, scope: `sections:${siteId}` });
     return c.json(presentList(page.items.map((s) => presentSection(s, ctx)), page.next));
@@ -36,8 +36,8 @@ export function mountSections(app: OperationRoutes) {
   route(app, op.addSectionToSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
-      const space = await resolveSpace(c, organizationId, body.spaceId, 'spaceId');
+    const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
+      const space = await resolveSpace(c.var.scope, organizationId, body.spaceId, 'spaceId');
       const now = nowIso();
       const title = body.title ?? space.title;
       const section: SiteSectionItem = {
@@ -63,7 +63,7 @@ export function mountSections(app: OperationRoutes) {
   route(app, op.updateSiteSectionById, async (c) => {
     const { organizationId, siteId, siteSectionId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       const section = findSection(t, siteSectionId);
       if (body.title !== undefined) section.title = body.title;
       if (body.path !== undefined && body.path !== section.path) {
@@ -101,7 +101,7 @@ export function mountSections(app: OperationRoutes) {
   route(app, op.moveSiteSection, async (c) => {
     const { organizationId, siteId, siteSectionId } = c.req.valid('param');
     const { position } = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       const section = findSection(t, siteSectionId);
       const siblings = childrenOf(t, section.sectionGroup).map((child) => child.item).filter((s) => s.id !== section.id);
       if (!position) {

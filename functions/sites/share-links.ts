@@ -22,7 +22,7 @@ export function mountShareLinks(app: OperationRoutes) {
   route(app, op.listSiteShareLinks, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'admin');
+    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
     const page = pageOfArray(tree.shareLinks, { limit: query.limit, cursor: query.page, scope: `share-links:${siteId}` });
     return c.json(presentList(await Promise.all(page.items.map((l) => presentShareLink(l, tree.site, org))), page.next));
   });
@@ -33,7 +33,7 @@ export function mountShareLinks(app: OperationRoutes) {
     const id = randomId();
     const secret = newShareSecret();
     const sealedSecret = await sealShareSecret(secret, id);
-    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
+    const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'admin', (t) => {
       const now = nowIso();
       t.shareLinks.push({ id, siteId, name, active: true, secretHash: hashShareSecret(secret), sealedSecret, createdAt: now, updatedAt: now });
       return id;
@@ -44,7 +44,7 @@ export function mountShareLinks(app: OperationRoutes) {
   route(app, op.updateSiteShareLinkById, async (c) => {
     const { organizationId, siteId, shareLinkId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'admin', (t) => {
       const link = findLink(t, shareLinkId);
       if (body.active !== undefined) link.active = body.active;
       if (body.name !== undefined) link.name = body.name;

@@ -25,7 +25,7 @@ export function mountSiteSpaces(app: OperationRoutes) {
   route(app, op.listSiteSpaces, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const query = c.req.valid('query');
-    const { tree, org } = await loadSiteIn(c, organizationId, siteId, 'read');
+    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
     const ctx = await structureContext(c, org, tree, query.shareKey);
     const all = siteSpacesInOrder(tree).filter((s) => query.default === undefined || isDefaultSiteSpace(tree, s) === query.default);
     const page = pageOfArray(presentSiteSpaces(all, ctx), { limit: query.limit, cursor: query.page, scope: `site-spaces:${siteId}:${query.default}` });
@@ -35,8 +35,8 @@ export function mountSiteSpaces(app: OperationRoutes) {
   route(app, op.addSpaceToSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, result, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
-      const space = await resolveSpace(c, organizationId, body.spaceId, 'spaceId');
+    const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
+      const space = await resolveSpace(c.var.scope, organizationId, body.spaceId, 'spaceId');
       let section: string | undefined;
       if (body.sectionId !== undefined) {
         if (!t.sections.some((s) => s.id === body.sectionId)) throw badRequest(`sectionId: no section ${body.sectionId} in this site`);
@@ -55,7 +55,7 @@ export function mountSiteSpaces(app: OperationRoutes) {
   route(app, op.updateSiteSpaceById, async (c) => {
     const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', async (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
       const siteSpace = findSiteSpace(t, siteSpaceId);
       if (body.path !== undefined && body.path !== siteSpace.path) {
         const clash = siteSpacesIn(t, siteSpace.section).some((s) => s.id !== siteSpace.id && s.path === body.path);
@@ -64,7 +64,7 @@ export function mountSiteSpaces(app: OperationRoutes) {
       }
       if (body.condition === null) delete siteSpace.condition;
       else if (body.condition !== undefined) siteSpace.condition = body.condition;
-      if (body.spaceId !== undefined) siteSpace.spaceId = (await resolveSpace(c, organizationId, body.spaceId, 'spaceId')).id;
+      if (body.spaceId !== undefined) siteSpace.spaceId = (await resolveSpace(c.var.scope, organizationId, body.spaceId, 'spaceId')).id;
     });
     const ctx = await structureContext(c, access.org, tree);
     return c.json(presentSiteSpace(findSiteSpace(tree, siteSpaceId), ctx));
@@ -83,7 +83,7 @@ export function mountSiteSpaces(app: OperationRoutes) {
   route(app, op.moveSiteSpace, async (c) => {
     const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
     const { position } = c.req.valid('json');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       const siteSpace = findSiteSpace(t, siteSpaceId);
       const siblings = siteSpacesIn(t, siteSpace.section).filter((s) => s.id !== siteSpace.id);
       if (!position) {

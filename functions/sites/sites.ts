@@ -15,6 +15,7 @@ import {
 import { Rejection } from '../../shared/commands/retry.ts';
 import { checkAdaptiveSchema, templateConditions } from '../../shared/commands/sites-adaptive.ts';
 import { presentPublishedSite, presentSite } from '../../shared/presenters/site.ts';
+import { loadCustomizations, presentCustomization } from '../../shared/reader/customization.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { structureContext } from './context.ts';
@@ -24,7 +25,7 @@ export function mountSites(app: OperationRoutes) {
   route(app, op.listSites, async (c) => {
     const { organizationId } = c.req.valid('param');
     const { page, limit, space, title, published } = c.req.valid('query');
-    const { org, role } = await loadSiteOrgAccess(c, organizationId, 'read');
+    const { org, role } = await loadSiteOrgAccess(c.var.scope, organizationId, 'read');
     const conditions: string[] = [];
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
@@ -53,9 +54,9 @@ export function mountSites(app: OperationRoutes) {
   route(app, op.createSite, async (c) => {
     const { organizationId } = c.req.valid('param');
     const body = c.req.valid('json');
-    const { org, role } = await loadSiteOrgAccess(c, organizationId, 'create');
+    const { org, role } = await loadSiteOrgAccess(c.var.scope, organizationId, 'create');
     const spaces = [];
-    for (const [index, spaceId] of (body.spaces ?? []).entries()) spaces.push(await resolveSpace(c, organizationId, spaceId, `spaces.${index}`));
+    for (const [index, spaceId] of (body.spaces ?? []).entries()) spaces.push(await resolveSpace(c.var.scope, organizationId, spaceId, `spaces.${index}`));
     const now = nowIso();
     const title = body.title ?? 'Untitled site';
     const site: SiteItem = {
@@ -89,7 +90,7 @@ export function mountSites(app: OperationRoutes) {
   route(app, op.getSiteById, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const site = await loadSiteRecord(c, organizationId, siteId);
-    const { org, role } = await loadSiteOrgAccess(c, organizationId, 'read');
+    const { org, role } = await loadSiteOrgAccess(c.var.scope, organizationId, 'read');
     return c.json(presentSite(site, org, role));
   });
 
@@ -97,7 +98,7 @@ export function mountSites(app: OperationRoutes) {
     const { organizationId, siteId } = c.req.valid('param');
     const body = c.req.valid('json');
     if (body.basename !== undefined) await checkBasenameFree(organizationId, siteId, body.basename);
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'admin', (t) => {
       const site = t.site;
       if (body.title !== undefined) {
         site.title = body.title;
@@ -130,7 +131,7 @@ export function mountSites(app: OperationRoutes) {
 
   route(app, op.deleteSiteById, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
-    await loadSiteOrgAccess(c, organizationId, 'admin');
+    await loadSiteOrgAccess(c.var.scope, organizationId, 'admin');
     const records = await queryAll({ partition: `SITE#${siteId}` });
     const siteRecord = records.find((r) => r.sk === 'SITE');
     if (!siteRecord || siteRecord.orgId !== organizationId) return c.body(null, 204);
@@ -149,7 +150,7 @@ export function mountSites(app: OperationRoutes) {
 
   route(app, op.publishSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       t.site.published = true;
     });
     return c.json(presentSite(tree.site, access.org, access.role));
@@ -158,9 +159,9 @@ export function mountSites(app: OperationRoutes) {
   route(app, op.getPublishedContentSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const { shareKey } = c.req.valid('query');
-    const { tree, org, role } = await loadSiteIn(c, organizationId, siteId, 'read');
-    const ctx = await structureContext(c, org, tree, shareKey);
-    return c.json(presentPublishedSite(ctx, role));
+    const { tree, org, role } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
+    const [ctx, stored] = await Promise.all([structureContext(c, org, tree, shareKey), loadCustomizations(siteId)]);
+    return c.json(presentPublishedSite(ctx, role, (siteSpaceId) => presentCustomization(tree.site.title, stored, siteSpaceId)));
   });
 
   route(app, op.getSiteAdaptiveSchema, async (c) => {
@@ -173,7 +174,7 @@ export function mountSites(app: OperationRoutes) {
   route(app, op.updateSiteAdaptiveSchema, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
     const jsonSchema = checkAdaptiveSchema(c.req.valid('json').jsonSchema);
-    const { tree } = await changeSite(c, organizationId, siteId, 'admin', (t) => {
+    const { tree } = await changeSite(c.var.scope, organizationId, siteId, 'admin', (t) => {
       t.site.adaptiveSchema = { jsonSchema, updatedAt: nowIso() };
     });
     return c.json(presentAdaptiveSchema(tree.site.adaptiveSchema!));
@@ -188,7 +189,7 @@ export function mountSites(app: OperationRoutes) {
 
 /** The site record alone (one GetItem), for reads that need no structure. */
 async function loadSiteRecord(c: Context<AppEnv>, organizationId: string, siteId: string): Promise<SiteItem> {
-  await loadSiteOrgAccess(c, organizationId, 'read');
+  await loadSiteOrgAccess(c.var.scope, organizationId, 'read');
   const record = await c.get('loader').get(siteEntity.key({ siteId }));
   if (!record || record.orgId !== organizationId) throw notFound(`No site found with id ${siteId}`);
   return siteEntity.fromRecord(record);

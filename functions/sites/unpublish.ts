@@ -13,7 +13,7 @@ import * as op from './operations.ts';
 export function mountUnpublish(app: OperationRoutes) {
   route(app, op.unpublishSite, async (c) => {
     const { organizationId, siteId } = c.req.valid('param');
-    const { tree, access } = await changeSite(c, organizationId, siteId, 'create', (t) => {
+    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
       t.site.published = false;
     });
     return c.json(presentSite(tree.site, access.org, access.role));

@@ -3,9 +3,8 @@ import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { badRequest, conflict, notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
-import { atLeast } from '../../shared/policies/roles.ts';
-import { isExpired, loadCollectionAccess, loadContentAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
+import { policies } from '../../shared/policies/index.ts';
+import { isExpired, loadCollectionAccess, loadContentAccess, loadRootAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
 import { collectionEntity } from '../../shared/db/entities/collection.ts';
 import { queryPage, transact } from '../../shared/db/operations.ts';
@@ -32,18 +31,17 @@ const routes = operationRoutes();
 route(routes, op.getSpaceById, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { shareKey } = c.req.valid('query');
-  const { space, role, org } = await loadSpaceAccess(c, spaceId);
+  const { space, role, org } = await loadSpaceAccess(c.var.scope, spaceId);
   return c.json(presentSpace(space, { role, org, shareKey }));
 });
 
 route(routes, op.updateSpaceById, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { space, role, org } = await loadSpaceAccess(c, spaceId);
+  const access = await loadSpaceAccess(c.var.scope, spaceId);
+  const { space, role, org } = access;
   const administrative = body.editMode !== undefined || body.defaultLevel !== undefined || body.mergeRules !== undefined;
-  if (administrative) authorize(atLeast(role, 'admin'), 'Changing editMode, defaultLevel or mergeRules requires the admin role on the space');
-  authorize(atLeast(role, 'edit'), 'Updating a space requires the edit role on it');
-  authorize(atLeast(role, 'admin') || space.editMode !== 'locked', 'The space is locked: only admins can change it');
+  policies.space.authorize(access, administrative ? 'admin' : 'update', space);
   const { emoji, ...rest } = body;
   const updated: SpaceItem = { ...space, ...rest, updatedAt: nowIso() };
   if (emoji !== undefined) {
@@ -59,8 +57,9 @@ route(routes, op.deleteSpaceById, async (c) => {
   const record = await c.get('loader').get(spaceEntity.key({ spaceId }));
   const stored = record ? spaceEntity.fromRecord(record) : undefined;
   if (!stored || stored.deletedAt || isExpired(stored)) return c.body(null, 204);
-  const { space, role } = await loadSpaceAccess(c, spaceId);
-  authorize(atLeast(role, 'admin'), 'Deleting a space requires the admin role on it');
+  const access = await loadSpaceAccess(c.var.scope, spaceId);
+  const { space } = access;
+  policies.space.authorize(access, 'admin', space);
   await transact([softDeleteSpaceWrite(space).write], () => conflict('The space was changed by another request; retry'));
   // 205: the space has been deleted (204 says it did not exist).
   return c.body(null, 205);
@@ -68,8 +67,9 @@ route(routes, op.deleteSpaceById, async (c) => {
 
 route(routes, op.restoreSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
-  const { space, role, org } = await loadSpaceAccess(c, spaceId, { deleted: 'include' });
-  authorize(atLeast(role, 'admin'), 'Restoring a space requires the admin role on it');
+  const access = await loadSpaceAccess(c.var.scope, spaceId, { deleted: 'include' });
+  const { space, org } = access;
+  policies.space.authorize(access, 'admin', space);
   if (!space.deletedAt) throw conflict('The space is not deleted');
   // Back where it was, or at the root when its collection is gone meanwhile.
   const parentRecord = space.parent ? await c.get('loader').get(collectionEntity.key({ collectionId: space.parent })) : undefined;
@@ -83,17 +83,15 @@ route(routes, op.restoreSpace, async (c) => {
     restored.position = positionAmong(await listChildren(space.orgId, undefined), space.id, undefined);
   }
   await putIfUnchanged(restored, space.updatedAt, 'deletedAt = :deletedAt', { ':deletedAt': space.deletedAt });
-  const access = await loadContentAccess(c, restored.orgId, restored, restored.ancestors);
-  return c.json(presentSpace(restored, { role: access.role, org }));
+  const after = await loadContentAccess(c.var.scope, restored.orgId, restored, restored.ancestors);
+  return c.json(presentSpace(restored, { role: after.role, org }));
 });
 
 route(routes, op.duplicateSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
-  const { space, org } = await loadSpaceAccess(c, spaceId);
-  const parentRole = space.parent
-    ? (await loadCollectionAccess(c, space.parent)).role
-    : (await loadContentAccess(c, space.orgId, undefined, [])).role;
-  authorize(atLeast(parentRole, 'create'), 'Duplicating a space requires the create role where it lives');
+  const { space, org } = await loadSpaceAccess(c.var.scope, spaceId);
+  if (space.parent) policies.collection.authorize(await loadCollectionAccess(c.var.scope, space.parent), 'create');
+  else policies.organization.authorize(await loadRootAccess(c.var.scope, space.orgId), 'createContent');
   const siblings = await listChildren(space.orgId, space.parent);
   const copy: SpaceItem = {
     ...newSpace({
@@ -117,7 +115,7 @@ route(routes, op.duplicateSpace, async (c) => {
     { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: copy.id }, copy), ConditionExpression: 'attribute_not_exists(pk)' } },
     first.put,
   ]);
-  const access = await loadContentAccess(c, copy.orgId, copy, copy.ancestors);
+  const access = await loadContentAccess(c.var.scope, copy.orgId, copy, copy.ancestors);
   c.header('Location', apiLocation(`/spaces/${copy.id}`));
   return c.json(presentSpace(copy, { role: access.role, org }), 201);
 });
@@ -125,8 +123,9 @@ route(routes, op.duplicateSpace, async (c) => {
 route(routes, op.moveSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { space, role, org } = await loadSpaceAccess(c, spaceId);
-  authorize(atLeast(role, 'admin'), 'Moving a space requires the admin role on it');
+  const access = await loadSpaceAccess(c.var.scope, spaceId);
+  const { space, org } = access;
+  policies.space.authorize(access, 'admin', space);
   const parentId = body.parent === undefined ? space.parent : body.parent ?? undefined;
   const ancestors = await targetAncestors(c, space.orgId, parentId, 'parent');
   const siblings = await listChildren(space.orgId, parentId);
@@ -135,15 +134,16 @@ route(routes, op.moveSpace, async (c) => {
   }
   const position = positionAmong(siblings, space.id, body.position);
   const moved = (await relocate({ type: 'space', item: space }, { orgId: space.orgId, parent: parentId, ancestors, position })).item as SpaceItem;
-  const access = await loadContentAccess(c, moved.orgId, moved, moved.ancestors);
-  return c.json(presentSpace(moved, { role: access.role, org }));
+  const after = await loadContentAccess(c.var.scope, moved.orgId, moved, moved.ancestors);
+  return c.json(presentSpace(moved, { role: after.role, org }));
 });
 
 route(routes, op.transferSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { space, role } = await loadSpaceAccess(c, spaceId);
-  authorize(atLeast(role, 'admin'), 'Transferring a space requires the admin role on it');
+  const access = await loadSpaceAccess(c.var.scope, spaceId);
+  const { space } = access;
+  policies.space.authorize(access, 'admin', space);
   let orgId = body.organization ?? space.orgId;
   if (body.collection) {
     const record = await c.get('loader').get(collectionEntity.key({ collectionId: body.collection }));
@@ -155,14 +155,13 @@ route(routes, op.transferSpace, async (c) => {
   }
   const parentId = body.collection;
   if (orgId === space.orgId && parentId === space.parent) throw conflict('Transfer would not result in any update');
-  const target = await loadContentAccess(c, orgId, undefined, []);
-  if (!target.member) throw notFound(`No organization found with id ${orgId}`);
+  await loadRootAccess(c.var.scope, orgId);
   const ancestors = await targetAncestors(c, orgId, parentId, 'collection');
   const position = positionAmong(await listChildren(orgId, parentId), space.id, undefined);
   const moved = (await relocate({ type: 'space', item: space }, { orgId, parent: parentId, ancestors, position })).item as SpaceItem;
   if (orgId !== space.orgId) await moveChangeRequestsToOrganization(space.id, orgId);
-  const access = await loadContentAccess(c, moved.orgId, moved, moved.ancestors);
-  return c.json(presentSpace(moved, { role: access.role, org: access.org }));
+  const after = await loadContentAccess(c.var.scope, moved.orgId, moved, moved.ancestors);
+  return c.json(presentSpace(moved, { role: after.role, org: after.org }));
 });
 
 /**
@@ -171,30 +170,28 @@ route(routes, op.transferSpace, async (c) => {
  */
 route(routes, op.listSpaceLinks, async (c) => {
   const { spaceId } = c.req.valid('param');
-  const content = await loadSpaceContent(c, spaceId);
+  const content = await loadSpaceContent(c.var.scope, spaceId);
   const revision = revisionInSpace(content);
   const links = await revisionLinks(revision);
-  const fromChangeRequests = await brokenInChangeRequests(c, revision, links);
+  const fromChangeRequests = await brokenInChangeRequests(c.var.scope, revision, links);
   return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}`));
 });
 
 route(routes, op.listSpacesInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
-  const { org, member } = await loadContentAccess(c, organizationId, undefined, []);
-  if (!member) throw notFound(`No organization found with id ${organizationId}`);
+  const { org } = await loadRootAccess(c.var.scope, organizationId);
   // Oldest first: creation order is stable under concurrent inserts, so cursors never skip.
   const result = await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#SPACES`, limit, cursor: page });
   const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
-  const items = await presentReadable(c, org, spaces, (space, role) => presentSpace(space, { role, org }));
+  const items = await presentReadable(c.var.scope, org, spaces, (space, role) => presentSpace(space, { role, org }));
   return c.json(presentList(items, result.next));
 });
 
 route(routes, op.createSpace, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const orgAccess = await loadContentAccess(c, organizationId, undefined, []);
-  if (!orgAccess.member) throw notFound(`No organization found with id ${organizationId}`);
+  await loadRootAccess(c.var.scope, organizationId);
   const ancestors = await targetAncestors(c, organizationId, body.parent, 'parent');
   const siblings = await listChildren(organizationId, body.parent);
   const space = newSpace({
@@ -211,7 +208,7 @@ route(routes, op.createSpace, async (c) => {
     { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: space.id }, space), ConditionExpression: 'attribute_not_exists(pk)' } },
     initial.put,
   ]);
-  const access = await loadContentAccess(c, organizationId, space, ancestors);
+  const access = await loadContentAccess(c.var.scope, organizationId, space, ancestors);
   c.header('Location', apiLocation(`/spaces/${space.id}`));
   return c.json(presentSpace(space, { role: access.role, org: access.org }), 201);
 });
@@ -222,15 +219,14 @@ route(routes, op.createSpace, async (c) => {
  */
 async function targetAncestors(c: Context<AppEnv>, orgId: string, parentId: string | undefined, field: string): Promise<string[]> {
   if (!parentId) {
-    const root = await loadContentAccess(c, orgId, undefined, []);
-    authorize(atLeast(root.role, 'create'), 'Adding a space at the organization root requires the create role');
+    policies.organization.authorize(await loadRootAccess(c.var.scope, orgId), 'createContent');
     return [];
   }
-  const parent = await loadCollectionAccess(c, parentId).catch(() => {
+  const parent = await loadCollectionAccess(c.var.scope, parentId).catch(() => {
     throw badRequest(`${field}: no collection ${parentId} in this organization`);
   });
   if (parent.collection.orgId !== orgId) throw badRequest(`${field}: no collection ${parentId} in this organization`);
-  authorize(atLeast(parent.role, 'create'), 'Adding a space to a collection requires the create role on it');
+  policies.collection.authorize(parent, 'create');
   return [...parent.collection.ancestors, parent.collection.id];
 }
 

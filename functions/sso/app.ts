@@ -3,12 +3,11 @@ import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess, type OrgAccess } from '../../shared/policies/access.ts';
-import { queryAll, queryPage } from '../../shared/db/operations.ts';
 import { organizationEntity } from '../../shared/db/entities/organization.ts';
 import { teamEntity, type TeamItem } from '../../shared/db/entities/team.ts';
-import { SAML_PROVIDER_PREFIX, samlProviderEntity, type SAMLProviderItem } from '../../shared/db/entities/saml-provider.ts';
+import { samlProviderEntity, type SAMLProviderItem } from '../../shared/db/entities/saml-provider.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentSAMLProvider, presentSSOLoginOption } from '../../shared/presenters/saml-provider.ts';
 import { createSAMLProvider, deleteSAMLProvider, updateSAMLProvider } from '../../shared/commands/sso-providers.ts';
@@ -22,9 +21,10 @@ const routes = operationRoutes();
 
 type Ctx = Context<AppEnv>;
 
-async function adminAccess(c: Ctx, orgId: string, what: string): Promise<OrgAccess> {
-  const access = await loadOrgAccess(c, orgId);
-  authorize(access.role === 'admin', `${what} requires the admin role`);
+/** Every SAML provider operation, reads included (certificates, IdP addresses), is the org admins'. */
+async function adminAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
+  const access = await loadOrgAccess(c.var.scope, orgId);
+  policies.organization.authorize(access, 'admin');
   return access;
 }
 
@@ -56,9 +56,9 @@ async function present(c: Ctx, access: OrgAccess, provider: SAMLProviderItem, te
 route(routes, op.listSAMLProvidersInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
-  const access = await adminAccess(c, organizationId, 'Listing SAML providers');
-  const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: SAML_PROVIDER_PREFIX, limit, cursor: page });
-  const providers = result.records.map((r) => samlProviderEntity.fromRecord(r));
+  const access = await adminAccess(c, organizationId);
+  const result = await samlProviderEntity.query.inOrg({ orgId: organizationId }).page({ limit, cursor: page });
+  const providers = result.items;
   const teams = await loadTeams(c, organizationId, providers.map((p) => p.defaultTeam));
   return c.json(presentList(
     providers.map((p) => presentSAMLProvider(p, { role: access.role, team: p.defaultTeam ? teams.get(p.defaultTeam) : undefined })),
@@ -69,7 +69,7 @@ route(routes, op.listSAMLProvidersInOrganizationById, async (c) => {
 route(routes, op.createOrganizationSAMLProvider, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const access = await adminAccess(c, organizationId, 'Creating a SAML provider');
+  const access = await adminAccess(c, organizationId);
   const team = body.defaultTeam !== undefined ? await requireTeam(c, organizationId, body.defaultTeam) : undefined;
   const provider = await createSAMLProvider(organizationId, body);
   const presented = await present(c, access, provider, team);
@@ -79,7 +79,7 @@ route(routes, op.createOrganizationSAMLProvider, async (c) => {
 
 route(routes, op.getOrganizationSAMLProviderById, async (c) => {
   const { organizationId, samlProviderId } = c.req.valid('param');
-  const access = await adminAccess(c, organizationId, 'Reading a SAML provider');
+  const access = await adminAccess(c, organizationId);
   const record = await c.get('loader').get(samlProviderEntity.key({ orgId: organizationId, providerId: samlProviderId }));
   if (!record) throw notFound(`No SAML provider found with id ${samlProviderId}`);
   return c.json(await present(c, access, samlProviderEntity.fromRecord(record)));
@@ -87,7 +87,7 @@ route(routes, op.getOrganizationSAMLProviderById, async (c) => {
 
 route(routes, op.deleteOrganizationSAMLProvider, async (c) => {
   const { organizationId, samlProviderId } = c.req.valid('param');
-  await adminAccess(c, organizationId, 'Deleting a SAML provider');
+  await adminAccess(c, organizationId);
   const deleted = await deleteSAMLProvider(organizationId, samlProviderId);
   // 204: there was no such provider; 205: it was deleted (official interface).
   return c.body(null, deleted ? 205 : 204);
@@ -96,7 +96,7 @@ route(routes, op.deleteOrganizationSAMLProvider, async (c) => {
 route(routes, op.updateOrganizationSAMLProvider, async (c) => {
   const { organizationId, samlProviderId } = c.req.valid('param');
   const changes = c.req.valid('json');
-  const access = await adminAccess(c, organizationId, 'Updating a SAML provider');
+  const access = await adminAccess(c, organizationId);
   const team = typeof changes.defaultTeam === 'string' ? await requireTeam(c, organizationId, changes.defaultTeam) : undefined;
   const provider = await updateSAMLProvider(organizationId, samlProviderId, changes);
   return c.json(await present(c, access, provider, team));
@@ -107,8 +107,8 @@ route(routes, op.listSSOProviderLoginsInOrganization, async (c) => {
   // Login options: any authenticated caller may see them (no membership needed), 404 for an unknown org.
   const org = await c.get('loader').get(organizationEntity.key({ orgId: organizationId }));
   if (!org) throw notFound(`No organization found with id ${organizationId}`);
-  const records = await queryAll({ partition: `ORG#${organizationId}`, prefix: SAML_PROVIDER_PREFIX });
-  return c.json({ items: records.map((r) => presentSSOLoginOption(samlProviderEntity.fromRecord(r))) });
+  const providers = await samlProviderEntity.query.inOrg({ orgId: organizationId }).all();
+  return c.json({ items: providers.map((p) => presentSSOLoginOption(p)) });
 });
 
 export const app = groupApp(op.group, routes);

@@ -15,7 +15,7 @@ import { MAX_SAML_RESPONSE_CHARS } from '../../shared/sso/settings.ts';
 import { signInWithSAML } from '../../shared/commands/sso-login.ts';
 import { acsForm, providerParams, startQuery } from './sp-schemas.ts';
 import { tokenPage } from './token-page.ts';
-import { observeRequests } from '../../shared/observability/http.ts';
+import { observeRequests } from '../../shared/http/observe-requests.ts';
 
 /**
  * The SAML service provider of each SAML provider, at the addresses its `service` shows

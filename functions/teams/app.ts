@@ -1,7 +1,7 @@
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess } from '../../shared/policies/access.ts';
 import { organizationEntity } from '../../shared/db/entities/organization.ts';
 import { memberEntity } from '../../shared/db/entities/member.ts';
@@ -27,8 +27,9 @@ route(routes, op.listTeamsInOrganizationById, async (c) => {
     memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }),
     ...(ownerKey ? [ownerKey] : []),
   ]);
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(role !== null, 'Guests may not list the teams of an organization');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.team.authorize(access, 'read');
   const titleFilter = title
     ? { expression: 'contains(titleLower, :title)', values: { ':title': title.toLowerCase() } }
     : undefined;
@@ -66,8 +67,9 @@ route(routes, op.listTeamsInOrganizationById, async (c) => {
 route(routes, op.createOrganizationTeam, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(role === 'admin', 'Creating a team requires the admin role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.team.authorize(access, 'admin');
   const callerId = c.get('caller').userId;
   const memberIds = [...new Set(body.members ?? [])];
   const loader = c.get('loader');
@@ -86,8 +88,9 @@ route(routes, op.getTeamInOrganizationById, async (c) => {
   const loader = c.get('loader');
   const teamKey = teamEntity.key({ orgId: organizationId, teamId });
   await loader.load([memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }), teamKey]);
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(role !== null, 'Guests may not read the teams of an organization');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.team.authorize(access, 'read');
   const record = loader.peek(teamKey);
   if (!record) throw notFound(`No team found with id ${teamId}`);
   return c.json(presentTeam(teamEntity.fromRecord(record), { role }));
@@ -95,8 +98,8 @@ route(routes, op.getTeamInOrganizationById, async (c) => {
 
 route(routes, op.removeTeamFromOrganizationById, async (c) => {
   const { organizationId, teamId } = c.req.valid('param');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(role === 'admin', 'Deleting a team requires the admin role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  policies.team.authorize(access, 'admin');
   const deleted = await deleteTeam(organizationId, teamId);
   // 204: there was no such team; 205: the team was deleted (official interface).
   return c.body(null, deleted ? 205 : 204);
@@ -108,8 +111,9 @@ route(routes, op.updateTeamInOrganizationById, async (c) => {
   const loader = c.get('loader');
   const teamKey = teamEntity.key({ orgId: organizationId, teamId });
   await loader.load([memberEntity.key({ orgId: organizationId, userId: c.get('caller').userId }), teamKey]);
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(role === 'admin', 'Renaming a team requires the admin role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.team.authorize(access, 'admin');
   const record = loader.peek(teamKey);
   if (!record) throw notFound(`No team found with id ${teamId}`);
   const team = await renameTeam(organizationId, teamId, title, teamEntity.fromRecord(record));

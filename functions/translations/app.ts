@@ -1,19 +1,18 @@
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
-import { authorize } from '../../shared/policies/authorize.ts';
+import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
-import { queryPage } from '../../shared/db/operations.ts';
-import { TRANSLATION_PREFIX, translationEntity } from '../../shared/db/entities/translation.ts';
+import { translationEntity } from '../../shared/db/entities/translation.ts';
 import { presentList } from '../../shared/presenters/list.ts';
-import { presentTranslation, translationPermissions } from '../../shared/presenters/translation.ts';
+import { presentTranslation } from '../../shared/presenters/translation.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { createTranslation, deleteTranslation, updateTranslationInstructions } from '../../shared/commands/translations-write.ts';
 import { readTranslation, requestTranslationRun } from '../../shared/commands/translations-run.ts';
 
 /**
  * Translations (spec 4.16), base /orgs/{organizationId}/translations. Non-guest members read;
- * creating, updating, deleting and running need the create role (translationPermissions.edit).
+ * creating, updating, deleting and running need the create role (policies.translation 'edit').
  * Runs are done by the `translations` queue worker (shared/commands/translations-run.ts).
  */
 const routes = operationRoutes();
@@ -23,20 +22,22 @@ const missing = (translationId: string) => notFound(`No translation found with i
 route(routes, op.listTranslations, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(translationPermissions(role).view, 'Guests may not list the translations of an organization');
-  const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: TRANSLATION_PREFIX, limit, cursor: page });
-  const items = result.records.map((r) => presentTranslation(translationEntity.fromRecord(r), { role }));
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.translation.authorize(access, 'read');
+  const result = await translationEntity.query.inOrg({ orgId: organizationId }).page({ limit, cursor: page });
+  const items = result.items.map((t) => presentTranslation(t, { role }));
   return c.json(presentList(items, result.next));
 });
 
 route(routes, op.createTranslation, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(translationPermissions(role).edit, 'Creating a translation requires the create role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.translation.authorize(access, 'edit');
   const sourceMissing = () => badRequest(`source.space: no space ${body.source.space} in this organization`);
-  const { space } = await loadSpaceAccess(c, body.source.space).catch(() => { throw sourceMissing(); });
+  const { space } = await loadSpaceAccess(c.var.scope, body.source.space).catch(() => { throw sourceMissing(); });
   if (space.orgId !== organizationId) throw sourceMissing();
   const translation = await createTranslation({
     orgId: organizationId, createdBy: c.get('caller').userId, source: body.source, language: body.language, instructions: body.instructions,
@@ -47,8 +48,9 @@ route(routes, op.createTranslation, async (c) => {
 
 route(routes, op.getTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(translationPermissions(role).view, 'Guests may not read the translations of an organization');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.translation.authorize(access, 'read');
   const translation = await readTranslation(organizationId, translationId, false);
   if (!translation) throw missing(translationId);
   return c.json(presentTranslation(translation, { role }));
@@ -57,8 +59,9 @@ route(routes, op.getTranslation, async (c) => {
 route(routes, op.updateTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
   const { instructions } = c.req.valid('json');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(translationPermissions(role).edit, 'Updating a translation requires the create role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  const { role } = access;
+  policies.translation.authorize(access, 'edit');
   const translation = await updateTranslationInstructions(organizationId, translationId, instructions);
   if (!translation) throw missing(translationId);
   return c.json(presentTranslation(translation, { role }));
@@ -66,8 +69,8 @@ route(routes, op.updateTranslation, async (c) => {
 
 route(routes, op.deleteTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(translationPermissions(role).edit, 'Deleting a translation requires the create role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  policies.translation.authorize(access, 'edit');
   const deleted = await deleteTranslation(organizationId, translationId);
   // 204: there was no such translation; 205: it was deleted (official interface). The result space stays.
   return c.body(null, deleted ? 205 : 204);
@@ -75,8 +78,8 @@ route(routes, op.deleteTranslation, async (c) => {
 
 route(routes, op.runTranslation, async (c) => {
   const { organizationId, translationId } = c.req.valid('param');
-  const { role } = await loadOrgAccess(c, organizationId);
-  authorize(translationPermissions(role).edit, 'Running a translation requires the create role');
+  const access = await loadOrgAccess(c.var.scope, organizationId);
+  policies.translation.authorize(access, 'edit');
   if (!await requestTranslationRun(organizationId, translationId)) throw missing(translationId);
   return c.body(null, 204);
 });

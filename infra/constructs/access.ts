@@ -2,7 +2,7 @@ import { Aws } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { QueueName } from '../../shared/config.ts';
-import type { GroupName } from '../../shared/http/operations.ts';
+import type { GroupName } from '../../functions/catalogue.ts';
 import { blobKey } from '../../shared/content/blobs.ts';
 import { spaceObjectPrefix } from '../../shared/commands/purge-space.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';

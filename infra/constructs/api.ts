@@ -3,7 +3,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import { groupNames, operations, type GroupName } from '../../shared/http/operations.ts';
+import { groupNames, operations, type GroupName } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
@@ -58,7 +58,7 @@ export interface DocsApiProps extends ServiceResources {
 }
 
 /**
- * The public HTTP API: one Lambda per endpoint group, one route per declared operation (shared/http/operations.ts),
+ * The public HTTP API: one Lambda per endpoint group, one route per declared operation (functions/catalogue.ts),
  * all under /v1, and the service's description (/v1/openapi.json, /v1/docs); plus the reader site's Lambda on `GET /s/{proxy+}`.
  */
 export class DocsApi extends Construct {

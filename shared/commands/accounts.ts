@@ -1,9 +1,7 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomId, sha256Hex } from '../ids.ts';
 import { nowIso } from '../clock.ts';
 import { config } from '../config.ts';
-import { db } from '../db/client.ts';
-import { transact, getRecord } from '../db/operations.ts';
+import { transact } from '../db/writes.ts';
 import { userEntity, type UserItem } from '../db/entities/user.ts';
 import { tokenEntity } from '../db/entities/token.ts';
 import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
@@ -26,17 +24,12 @@ export async function createUser(input: { displayName: string; email: string; em
     createdAt: now,
     updatedAt: now,
   };
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: userEntity.toRecord({ userId: user.id }, user),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  }));
+  await userEntity.create({ userId: user.id }, user).go();
   return user;
 }
 
 export async function getUser(userId: string): Promise<UserItem | undefined> {
-  const record = await getRecord(userEntity.key({ userId }));
-  return record ? userEntity.fromRecord(record) : undefined;
+  return userEntity.get({ userId });
 }
 
 /**
@@ -46,21 +39,12 @@ export async function getUser(userId: string): Promise<UserItem | undefined> {
 export async function createAccessToken(userId: string, label = 'access token', secret?: string, expiresAt?: number): Promise<string> {
   const token = secret ?? `dps_${randomId(40)}`;
   const hash = sha256Hex(token);
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: tokenEntity.toRecord({ hash }, { hash, userId, label, createdAt: nowIso(), ...(expiresAt !== undefined ? { expiresAt } : {}) }),
-  }));
+  await tokenEntity.put({ hash }, { hash, userId, label, createdAt: nowIso(), ...(expiresAt !== undefined ? { expiresAt } : {}) }).go();
   return token;
 }
 
 export async function revokeAccessToken(token: string): Promise<void> {
-  await db().send(new UpdateCommand({
-    TableName: config.tableName,
-    Key: tokenEntity.key({ hash: sha256Hex(token) }),
-    UpdateExpression: 'SET revokedAt = :now',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeValues: { ':now': nowIso() },
-  }));
+  await tokenEntity.update({ hash: sha256Hex(token) }, { set: { revokedAt: nowIso() } }).go();
 }
 
 export function newOrganization(title: string, id = randomId()): OrganizationItem {
@@ -100,8 +84,8 @@ export async function createOrganization(input: { title: string; owner: UserItem
   const org: OrganizationItem = { ...newOrganization(input.title, input.id), createdBy: input.owner.id };
   const member = newMember(org.id, input.owner, 'admin');
   await transact([
-    { Put: { TableName: config.tableName, Item: organizationEntity.toRecord({ orgId: org.id }, org), ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: config.tableName, Item: memberEntity.toRecord({ orgId: org.id, userId: member.userId }, member) } },
+    organizationEntity.create({ orgId: org.id }, org),
+    memberEntity.put({ orgId: org.id, userId: member.userId }, member),
   ], () => conflict(`Organization ${org.id} already exists`));
   return org;
 }
@@ -110,8 +94,8 @@ export async function createOrganization(input: { title: string; owner: UserItem
 export async function addMember(orgId: string, user: UserItem, role: Role | null): Promise<MemberItem> {
   const member = newMember(orgId, user, role);
   await transact([
-    { ConditionCheck: { TableName: config.tableName, Key: organizationEntity.key({ orgId }), ConditionExpression: 'attribute_exists(pk)' } },
-    { Put: { TableName: config.tableName, Item: memberEntity.toRecord({ orgId, userId: user.id }, member), ConditionExpression: 'attribute_not_exists(pk)' } },
+    organizationEntity.check({ orgId }, (w) => w.exists()),
+    memberEntity.create({ orgId, userId: user.id }, member),
   ], (index) => conflict(index === 0 ? `No organization ${orgId}` : `User ${user.id} is already a member of ${orgId}`));
   return member;
 }

@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import type { Role } from '../http/schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { pageOfArray } from '../http/array-page.ts';
@@ -12,8 +10,7 @@ import { changeRequestReviewEntity, reviewsPartition, type ChangeRequestReviewIt
 import { presentRequestedReviewer, presentReview, reviewUserIds } from '../presenters/change-request-review.ts';
 import { presentComments } from './comments-present.ts';
 import { currentReviews } from './change-request-reviews-state.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 /**
  * The `outdated` filter as a FilterExpression: the reviews that count are listed on the change
@@ -39,40 +36,40 @@ export async function listReviews(cr: ChangeRequestItem, query: { page?: string;
 }
 
 /** getChangeRequestReviewById: 404 when the change request has no such review. */
-export async function findReview(c: Ctx, cr: ChangeRequestItem, reviewId: string): Promise<ChangeRequestReviewItem> {
-  const record = await c.get('loader').get(changeRequestReviewEntity.key({ spaceId: cr.spaceId, changeRequestId: cr.id, reviewId }));
+export async function findReview(request: RequestScope, cr: ChangeRequestItem, reviewId: string): Promise<ChangeRequestReviewItem> {
+  const record = await request.loader.get(changeRequestReviewEntity.key({ spaceId: cr.spaceId, changeRequestId: cr.id, reviewId }));
   if (!record) throw notFound(`No review found with id ${reviewId} in change request ${cr.id}`);
   return changeRequestReviewEntity.fromRecord(record);
 }
 
 /** Users and comments of the reviews in one batch, then the comments (and their users) presented. */
-export async function presentReviews(c: Ctx, role: Role | null, cr: ChangeRequestItem, reviews: ChangeRequestReviewItem[]) {
-  const loader = c.get('loader');
+export async function presentReviews(request: RequestScope, role: Role | null, cr: ChangeRequestItem, reviews: ChangeRequestReviewItem[]) {
+  const loader = request.loader;
   const userKeys = [...new Set(reviews.flatMap(reviewUserIds))].map((userId) => userEntity.key({ userId }));
   const commentKeys = reviews.flatMap((r) => (r.commentId ? [commentEntity.key({ spaceId: cr.spaceId, commentId: r.commentId })] : []));
   await loader.load([...userKeys, ...commentKeys]);
   const comments = commentKeys.map((k) => loader.peek(k)).filter((r) => r !== undefined).map((r) => commentEntity.fromRecord(r));
-  const presented = new Map((await presentComments(c, role, comments)).map((p) => [p.id, p]));
+  const presented = new Map((await presentComments(request, role, comments)).map((p) => [p.id, p]));
   return reviews.map((review) => presentReview(review, {
     changeRequest: cr,
-    user: (userId) => userOf(c, userId),
+    user: (userId) => userOf(request, userId),
     comment: (commentId) => presented.get(commentId),
   }));
 }
 
 /** getRequestedReviewersByChangeRequestId: the pending requests in request order, paged in memory (at most 100). */
-export async function listRequestedReviewers(c: Ctx, cr: ChangeRequestItem, query: { page?: string; limit: number }) {
+export async function listRequestedReviewers(request: RequestScope, cr: ChangeRequestItem, query: { page?: string; limit: number }) {
   const page = pageOfArray(cr.requestedReviewers ?? [], { limit: query.limit, cursor: query.page, scope: `requested-reviewers:${cr.id}` });
-  return { items: await presentRequestedReviewers(c, cr, page.items), next: page.next };
+  return { items: await presentRequestedReviewers(request, cr, page.items), next: page.next };
 }
 
-export async function presentRequestedReviewers(c: Ctx, cr: ChangeRequestItem, userIds: string[]) {
+export async function presentRequestedReviewers(request: RequestScope, cr: ChangeRequestItem, userIds: string[]) {
   const named = userIds.flatMap((userId) => [userId, cr.reviewRequests?.[userId]?.requestedBy ?? cr.createdBy]);
-  await c.get('loader').load([...new Set(named)].map((userId) => userEntity.key({ userId }) as Key));
-  return userIds.map((userId) => presentRequestedReviewer(userId, { changeRequest: cr, user: (id) => userOf(c, id) }));
+  await request.loader.load([...new Set(named)].map((userId) => userEntity.key({ userId }) as Key));
+  return userIds.map((userId) => presentRequestedReviewer(userId, { changeRequest: cr, user: (id) => userOf(request, id) }));
 }
 
-function userOf(c: Ctx, userId: string) {
-  const record = c.get('loader').peek(userEntity.key({ userId }));
+function userOf(request: RequestScope, userId: string) {
+  const record = request.loader.peek(userEntity.key({ userId }));
   return record ? userEntity.fromRecord(record) : undefined;
 }

@@ -1,8 +1,6 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { badRequest } from '../http/errors.ts';
 import { RecordLoader } from '../http/loader.ts';
-import { authorize } from '../policies/authorize.ts';
+import { policies } from '../policies/index.ts';
 import { atLeast } from '../policies/roles.ts';
 import { effectiveRole } from '../policies/effective-role.ts';
 import { transact } from '../db/operations.ts';
@@ -15,25 +13,21 @@ import { retryOnConflict } from './retry.ts';
 import {
   assertReviewable, assertReviewerCount, reviewStateOf, reviewStateWrite, reviewsChangedConcurrently,
 } from './change-request-reviews-state.ts';
-
-type Ctx = Context<AppEnv>;
-
-const requestRole = 'edit';
-const requestReason = 'Requesting or removing reviewers requires the edit role on the space';
+import type { RequestScope } from '../http/scope.ts';
 
 /** Loads the change request afresh on a retry (the earlier read lost a race). */
-async function load(c: Ctx, spaceId: string, idOrNumber: string, attempt: number) {
-  if (attempt > 0) c.set('loader', new RecordLoader());
-  return loadChangeRequest(c, spaceId, idOrNumber);
+async function load(request: RequestScope, spaceId: string, idOrNumber: string, attempt: number) {
+  if (attempt > 0) request.loader = new RecordLoader();
+  return loadChangeRequest(request, spaceId, idOrNumber);
 }
 
 /**
  * Each requested user must be a member who can read the space, and not the change request's
  * author (who cannot review their own change). 400 naming the offending entry.
  */
-async function checkReviewers(c: Ctx, access: Awaited<ReturnType<typeof loadChangeRequest>>, users: string[]): Promise<void> {
+async function checkReviewers(request: RequestScope, access: Awaited<ReturnType<typeof loadChangeRequest>>, users: string[]): Promise<void> {
   const { space, org, ancestors, changeRequest: cr } = access;
-  const loader = c.get('loader');
+  const loader = request.loader;
   const keys = users.map((userId) => memberEntity.key({ orgId: space.orgId, userId }));
   await loader.load(keys);
   users.forEach((userId, i) => {
@@ -50,15 +44,15 @@ async function checkReviewers(c: Ctx, access: Awaited<ReturnType<typeof loadChan
  * newer review request"). The optional subject and description are applied first, with the
  * rule of PATCH (its author with edit, or the review role).
  */
-export async function requestReviewers(c: Ctx, spaceId: string, idOrNumber: string, users: string[], changes: ChangeRequestChanges) {
-  const first = await loadChangeRequest(c, spaceId, idOrNumber);
-  authorize(atLeast(first.role, requestRole), requestReason);
+export async function requestReviewers(request: RequestScope, spaceId: string, idOrNumber: string, users: string[], changes: ChangeRequestChanges) {
+  const first = await loadChangeRequest(request, spaceId, idOrNumber);
+  policies.changeRequest.authorize(first, 'requestReviewers', first.changeRequest);
   assertReviewable(first.changeRequest);
-  await checkReviewers(c, first, users);
-  if (Object.keys(changes).length > 0) await updateChangeRequest(c, spaceId, first.changeRequest.id, changes);
-  const requester = c.get('caller').userId;
+  await checkReviewers(request, first, users);
+  if (Object.keys(changes).length > 0) await updateChangeRequest(request, spaceId, first.changeRequest.id, changes);
+  const requester = request.caller.userId;
   return retryOnConflict(async (attempt) => {
-    const access = await load(c, spaceId, first.changeRequest.id, attempt);
+    const access = await load(request, spaceId, first.changeRequest.id, attempt);
     const cr = access.changeRequest;
     assertReviewable(cr);
     const state = reviewStateOf(cr);
@@ -80,10 +74,11 @@ export async function requestReviewers(c: Ctx, spaceId: string, idOrNumber: stri
  * requested user declining). The reviewer's review, if any, stays. Returns whether a request
  * was removed (205) or there was none (204).
  */
-export async function removeRequestedReviewer(c: Ctx, spaceId: string, idOrNumber: string, userId: string): Promise<boolean> {
+export async function removeRequestedReviewer(request: RequestScope, spaceId: string, idOrNumber: string, userId: string): Promise<boolean> {
   return retryOnConflict(async (attempt) => {
-    const { changeRequest: cr, role } = await load(c, spaceId, idOrNumber, attempt);
-    authorize(atLeast(role, requestRole) || c.get('caller').userId === userId, requestReason);
+    const access = await load(request, spaceId, idOrNumber, attempt);
+    const { changeRequest: cr } = access;
+    policies.changeRequest.authorize(access, 'removeReviewer', { ...cr, reviewer: userId });
     if (!cr.requestedReviewers.includes(userId)) return false;
     assertReviewable(cr);
     const state = reviewStateOf(cr);

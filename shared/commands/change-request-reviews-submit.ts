@@ -1,11 +1,8 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { RecordLoader } from '../http/loader.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { transact, type TransactItem } from '../db/operations.ts';
 import type { CommentItem } from '../db/entities/comment.ts';
 import { changeRequestReviewEntity, type ChangeRequestReviewItem, type ReviewStatus } from '../db/entities/change-request-review.ts';
@@ -15,8 +12,7 @@ import { putComment } from './comments-store.ts';
 import { loadChangeRequest } from './change-requests-load.ts';
 import { retryOnConflict } from './retry.ts';
 import { assertReviewable, assertReviewerCount, reviewStateOf, reviewStateWrite, reviewsChangedConcurrently } from './change-request-reviews-state.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 /**
  * submitChangeRequestReview: a review of the change request's current revision, by someone
@@ -25,18 +21,14 @@ type Ctx = Context<AppEnv>;
  * outdated. A comment given with it is posted in the change request (counted in its
  * `comments`) in the same transaction, which is conditional on the revision reviewed.
  */
-export async function submitReview(c: Ctx, spaceId: string, idOrNumber: string, input: { status: ReviewStatus; markdown?: string }) {
-  const reviewer = c.get('caller').userId;
+export async function submitReview(request: RequestScope, spaceId: string, idOrNumber: string, input: { status: ReviewStatus; markdown?: string }) {
+  const reviewer = request.caller.userId;
   return retryOnConflict(async (attempt) => {
-    if (attempt > 0) c.set('loader', new RecordLoader());
-    const access = await loadChangeRequest(c, spaceId, idOrNumber);
-    const { changeRequest: cr, role } = access;
-    const request = cr.reviewRequests?.[reviewer];
-    authorize(
-      atLeast(role, 'review') || (request !== undefined && atLeast(role, 'read')),
-      'Reviewing a change request requires the review role on the space, or a request for your review',
-    );
-    authorize(cr.createdBy !== reviewer, 'The author of a change request cannot review it');
+    if (attempt > 0) request.loader = new RecordLoader();
+    const access = await loadChangeRequest(request, spaceId, idOrNumber);
+    const { changeRequest: cr } = access;
+    const pending = cr.reviewRequests?.[reviewer];
+    policies.changeRequest.authorize(access, 'review', cr);
     assertReviewable(cr);
     const now = nowIso();
     const comment: CommentItem | undefined = input.markdown
@@ -44,7 +36,7 @@ export async function submitReview(c: Ctx, spaceId: string, idOrNumber: string, 
       : undefined;
     const review: ChangeRequestReviewItem = {
       id: randomId(), spaceId, changeRequestId: cr.id, reviewer, status: input.status, revision: cr.revision, createdAt: now,
-      ...(request ? { requestedBy: request.requestedBy } : {}),
+      ...(pending ? { requestedBy: pending.requestedBy } : {}),
       ...(comment ? { commentId: comment.id } : {}),
     };
     const state = reviewStateOf(cr);

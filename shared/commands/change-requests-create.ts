@@ -1,22 +1,17 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { isExpired, loadSpaceAccess } from '../policies/access.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import {
-  changeRequestEntity, changeRequestNumberEntity, CHANGE_REQUEST_NUMBER_ATTRIBUTE, MAX_CHANGE_REQUEST_NUMBER,
-  statusCounter, type ChangeRequestItem, type RichDocument,
+  changeRequestEntity, changeRequestNumberEntity, MAX_CHANGE_REQUEST_NUMBER,
+  type ChangeRequestItem, type RichDocument,
 } from '../db/entities/change-request.ts';
-import { getRecord, queryPage, transact, type TransactItem } from '../db/operations.ts';
-import { config } from '../config.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
 import { Rejection, retryOnConflict } from './retry.ts';
+import type { RequestScope } from '../http/scope.ts';
 
-type Ctx = Context<AppEnv>;
-type SpaceWithNumber = SpaceItem & { [CHANGE_REQUEST_NUMBER_ATTRIBUTE]?: number };
 
 /** Concurrent creations in one space serialise on the space's number: allow many rounds. */
 const CREATE_ATTEMPTS = 30;
@@ -31,25 +26,24 @@ const CREATE_ATTEMPTS = 30;
  * transaction puts the change request, a number pointer (`attribute_not_exists`: a number
  * is never used twice, whatever happens to the counter) and the space counters.
  */
-export async function createChangeRequest(c: Ctx, input: { spaceId: string; subject?: string; description?: RichDocument }) {
-  const access = await loadSpaceAccess(c, input.spaceId);
-  authorize(atLeast(access.role, 'edit'), 'Creating a change request requires the edit role on the space');
-  authorize(access.space.editMode !== 'locked', 'The space is locked: change requests cannot be created');
-  const createdBy = c.get('caller').userId;
+export async function createChangeRequest(request: RequestScope, input: { spaceId: string; subject?: string; description?: RichDocument }) {
+  const access = await loadSpaceAccess(request, input.spaceId);
+  policies.space.authorize(access, 'edit', access.space);
+  const createdBy = request.caller.userId;
   // Set when a number pointer already existed: the counter is behind (restored by a stale
   // write), so the next attempt starts after the highest number in use.
   let numberTaken = false;
   let floor = 0;
 
   const changeRequest = await retryOnConflict(async (attempt) => {
-    const space = attempt === 0 ? (access.space as SpaceWithNumber) : await freshSpace(input.spaceId);
+    const space = attempt === 0 ? access.space : await freshSpace(input.spaceId);
     if (space.editMode === 'locked') throw new Rejection(403, 'The space is locked: change requests cannot be created');
     if (!space.revision) throw new Rejection(409, 'The space has no content revision yet');
     if (numberTaken) {
       floor = Math.max(floor, await highestNumber(space.id));
       numberTaken = false;
     }
-    const expected = space[CHANGE_REQUEST_NUMBER_ATTRIBUTE] ?? 0;
+    const expected = space.changeRequestNumber ?? 0;
     const number = Math.max(expected, floor) + 1;
     if (number > MAX_CHANGE_REQUEST_NUMBER) throw new Rejection(409, 'The space has reached the maximum number of change requests');
     const now = nowIso();
@@ -70,22 +64,10 @@ export async function createChangeRequest(c: Ctx, input: { spaceId: string; subj
       contributors: [createdBy],
       requestedReviewers: [],
     };
-    const items: TransactItem[] = [
+    const items: Write<unknown>[] = [
       spaceCounterWrite(space, expected, number, now),
-      {
-        Put: {
-          TableName: config.tableName,
-          Item: changeRequestEntity.toRecord({ spaceId: space.id, changeRequestId: cr.id }, cr),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-      {
-        Put: {
-          TableName: config.tableName,
-          Item: changeRequestNumberEntity.toRecord({ spaceId: space.id, number }, { spaceId: space.id, number, changeRequestId: cr.id }),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      changeRequestEntity.create({ spaceId: space.id, changeRequestId: cr.id }, cr),
+      changeRequestNumberEntity.create({ spaceId: space.id, number }, { spaceId: space.id, number, changeRequestId: cr.id }),
     ];
     await transact(items, (index) => {
       if (index === 2) numberTaken = true;
@@ -94,7 +76,7 @@ export async function createChangeRequest(c: Ctx, input: { spaceId: string; subj
     return cr;
   }, CREATE_ATTEMPTS);
   // The space record changed (counters): later reads in this request must not see the old one.
-  c.get('loader').forget(spaceEntity.key({ spaceId: input.spaceId }));
+  request.loader.forget(spaceEntity.key({ spaceId: input.spaceId }));
   return { ...access, changeRequest };
 }
 
@@ -106,42 +88,28 @@ export async function createChangeRequest(c: Ctx, input: { spaceId: string; subj
  * `updatedAt`, so a concurrent space update fails (409) rather than writing back the old
  * counters.
  */
-function spaceCounterWrite(space: SpaceWithNumber, expected: number, number: number, now: string): TransactItem {
-  const draft = statusCounter('draft')!;
-  return {
-    Update: {
-      TableName: config.tableName,
-      Key: spaceEntity.key({ spaceId: space.id }),
-      UpdateExpression: 'SET #number = :number, #updatedAt = :now ADD #total :one, #draft :one',
-      ConditionExpression: [
-        'attribute_exists(pk)',
-        'attribute_not_exists(deletedAt)',
-        '#editMode <> :locked',
-        '#revision = :revision',
-        expected === 0 ? 'attribute_not_exists(#number)' : '#number = :expected',
-      ].join(' AND '),
-      ExpressionAttributeNames: {
-        '#number': CHANGE_REQUEST_NUMBER_ATTRIBUTE, '#updatedAt': 'updatedAt', '#total': 'changeRequests',
-        '#draft': draft, '#editMode': 'editMode', '#revision': 'revision',
-      },
-      ExpressionAttributeValues: {
-        ':number': number, ':now': now, ':one': 1, ':locked': 'locked', ':revision': space.revision,
-        ...(expected === 0 ? {} : { ':expected': expected }),
-      },
-    },
-  };
+function spaceCounterWrite(space: SpaceItem, expected: number, number: number, now: string): Write<unknown> {
+  return spaceEntity.update({ spaceId: space.id }, {
+    set: { changeRequestNumber: number, updatedAt: now },
+    add: { changeRequests: 1, changeRequestsDraft: 1 },
+    if: (w) => w.and(
+      w.lacks('deletedAt'),
+      w.ne('editMode', 'locked'),
+      w.eq('revision', space.revision!),
+      expected === 0 ? w.lacks('changeRequestNumber') : w.eq('changeRequestNumber', expected),
+    ),
+  });
 }
 
 /** The space as stored now (strongly consistent); 404 once it is gone or deleted. */
-async function freshSpace(spaceId: string): Promise<SpaceWithNumber> {
-  const record = await getRecord(spaceEntity.key({ spaceId }), true);
-  const space = record ? (spaceEntity.fromRecord(record) as SpaceWithNumber) : undefined;
+async function freshSpace(spaceId: string): Promise<SpaceItem> {
+  const space = await spaceEntity.get({ spaceId }, { consistent: true });
   if (!space || space.deletedAt || isExpired(space)) throw notFound(`No space found with id ${spaceId}`);
   return space;
 }
 
 /** The highest change request number in use in a space (0 when none). */
 async function highestNumber(spaceId: string): Promise<number> {
-  const page = await queryPage({ partition: `SPACE#${spaceId}`, prefix: 'CRNUMBER#', forward: false, limit: 1 });
-  return (page.records[0]?.number as number | undefined) ?? 0;
+  const page = await changeRequestNumberEntity.query.inSpace({ spaceId }, { forward: false }).page({ limit: 1 });
+  return page.items[0]?.number ?? 0;
 }

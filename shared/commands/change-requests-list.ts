@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { isExpired } from '../policies/access.ts';
 import type { OrganizationItem } from '../db/entities/organization.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
@@ -8,8 +6,7 @@ import { queryPage, type QueryOptions } from '../db/operations.ts';
 import { presentReadable } from './readable.ts';
 import { presentChangeRequests } from './change-requests-load.ts';
 import type { PresentedChangeRequest } from '../presenters/change-request.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 export interface ChangeRequestFilters {
   status: ChangeRequestStatus[];
@@ -52,7 +49,7 @@ export function changeRequestFilter(filters: ChangeRequestFilters): NonNullable<
 
 /** A space's change requests, newest (highest number) first: Query gsi2 of the space. */
 export async function listSpaceChangeRequests(
-  c: Ctx,
+  request: RequestScope,
   space: SpaceItem,
   filters: ChangeRequestFilters,
   page: { limit: number; cursor?: string },
@@ -62,7 +59,7 @@ export async function listSpaceChangeRequests(
     limit: page.limit, cursor: page.cursor, filter: changeRequestFilter(filters),
   });
   const crs = result.records.map((r) => changeRequestEntity.fromRecord(r));
-  const items = await presentChangeRequests(c, crs, () => space.revision);
+  const items = await presentChangeRequests(request, crs, () => space.revision);
   return { items, next: result.next };
 }
 
@@ -73,7 +70,7 @@ export async function listSpaceChangeRequests(
  * deleted, or that have moved to another organization.
  */
 export async function listOrganizationChangeRequests(
-  c: Ctx,
+  request: RequestScope,
   org: OrganizationItem,
   filters: ChangeRequestFilters,
   page: { limit: number; cursor?: string },
@@ -83,7 +80,7 @@ export async function listOrganizationChangeRequests(
     limit: page.limit, cursor: page.cursor, filter: changeRequestFilter(filters),
   });
   const crs = result.records.map((r) => changeRequestEntity.fromRecord(r));
-  const loader = c.get('loader');
+  const loader = request.loader;
   const spaceIds = [...new Set(crs.map((cr) => cr.spaceId))];
   await loader.load(spaceIds.map((spaceId) => spaceEntity.key({ spaceId })));
   const spaces = spaceIds
@@ -91,8 +88,8 @@ export async function listOrganizationChangeRequests(
     .filter((r): r is Record<string, unknown> => r !== undefined)
     .map((r) => spaceEntity.fromRecord(r))
     .filter((s) => s.orgId === org.id && !s.deletedAt && !isExpired(s));
-  const readable = new Map((await presentReadable(c, org, spaces, (s) => s)).map((s) => [s.id, s]));
+  const readable = new Map((await presentReadable(request, org, spaces, (s) => s)).map((s) => [s.id, s]));
   const visible: ChangeRequestItem[] = crs.filter((cr) => readable.has(cr.spaceId));
-  const items = await presentChangeRequests(c, visible, (spaceId) => readable.get(spaceId)?.revision);
+  const items = await presentChangeRequests(request, visible, (spaceId) => readable.get(spaceId)?.revision);
   return { items, next: result.next };
 }

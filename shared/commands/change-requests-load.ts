@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { notFound } from '../http/errors.ts';
 import { loadSpaceAccess } from '../policies/access.ts';
 import {
@@ -12,8 +10,7 @@ import { memberEntity } from '../db/entities/member.ts';
 import { collectionEntity } from '../db/entities/collection.ts';
 import type { Key } from '../db/table.ts';
 import { presentChangeRequest, type PresentedChangeRequest } from '../presenters/change-request.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 /** The number a `{changeRequestId}` path parameter names, when it is all digits (spec 4 note b). */
 export function parseChangeRequestNumber(idOrNumber: string): number | undefined {
@@ -29,8 +26,8 @@ export function parseChangeRequestNumber(idOrNumber: string): number | undefined
  * access check needs; a number costs one more read (the change request it names). 404
  * when the space is not readable or no change request matches.
  */
-export async function loadChangeRequest(c: Ctx, spaceId: string, idOrNumber: string) {
-  const loader = c.get('loader');
+export async function loadChangeRequest(request: RequestScope, spaceId: string, idOrNumber: string) {
+  const loader = request.loader;
   const byId = changeRequestEntity.key({ spaceId, changeRequestId: idOrNumber });
   const number = parseChangeRequestNumber(idOrNumber);
   const pointer = number !== undefined ? changeRequestNumberEntity.key({ spaceId, number }) : undefined;
@@ -42,12 +39,12 @@ export async function loadChangeRequest(c: Ctx, spaceId: string, idOrNumber: str
     const orgId = spaceRecord.orgId as string;
     keys.push(
       organizationEntity.key({ orgId }),
-      memberEntity.key({ orgId, userId: c.get('caller').userId }),
+      memberEntity.key({ orgId, userId: request.caller.userId }),
       ...((spaceRecord.ancestors as string[] | undefined) ?? []).map((collectionId) => collectionEntity.key({ collectionId })),
     );
   }
   await loader.load(keys);
-  const access = await loadSpaceAccess(c, spaceId);
+  const access = await loadSpaceAccess(request, spaceId);
   let record = pointer ? undefined : loader.peek(byId);
   if (pointer) {
     const target = loader.peek(pointer);
@@ -64,11 +61,11 @@ export async function loadChangeRequest(c: Ctx, spaceId: string, idOrNumber: str
  * `spaceRevision` gives each change request's space's current revision (for `outdated`).
  */
 export async function presentChangeRequests(
-  c: Ctx,
+  request: RequestScope,
   items: ChangeRequestItem[],
   spaceRevision: (spaceId: string) => string | undefined,
 ): Promise<PresentedChangeRequest[]> {
-  const loader = c.get('loader');
+  const loader = request.loader;
   const userIds = new Set<string>();
   for (const cr of items) {
     userIds.add(cr.createdBy);

@@ -1,8 +1,5 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { ApiError, conflict, notFound } from '../http/errors.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { transact } from '../db/operations.ts';
@@ -16,8 +13,8 @@ import { loadChangeRequest } from './change-requests-load.ts';
 import { changeRequestRevisionWrite } from './change-requests-update.ts';
 import { Rejection, retryOnConflict } from './retry.ts';
 import { effectiveMergeRules, enforceMergeRules } from './change-requests-merge-rules.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
+import { emitOrganizationEvent } from '../integrations/events.ts';
 
 async function revisionOf(spaceId: string, revisionId: string): Promise<LoadedRevision> {
   const loaded = await loadRevision(spaceId, revisionId);
@@ -30,17 +27,16 @@ function conflictError(action: string, conflicts: PageConflict[]): ApiError {
 }
 
 /** Loads what merge and update work on, and checks who may run them. */
-async function prepare(c: Ctx, spaceId: string, idOrNumber: string, attempt: number, action: 'merge' | 'update') {
+async function prepare(request: RequestScope, spaceId: string, idOrNumber: string, attempt: number, action: 'merge' | 'update') {
   // A retry starts from fresh reads of everything.
-  if (attempt > 0) c.set('loader', new RecordLoader());
-  const access = await loadChangeRequest(c, spaceId, idOrNumber);
-  const { changeRequest: cr, space, role, org } = access;
-  authorize(atLeast(role, 'edit'), 'Merging or updating a change request requires the edit role on the space');
-  authorize(space.editMode !== 'locked', 'The space is locked: its content cannot change');
+  if (attempt > 0) request.loader = new RecordLoader();
+  const access = await loadChangeRequest(request, spaceId, idOrNumber);
+  const { changeRequest: cr, space, org } = access;
+  policies.space.authorize(access, 'edit', space);
   if (cr.status === 'merged' || cr.status === 'archived') throw new Rejection(409, `The change request is ${cr.status}`);
   // Merge rules bind everyone, admins included, unless a rule `allow_bypass` names them.
   if (action === 'merge') {
-    enforceMergeRules(effectiveMergeRules(space, org), { cr, spaceRevision: space.revision, actor: c.get('caller').userId });
+    enforceMergeRules(effectiveMergeRules(space, org), { cr, spaceRevision: space.revision, actor: request.caller.userId });
   }
   const [base, primary, proposed] = await Promise.all([
     revisionOf(spaceId, changeRequestBase(cr)), revisionOf(spaceId, space.revision!), revisionOf(spaceId, cr.revision),
@@ -57,10 +53,10 @@ async function prepare(c: Ctx, spaceId: string, idOrNumber: string, attempt: num
  * The space's merge rules are checked first (403 naming the rule, nothing written), and the
  * transaction is conditional on the reviews, subject and description they were checked on.
  */
-export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: string) {
-  const userId = c.get('caller').userId;
+export async function mergeChangeRequest(request: RequestScope, spaceId: string, idOrNumber: string) {
+  const userId = request.caller.userId;
   return retryOnConflict(async (attempt) => {
-    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt, 'merge');
+    const { cr, space, base, primary, proposed } = await prepare(request, spaceId, idOrNumber, attempt, 'merge');
     // Nothing moved on the primary side: the change request's content is the result.
     const merged = base.revision.id === primary.revision.id
       ? { manifest: proposed.manifest, conflicts: [] }
@@ -94,6 +90,7 @@ export async function mergeChangeRequest(c: Ctx, spaceId: string, idOrNumber: st
       },
     ], () => conflict('The space or the change request changed during the merge; retry'));
     const updated: ChangeRequestItem = { ...cr, status: 'merged', revisionMerged: next.revision.id, mergedBy: userId, mergedAt: now, updatedAt: now };
+    await emitOrganizationEvent(space.orgId, { type: 'space_content_updated', spaceId, revisionId: next.revision.id, updatedBy: [] });
     return { revision: next.revision, changeRequest: updated, space: { ...space, revision: next.revision.id } };
   });
 }
@@ -107,10 +104,10 @@ function reviewsVersionCondition(cr: ChangeRequestItem): string {
  * it is no longer outdated: a new change request revision with both parents, and
  * `revisionMergedAncestor` = the primary revision taken in.
  */
-export async function updateChangeRequestFromPrimary(c: Ctx, spaceId: string, idOrNumber: string) {
-  const userId = c.get('caller').userId;
+export async function updateChangeRequestFromPrimary(request: RequestScope, spaceId: string, idOrNumber: string) {
+  const userId = request.caller.userId;
   return retryOnConflict(async (attempt) => {
-    const { cr, space, base, primary, proposed } = await prepare(c, spaceId, idOrNumber, attempt, 'update');
+    const { cr, space, base, primary, proposed } = await prepare(request, spaceId, idOrNumber, attempt, 'update');
     if (base.revision.id === primary.revision.id) return { revision: proposed.revision, changeRequest: cr, space };
     const merged = await mergeManifests(base.manifest, proposed.manifest, primary.manifest);
     if (merged.conflicts.length > 0) throw conflictError('updated', merged.conflicts);

@@ -1,20 +1,15 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { conflict } from '../http/errors.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { spaceEntity } from '../db/entities/space.ts';
 import {
   changeRequestEntity, changeRequestNumberEntity, statusCounter, type ChangeRequestItem, type ChangeRequestStatus,
   type RichDocument,
 } from '../db/entities/change-request.ts';
-import { transact, type TransactItem } from '../db/operations.ts';
-import { config } from '../config.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { nowIso } from '../clock.ts';
 import { Rejection, retryOnConflict } from './retry.ts';
 import { loadChangeRequest, parseChangeRequestNumber } from './change-requests-load.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 export interface ChangeRequestChanges {
   subject?: string;
@@ -31,41 +26,23 @@ export interface ChangeRequestChanges {
  * absolute value, so the last writer wins and the counters stay true). A merged change
  * request keeps its status (409).
  */
-export async function updateChangeRequest(c: Ctx, spaceId: string, idOrNumber: string, changes: ChangeRequestChanges) {
-  const loader = c.get('loader');
+export async function updateChangeRequest(request: RequestScope, spaceId: string, idOrNumber: string, changes: ChangeRequestChanges) {
+  const loader = request.loader;
   return retryOnConflict(async (attempt) => {
-    if (attempt > 0) forgetChangeRequest(c, spaceId, idOrNumber);
-    const access = await loadChangeRequest(c, spaceId, idOrNumber);
-    const { changeRequest: cr, role } = access;
-    const author = cr.createdBy === c.get('caller').userId;
-    authorize(
-      (author && atLeast(role, 'edit')) || atLeast(role, 'review'),
-      'Updating a change request requires being its author (with the edit role) or the review role on the space',
-    );
+    if (attempt > 0) forgetChangeRequest(request, spaceId, idOrNumber);
+    const access = await loadChangeRequest(request, spaceId, idOrNumber);
+    const { changeRequest: cr } = access;
+    policies.changeRequest.authorize(access, 'update', cr);
     const statusChanges = changes.status !== undefined && changes.status !== cr.status;
     if (statusChanges && cr.status === 'merged') throw new Rejection(409, 'The change request is merged: its status cannot change');
     const now = nowIso();
     const updated: ChangeRequestItem = { ...cr, ...changes, updatedAt: now };
 
-    const names: Record<string, string> = { '#updatedAt': 'updatedAt', '#status': 'status' };
-    const values: Record<string, unknown> = { ':now': now, ':read': cr.status };
-    const sets = ['#updatedAt = :now'];
-    for (const field of ['subject', 'description', 'status'] as const) {
-      if (changes[field] === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = changes[field];
-      sets.push(`#${field} = :${field}`);
-    }
-    const items: TransactItem[] = [{
-      Update: {
-        TableName: config.tableName,
-        Key: changeRequestEntity.key({ spaceId, changeRequestId: cr.id }),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND #status = :read',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    }];
+    const { subject, description, status } = changes;
+    const items: Write<unknown>[] = [changeRequestEntity.update({ spaceId, changeRequestId: cr.id }, {
+      set: { subject, description, status, updatedAt: now },
+      if: (w) => w.eq('status', cr.status),
+    })];
     if (statusChanges) items.push(spaceStatusCounterWrite(spaceId, cr.status, changes.status!, now));
     await transact(items, () => conflict('The change request or its space was changed by another request; retry'));
     loader.forget(changeRequestEntity.key({ spaceId, changeRequestId: cr.id }));
@@ -79,37 +56,19 @@ export async function updateChangeRequest(c: Ctx, spaceId: string, idOrNumber: s
  * archived are only in the total). `updatedAt` moves for the reason given in
  * change-requests-create.ts (space updates are optimistic on it).
  */
-function spaceStatusCounterWrite(spaceId: string, from: ChangeRequestStatus, to: ChangeRequestStatus, now: string): TransactItem {
-  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':now': now };
-  const adds: string[] = [];
+function spaceStatusCounterWrite(spaceId: string, from: ChangeRequestStatus, to: ChangeRequestStatus, now: string): Write<unknown> {
   const fromCounter = statusCounter(from);
   const toCounter = statusCounter(to);
-  if (fromCounter) {
-    names['#from'] = fromCounter;
-    values[':minus'] = -1;
-    adds.push('#from :minus');
-  }
-  if (toCounter) {
-    names['#to'] = toCounter;
-    values[':plus'] = 1;
-    adds.push('#to :plus');
-  }
-  return {
-    Update: {
-      TableName: config.tableName,
-      Key: spaceEntity.key({ spaceId }),
-      UpdateExpression: `SET #updatedAt = :now${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+  return spaceEntity.update({ spaceId }, {
+    set: { updatedAt: now },
+    add: { ...(fromCounter ? { [fromCounter]: -1 } : {}), ...(toCounter ? { [toCounter]: 1 } : {}) },
+    if: (w) => w.lacks('deletedAt'),
+  });
 }
 
 /** Drops the records of a change request (and its space) read by a failed attempt. */
-function forgetChangeRequest(c: Ctx, spaceId: string, idOrNumber: string): void {
-  const loader = c.get('loader');
+function forgetChangeRequest(request: RequestScope, spaceId: string, idOrNumber: string): void {
+  const loader = request.loader;
   loader.forget(spaceEntity.key({ spaceId }));
   loader.forget(changeRequestEntity.key({ spaceId, changeRequestId: idOrNumber }));
   const number = parseChangeRequestNumber(idOrNumber);
@@ -127,35 +86,17 @@ function forgetChangeRequest(c: Ctx, spaceId: string, idOrNumber: string): void 
 export function changeRequestRevisionWrite(
   cr: ChangeRequestItem,
   input: { revision: string; now: string; contributor?: string; revisionMergedAncestor?: string },
-): { write: TransactItem; updated: ChangeRequestItem } {
-  const names: Record<string, string> = { '#revision': 'revision', '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':revision': input.revision, ':now': input.now, ':previous': cr.revision };
-  const sets = ['#revision = :revision', '#updatedAt = :now'];
+): { write: Write<unknown>; updated: ChangeRequestItem } {
   const updated: ChangeRequestItem = { ...cr, revision: input.revision, updatedAt: input.now };
-  if (input.revisionMergedAncestor !== undefined) {
-    names['#ancestor'] = 'revisionMergedAncestor';
-    values[':ancestor'] = input.revisionMergedAncestor;
-    sets.push('#ancestor = :ancestor');
-    updated.revisionMergedAncestor = input.revisionMergedAncestor;
-  }
-  if (input.contributor !== undefined && !cr.contributors.includes(input.contributor)) {
-    names['#contributors'] = 'contributors';
-    values[':contributor'] = [input.contributor];
-    values[':none'] = [];
-    sets.push('#contributors = list_append(if_not_exists(#contributors, :none), :contributor)');
-    updated.contributors = [...cr.contributors, input.contributor];
-  }
+  if (input.revisionMergedAncestor !== undefined) updated.revisionMergedAncestor = input.revisionMergedAncestor;
+  const joins = input.contributor !== undefined && !cr.contributors.includes(input.contributor);
+  if (joins) updated.contributors = [...cr.contributors, input.contributor!];
   return {
     updated,
-    write: {
-      Update: {
-        TableName: config.tableName,
-        Key: changeRequestEntity.key({ spaceId: cr.spaceId, changeRequestId: cr.id }),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: 'attribute_exists(pk) AND #revision = :previous',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
+    write: changeRequestEntity.update({ spaceId: cr.spaceId, changeRequestId: cr.id }, {
+      set: { revision: input.revision, updatedAt: input.now, revisionMergedAncestor: input.revisionMergedAncestor },
+      ...(joins ? { append: { contributors: [input.contributor] } } : {}),
+      if: (w) => w.eq('revision', cr.revision),
+    }),
   };
 }

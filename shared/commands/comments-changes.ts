@@ -1,6 +1,5 @@
 import type { CommentItem, CommentReplyItem, StoredReaction, StoredReplier } from '../db/entities/comment.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { Rejection } from './retry.ts';
 import type { Caller } from './comments-store.ts';
 
@@ -17,9 +16,8 @@ export interface CommentChanges {
   removedReactions?: string[];
 }
 
-export function authorizeChanges(caller: Caller, isAuthor: boolean, changes: CommentChanges): void {
-  authorize(atLeast(caller.role, 'comment'), 'Changing a comment requires the comment role on the space');
-  if (changes.markdown !== undefined) authorize(isAuthor, 'Only its author can edit the body of a comment');
+export function authorizeChanges(caller: Caller, item: { postedBy: string }, changes: CommentChanges): void {
+  policies.comment.authorize(caller, changes.markdown !== undefined ? 'edit' : 'change', item);
 }
 
 /** Body and reactions, shared by comments and replies. */

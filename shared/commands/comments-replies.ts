@@ -6,9 +6,7 @@ import { queryPage, transact } from '../db/operations.ts';
 import {
   commentRepliesPartition, commentReplyEntity, type CommentItem, type CommentReplyItem, type CommentScope,
 } from '../db/entities/comment.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
-import { commentPermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import { Rejection, retryOnConflict } from './retry.ts';
 import { applyCommonChanges, authorizeChanges, countReplier, uncountReplier, type CommentChanges } from './comments-changes.ts';
 import { changedConcurrently, missingComment, putComment, putReply, readComment, readReply, type Caller } from './comments-store.ts';
@@ -23,7 +21,7 @@ import { changedConcurrently, missingComment, putComment, putReply, readComment,
 export async function postReply(
   scope: CommentScope, commentId: string, caller: Caller, markdown: string, cached?: CommentItem,
 ): Promise<{ reply: CommentReplyItem; comment: CommentItem }> {
-  authorize(atLeast(caller.role, 'comment'), 'Replying to a comment requires the comment role on the space');
+  policies.comment.authorize(caller, 'reply', { postedBy: caller.userId });
   const replyId = randomId();
   return retryOnConflict(async (attempt) => {
     const current = attempt === 0 && cached ? cached : await readComment(scope, commentId);
@@ -50,7 +48,7 @@ export async function updateReply(
   return retryOnConflict(async (attempt) => {
     const current = attempt === 0 && cached ? cached : await readReply(scope.spaceId, commentId, replyId);
     if (!current) throw new Rejection(404, `No reply found with id ${replyId}`);
-    authorizeChanges(caller, current.postedBy === caller.userId, changes);
+    authorizeChanges(caller, current, changes);
     const next: CommentReplyItem = { ...current };
     applyCommonChanges(next, caller.userId, changes, nowIso());
     if (JSON.stringify(next) === JSON.stringify(current)) return current;
@@ -73,8 +71,7 @@ export async function deleteReply(
     const comment = attempt === 0 && cached ? cached.comment : await readComment(scope, commentId);
     const reply = attempt === 0 && cached ? cached.reply : await readReply(scope.spaceId, commentId, replyId);
     if (!comment || !reply) return;
-    authorize(commentPermissions(caller.role, reply.postedBy === caller.userId).delete,
-      'Deleting a reply requires being its author or an admin of the space');
+    policies.comment.authorize(caller, 'delete', reply);
     const replier = comment.repliers.find((r) => r.userId === reply.postedBy);
     const latest = replier && replier.count > 1 && replier.updatedAt <= reply.postedAt
       ? await latestReplyAt(scope.spaceId, commentId, reply)

@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import type { Role } from '../http/schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { loadSpaceAccess } from '../policies/access.ts';
@@ -8,8 +6,7 @@ import {
 } from '../db/entities/comment.ts';
 import { loadChangeRequest } from './change-requests-load.ts';
 import type { CommentContent } from './comments-target.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 /** A comment scope a request names, with the caller's role on the space and the scope's current content. */
 export interface LoadedCommentScope extends CommentContent {
@@ -22,12 +19,12 @@ export interface LoadedCommentScope extends CommentContent {
  * or number). Both need the space to be readable (404 otherwise, also for an unknown change
  * request); permissions are the caller's role on the space either way.
  */
-export async function loadCommentScope(c: Ctx, spaceId: string, changeRequestId?: string): Promise<LoadedCommentScope> {
+export async function loadCommentScope(request: RequestScope, spaceId: string, changeRequestId?: string): Promise<LoadedCommentScope> {
   if (changeRequestId === undefined) {
-    const { space, role } = await loadSpaceAccess(c, spaceId);
+    const { space, role } = await loadSpaceAccess(request, spaceId);
     return { scope: { spaceId }, role, revision: space.revision, revisionName: "the space's current revision" };
   }
-  const { role, changeRequest } = await loadChangeRequest(c, spaceId, changeRequestId);
+  const { role, changeRequest } = await loadChangeRequest(request, spaceId, changeRequestId);
   return {
     scope: { spaceId, changeRequestId: changeRequest.id },
     role,
@@ -41,32 +38,32 @@ export async function loadCommentScope(c: Ctx, spaceId: string, changeRequestId?
  * shared/http/prefetch.ts); undefined when absent or in another scope (a change request's
  * comment is not found under the space's comments, nor under another change request).
  */
-export async function findComment(c: Ctx, scope: CommentScope, commentId: string): Promise<CommentItem | undefined> {
-  const record = await c.get('loader').get(commentEntity.key({ spaceId: scope.spaceId, commentId }));
+export async function findComment(request: RequestScope, scope: CommentScope, commentId: string): Promise<CommentItem | undefined> {
+  const record = await request.loader.get(commentEntity.key({ spaceId: scope.spaceId, commentId }));
   const comment = record ? commentEntity.fromRecord(record) : undefined;
   return comment && isInScope(comment, scope) ? comment : undefined;
 }
 
 /** A comment of the scope; 404 when absent. */
-export async function loadComment(c: Ctx, scope: CommentScope, commentId: string): Promise<CommentItem> {
-  const comment = await findComment(c, scope, commentId);
+export async function loadComment(request: RequestScope, scope: CommentScope, commentId: string): Promise<CommentItem> {
+  const comment = await findComment(request, scope, commentId);
   if (!comment) throw notFound(`No comment found with id ${commentId}`);
   return comment;
 }
 
 /** A reply and its comment (one batch), or undefined for either that is absent (the comment: in the scope). */
-export async function findReply(c: Ctx, scope: CommentScope, commentId: string, replyId: string) {
-  const loader = c.get('loader');
+export async function findReply(request: RequestScope, scope: CommentScope, commentId: string, replyId: string) {
+  const loader = request.loader;
   const replyKey = commentReplyEntity.key({ spaceId: scope.spaceId, commentId, replyId });
   await loader.load([commentEntity.key({ spaceId: scope.spaceId, commentId }), replyKey]);
-  const comment = await findComment(c, scope, commentId);
+  const comment = await findComment(request, scope, commentId);
   const record = comment ? loader.peek(replyKey) : undefined;
   return { comment, reply: record ? commentReplyEntity.fromRecord(record) : undefined };
 }
 
 /** A reply of a comment of the scope; 404 when the comment or the reply is absent. */
-export async function loadReply(c: Ctx, scope: CommentScope, commentId: string, replyId: string): Promise<{ comment: CommentItem; reply: CommentReplyItem }> {
-  const { comment, reply } = await findReply(c, scope, commentId, replyId);
+export async function loadReply(request: RequestScope, scope: CommentScope, commentId: string, replyId: string): Promise<{ comment: CommentItem; reply: CommentReplyItem }> {
+  const { comment, reply } = await findReply(request, scope, commentId, replyId);
   if (!comment) throw notFound(`No comment found with id ${commentId}`);
   if (!reply) throw notFound(`No reply found with id ${replyId} on comment ${commentId}`);
   return { comment, reply };

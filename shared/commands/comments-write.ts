@@ -4,8 +4,7 @@ import { randomId } from '../ids.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { queryAll, transact, type TransactItem } from '../db/operations.ts';
 import { commentEntity, commentScopeOf, replyPrefix, type CommentItem, type CommentScope, type CommentTargetItem } from '../db/entities/comment.ts';
-import { authorize } from '../policies/authorize.ts';
-import { canResolveComment, commentPermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import { chunked, retryOnConflict } from './retry.ts';
 import { applyCommonChanges, authorizeChanges, type CommentChanges } from './comments-changes.ts';
 import { changedConcurrently, missingComment, openCommentsCounter, putComment, readComment, type Caller } from './comments-store.ts';
@@ -62,11 +61,8 @@ export async function updateComment(scope: CommentScope, commentId: string, call
   return retryOnConflict(async (attempt) => {
     const current = attempt === 0 && cached ? cached : await readComment(scope, commentId);
     if (!current) throw missingComment(commentId);
-    const isAuthor = current.postedBy === caller.userId;
-    authorizeChanges(caller, isAuthor, changes);
-    if (changes.resolved !== undefined) {
-      authorize(canResolveComment(caller.role, isAuthor), 'Resolving or reopening a comment requires being its author or an admin of the space');
-    }
+    authorizeChanges(caller, current, changes);
+    if (changes.resolved !== undefined) policies.comment.authorize(caller, 'resolve', current);
     const now = nowIso();
     const next: CommentItem = { ...current };
     applyCommonChanges(next, caller.userId, changes, now);
@@ -99,8 +95,7 @@ export async function deleteComment(scope: CommentScope, commentId: string, call
   await retryOnConflict(async (attempt) => {
     const current = attempt === 0 && cached ? cached : await readComment(scope, commentId);
     if (!current) return;
-    authorize(commentPermissions(caller.role, current.postedBy === caller.userId).delete,
-      'Deleting a comment requires being its author or an admin of the space');
+    policies.comment.authorize(caller, 'delete', current);
     const replies = await queryAll({ partition: `SPACE#${scope.spaceId}`, prefix: replyPrefix(commentId) });
     const replyDeletes: TransactItem[] = replies.map((r) => ({
       Delete: { TableName: config.tableName, Key: { pk: r.pk, sk: r.sk } },

@@ -1,17 +1,22 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
 import { nowIso, nowMs } from '../clock.ts';
 import { randomId, sha256Hex } from '../ids.ts';
-import { queryAll, transact } from '../db/operations.ts';
+import { transact } from '../db/operations.ts';
 import { putBytesBlob } from '../content/blobs.ts';
-import { enqueue } from '../jobs/enqueue.ts';
 import { conflict } from '../http/errors.ts';
 import {
-  installationEntity, installationLockKey, integrationEntity, integrationEventEntity,
+  installationEntity, installationLockEntity, integrationEntity, integrationEventEntity,
   type InstallationItem, type IntegrationEventItem, type IntegrationItem,
 } from '../db/entities/integration.ts';
+import { spaceEntity } from '../db/entities/space.ts';
+import { siteEntity } from '../db/entities/site.ts';
+import { isExpired } from '../policies/access.ts';
+import { emitEvents, eventKey, newEvent } from '../integrations/events.ts';
+import { sealSecrets } from '../integrations/secrets.ts';
+import { enqueue } from '../jobs/enqueue.ts';
 import type { PublishBody } from '../../functions/integrations/schemas.ts';
+
+/** Spaces (and sites) given a *_installation_setup event when an integration is installed. */
+export const MAX_SETUP_EVENTS_PER_KIND = 100;
 
 function hostnames(patterns: string[]): string[] {
   return patterns.flatMap((p) => {
@@ -25,8 +30,11 @@ function hostnames(patterns: string[]): string[] {
 
 /**
  * Publishes (creates, version 1) or updates (version + 1) an integration. Icon, preview
- * images and script go to S3 blobs; secrets are kept as sha256 hashes only. The version
- * check makes concurrent publishes of the same name fail with 409 instead of losing one.
+ * images and script go to S3 blobs; secrets are kept as sha256 hashes and sealed for the
+ * runtime (shared/integrations/secrets.ts). The version check makes concurrent publishes of
+ * the same name fail with 409 instead of losing one. A new script sends every installation
+ * an `installation_setup` event with `previous` (the installation as it was), so the new
+ * version sets itself up.
  */
 export async function publishIntegration(name: string, body: PublishBody, existing: IntegrationItem | undefined): Promise<IntegrationItem> {
   const now = nowIso();
@@ -36,6 +44,7 @@ export async function publishIntegration(name: string, body: PublishBody, existi
     ...body.previewImages.map((img) => putBytesBlob(Buffer.from(img, 'base64'), 'image/png')),
   ]);
   const blocks = body.blocks;
+  const createdAt = existing?.createdAt ?? now;
   const item: IntegrationItem = {
     name,
     version: (existing?.version ?? 0) + 1,
@@ -56,55 +65,55 @@ export async function publishIntegration(name: string, body: PublishBody, existi
     ...(scriptBlob ? { scriptBlob } : existing?.scriptBlob ? { scriptBlob: existing.scriptBlob } : {}),
     ...(body.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: body.contentSecurityPolicy } : {}),
     secretHashes: Object.fromEntries(Object.entries(body.secrets).map(([k, v]) => [k, sha256Hex(v)])),
+    ...(Object.keys(body.secrets).length ? { sealedSecrets: await sealSecrets(body.secrets, name, createdAt) } : {}),
     ownerOrgId: existing?.ownerOrgId ?? body.organization,
     searchText: `${name} ${body.title}`.toLowerCase(),
     blockDomains: [...new Set(blocks.flatMap((b) => hostnames(b.urlUnfurl ?? [])))],
     hasBlocks: blocks.length > 0,
     hasContentSources: body.contentSources.length > 0,
     ...(existing?.devTunnelUrl ? { devTunnelUrl: existing.devTunnelUrl, devForwardAll: existing.devForwardAll ?? false } : {}),
-    createdAt: existing?.createdAt ?? now,
+    createdAt,
     updatedAt: now,
   };
-  await transact([{
-    Put: {
-      TableName: config.tableName,
-      Item: integrationEntity.toRecord({ name }, item),
-      ConditionExpression: existing ? 'version = :v' : 'attribute_not_exists(pk)',
-      ...(existing ? { ExpressionAttributeValues: { ':v': existing.version } } : {}),
-    },
-  }], () => conflict('The integration was published by another request; retry'));
+  const write = existing
+    ? integrationEntity.replace({ name }, item, (w) => w.eq('version', existing.version))
+    : integrationEntity.create({ name }, item);
+  await transact([write], () => conflict('The integration was published by another request; retry'));
+  if (existing && scriptBlob && scriptBlob !== existing.scriptBlob) {
+    const installations = await installationEntity.query.ofIntegration({ name }).all();
+    await emitEvents(installations.map((installation) => newEvent(installation, {
+      type: 'installation_setup', status: installation.status,
+      previous: { status: installation.status, configuration: installation.configuration },
+    })));
+  }
   return item;
 }
 
 export async function setDevelopmentMode(item: IntegrationItem, tunnelUrl: string, all: boolean): Promise<void> {
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: integrationEntity.toRecord({ name: item.name }, { ...item, devTunnelUrl: tunnelUrl, devForwardAll: all, updatedAt: nowIso() }),
-  }));
+  await integrationEntity.put({ name: item.name }, { ...item, devTunnelUrl: tunnelUrl, devForwardAll: all, updatedAt: nowIso() }).go();
 }
 
 /** Removes the integration with its installations and events. False when there was none. */
 export async function unpublishIntegration(name: string): Promise<boolean> {
-  const key = integrationEntity.key({ name });
-  const out = await db().send(new DeleteCommand({ TableName: config.tableName, Key: key, ReturnValues: 'ALL_OLD' }));
-  const records = await queryAll({ partition: key.pk });
-  for (let i = 0; i < records.length; i += 20) {
-    await Promise.all(records.slice(i, i + 20).map((r) => db().send(new DeleteCommand({
-      TableName: config.tableName, Key: { pk: r.pk, sk: r.sk },
-    }))));
-  }
-  return out.Attributes !== undefined;
-}
-
-/** Event id: creation time (ms, base36, 9 chars) then 12 random characters. */
-function newEventId(ms: number): string {
-  return ms.toString(36).padStart(9, '0') + randomId(12);
+  const deleted = await integrationEntity.delete({ name }).go();
+  const [installations, events] = await Promise.all([
+    installationEntity.query.ofIntegration({ name }).all(),
+    integrationEventEntity.query.ofIntegration({ name }).all(),
+  ]);
+  const writes = [
+    ...installations.flatMap((i) => [installationEntity.delete({ name, installationId: i.id }), installationLockEntity.delete({ name, orgId: i.orgId })]),
+    ...events.map((e) => integrationEventEntity.delete(eventKey(e))),
+  ];
+  for (let i = 0; i < writes.length; i += 20) await Promise.all(writes.slice(i, i + 20).map((w) => w.go()));
+  return deleted !== undefined;
 }
 
 /**
  * Installs into an organization: the installation, a per-org lock (one installation per
- * organization, 409 otherwise) and the `installation_setup` event in one transaction,
- * then the event is queued for dispatch.
+ * organization, 409 otherwise) and the `installation_setup` event in one transaction;
+ * then the event is queued, with one `space_installation_setup` / `site_installation_setup`
+ * per live space and site of the organization (the installation covers them all), at most
+ * MAX_SETUP_EVENTS_PER_KIND of each.
  */
 export async function installIntegration(integration: IntegrationItem, orgId: string): Promise<{ installation: InstallationItem; event: IntegrationEventItem }> {
   const ms = nowMs();
@@ -121,24 +130,23 @@ export async function installIntegration(integration: IntegrationItem, orgId: st
     createdAt: now,
     updatedAt: now,
   };
-  const eventId = newEventId(ms);
-  const event: IntegrationEventItem = {
-    id: eventId,
-    integrationName: integration.name,
-    installationId: installation.id,
-    createdAt: now,
-    payload: { eventId, type: 'installation_setup', installationId: installation.id, status: 'active' },
-    status: 'pending',
-    logs: [{ message: 'Event created', timestamp: now, level: 'debug' }],
-  };
+  const event = newEvent(installation, { type: 'installation_setup', status: 'active' }, ms);
   await transact([
-    { ConditionCheck: { TableName: config.tableName, Key: integrationEntity.key({ name: integration.name }), ConditionExpression: 'attribute_exists(pk)' } },
-    { Put: { TableName: config.tableName, Item: { ...installationLockKey(integration.name, orgId), installationId: installation.id }, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: config.tableName, Item: installationEntity.toRecord({ name: integration.name, installationId: installation.id }, installation) } },
-    { Put: { TableName: config.tableName, Item: integrationEventEntity.toRecord({ name: integration.name, createdAt: now, eventId }, event) } },
+    integrationEntity.check({ name: integration.name }, (w) => w.exists()),
+    installationLockEntity.create({ name: integration.name, orgId }, { installationId: installation.id }),
+    installationEntity.put({ name: integration.name, installationId: installation.id }, installation),
+    integrationEventEntity.put(eventKey(event), event),
   ], (index) => index === 0
     ? conflict('The integration was unpublished meanwhile')
     : conflict(`The integration is already installed in organization ${orgId}`));
-  await enqueue({ kind: 'integration-event', integrationName: integration.name, eventId });
+  await enqueue({ kind: 'integration-event', integrationName: integration.name, eventId: event.id });
+  const [spaces, sites] = await Promise.all([
+    spaceEntity.query.byOrg({ orgId }).page({ limit: MAX_SETUP_EVENTS_PER_KIND }),
+    siteEntity.query.byOrg({ orgId }).page({ limit: MAX_SETUP_EVENTS_PER_KIND }),
+  ]);
+  await emitEvents([
+    ...spaces.items.filter((s) => !isExpired(s) && !s.deletedAt).map((space) => newEvent(installation, { type: 'space_installation_setup', spaceId: space.id, status: 'active' })),
+    ...sites.items.map((site) => newEvent(installation, { type: 'site_installation_setup', siteId: site.id, status: 'active' })),
+  ]);
   return { installation, event };
 }

@@ -1,6 +1,6 @@
 import { pageOfArray } from '../http/array-page.ts';
-import { queryAll, queryPage, type QueryOptions } from '../db/operations.ts';
 import { memberEntity, type MemberItem } from '../db/entities/member.ts';
+import type { Where } from '../db/conditions.ts';
 import type { Role } from '../http/schemas.ts';
 
 export type MemberSort = 'joinedAt' | 'lastSeenAt' | 'name';
@@ -14,14 +14,6 @@ export interface MemberListQuery {
   /** Case-insensitive "contains" on display name and email (the member's `searchText`). */
   search?: string;
   sort: MemberSort;
-}
-
-export function membersPartition(orgId: string): string {
-  return `ORG#${orgId}#MEMBERS`;
-}
-
-export function seenMembersPartition(orgId: string): string {
-  return `ORG#${orgId}#MEMBERS_SEEN`;
 }
 
 /**
@@ -38,45 +30,25 @@ export async function listMemberPage(orgId: string, query: MemberListQuery): Pro
   const filter = memberFilter(query);
   const forward = query.order === 'asc';
   if (query.sort === 'name') {
-    const records = await queryAll({ index: 'gsi2', partition: membersPartition(orgId), filter });
-    const all = records.map((r) => memberEntity.fromRecord(r));
+    const all = await memberEntity.query.byOrg({ orgId }, { where: filter }).all();
     all.sort((a, b) => compare(a.searchText, b.searchText) || compare(a.userId, b.userId));
     if (!forward) all.reverse();
     const page = pageOfArray(all, { limit: query.limit, cursor: query.page, scope: `members-by-name:${orgId}` });
     return { members: page.items, ...(page.next ? { next: page.next } : {}) };
   }
   const seen = query.sort === 'lastSeenAt';
-  const page = await queryPage({
-    index: seen ? 'gsi3' : 'gsi2',
-    partition: seen ? seenMembersPartition(orgId) : membersPartition(orgId),
-    forward,
-    limit: query.limit,
-    cursor: query.page,
-    filter,
-  });
-  return { members: page.records.map((r) => memberEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
+  const byIndex = seen ? memberEntity.query.bySeen : memberEntity.query.byOrg;
+  const page = await byIndex({ orgId }, { forward, where: filter }).page({ limit: query.limit, cursor: query.page });
+  return { members: page.items, ...(page.next ? { next: page.next } : {}) };
 }
 
-function memberFilter(query: MemberListQuery): QueryOptions['filter'] {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (query.role === 'guest') {
-    parts.push('attribute_type(#role, :nullType)');
-    names['#role'] = 'role';
-    values[':nullType'] = 'NULL';
-  } else if (query.role) {
-    parts.push('#role = :role');
-    names['#role'] = 'role';
-    values[':role'] = query.role;
-  }
+function memberFilter(query: MemberListQuery) {
   const search = query.search?.trim().toLowerCase();
-  if (search) {
-    parts.push('contains(#searchText, :search)');
-    names['#searchText'] = 'searchText';
-    values[':search'] = search;
-  }
-  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
+  if (!query.role && !search) return undefined;
+  return (w: Where<MemberItem>) => w.and(
+    query.role === 'guest' ? w.isNull('role') : query.role && w.eq('role', query.role),
+    search && w.contains('searchText', search),
+  );
 }
 
 function compare(a: string, b: string): number {

@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import type { Key } from '../db/table.ts';
 import type { MemberItem } from '../db/entities/member.ts';
 import type { OrganizationItem } from '../db/entities/organization.ts';
@@ -7,6 +5,7 @@ import type { SpaceItem } from '../db/entities/space.ts';
 import { userEntity } from '../db/entities/user.ts';
 import { presentMember } from '../presenters/member.ts';
 import { ancestorKeys, queryOrgSpaces, readableSpaceCount } from './members-spaces.ts';
+import type { RequestScope } from '../http/scope.ts';
 
 /**
  * Presents members of one organization: their users and the ancestor collections of the
@@ -14,13 +13,13 @@ import { ancestorKeys, queryOrgSpaces, readableSpaceCount } from './members-spac
  * `spaces` are the org's live spaces (queryOrgSpaces), loaded once per request.
  */
 export async function presentMembers(
-  c: Context<AppEnv>,
+  request: RequestScope,
   org: OrganizationItem,
   members: MemberItem[],
   spaces: SpaceItem[],
   extraKeys: Key[] = [],
 ) {
-  const loader = c.get('loader');
+  const loader = request.loader;
   await loader.load([...members.map((m) => userEntity.key({ userId: m.userId })), ...ancestorKeys(spaces), ...extraKeys]);
   return members.map((member) => {
     const user = loader.peek(userEntity.key({ userId: member.userId }));
@@ -31,8 +30,8 @@ export async function presentMembers(
 }
 
 /** One member, presented (a Query of the org's spaces plus one BatchGet). */
-export async function presentOneMember(c: Context<AppEnv>, org: OrganizationItem, member: MemberItem) {
+export async function presentOneMember(request: RequestScope, org: OrganizationItem, member: MemberItem) {
   const spaces = await queryOrgSpaces(org.id);
-  const [presented] = await presentMembers(c, org, [member], spaces);
+  const [presented] = await presentMembers(request, org, [member], spaces);
   return presented!;
 }

@@ -1,15 +1,12 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
-import { addToCounter, getRecord, queryAll, queryPage, transact, type TransactItem } from '../db/operations.ts';
-import { indexes } from '../db/table.ts';
+import { transact, type Write } from '../db/writes.ts';
+import { ConditionFailed, NotFound } from '../db/errors.ts';
+import type { Where } from '../db/conditions.ts';
 import { memberEntity, type MemberItem } from '../db/entities/member.ts';
-import { memberTeamsPartition, teamEntity, teamMemberEntity, type TeamMemberItem } from '../db/entities/team.ts';
+import { teamEntity, teamMemberEntity, type TeamMemberItem } from '../db/entities/team.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Role } from '../http/schemas.ts';
 import { chunked, Rejection, retryOnConflict } from './retry.ts';
-import { membersPartition } from './members-list.ts';
 
 
 export const LAST_ADMIN = 'The last admin of an organization cannot be removed or demoted; make another member admin first';
@@ -17,8 +14,7 @@ export const LAST_ADMIN = 'The last admin of an organization cannot be removed o
 const changedConcurrently = () => new ApiError(409, 'The member was changed by another request; retry');
 
 export async function readMember(orgId: string, userId: string): Promise<MemberItem | undefined> {
-  const record = await getRecord(memberEntity.key({ orgId, userId }), true);
-  return record ? memberEntity.fromRecord(record) : undefined;
+  return memberEntity.get({ orgId, userId }, { consistent: true });
 }
 
 /**
@@ -27,36 +23,21 @@ export async function readMember(orgId: string, userId: string): Promise<MemberI
  * the transaction commits. Two admins demoting each other at once cannot both succeed:
  * each transaction checks the other's role, and DynamoDB serializes them.
  */
-async function anotherAdminCheck(orgId: string, userId: string): Promise<TransactItem> {
-  const page = await queryPage({
-    index: 'gsi2', partition: membersPartition(orgId), limit: 1,
-    filter: {
-      expression: '#role = :admin AND #disabled = :false AND #userId <> :me',
-      names: { '#role': 'role', '#disabled': 'disabled', '#userId': 'userId' },
-      values: { ':admin': 'admin', ':false': false, ':me': userId },
-    },
-  });
-  const other = page.records[0];
+async function anotherAdminCheck(orgId: string, userId: string): Promise<Write<unknown>> {
+  const page = await memberEntity.query.byOrg({ orgId }, {
+    where: (w) => w.and(activeAdmin(w), w.ne('userId', userId)),
+  }).page({ limit: 1 });
+  const other = page.items[0];
   if (!other) throw new Rejection(409, LAST_ADMIN);
-  return {
-    ConditionCheck: {
-      TableName: config.tableName,
-      Key: memberEntity.key({ orgId, userId: other.userId as string }),
-      ConditionExpression: '#role = :admin AND #disabled = :false',
-      ExpressionAttributeNames: { '#role': 'role', '#disabled': 'disabled' },
-      ExpressionAttributeValues: { ':admin': 'admin', ':false': false },
-    },
-  };
+  return memberEntity.check({ orgId, userId: other.userId }, activeAdmin);
 }
+
+const activeAdmin = (w: Where<MemberItem>) => w.and(w.eq('role', 'admin'), w.eq('disabled', false));
 
 const isActiveAdmin = (m: MemberItem) => m.role === 'admin' && !m.disabled;
 
 /** Condition that the member's role is still `role` (null needs attribute_type). */
-function roleIs(role: Role | null) {
-  return role === null
-    ? { expression: 'attribute_type(#role, :nullType)', values: { ':nullType': 'NULL' } }
-    : { expression: '#role = :previousRole', values: { ':previousRole': role } };
-}
+const roleIs = (role: Role | null) => (w: Where<MemberItem>) => (role === null ? w.isNull('role') : w.eq('role', role));
 
 /**
  * PATCH member role. Demoting an active admin needs another active admin (409 otherwise).
@@ -66,17 +47,7 @@ export async function updateMemberRole(orgId: string, userId: string, role: Role
   return retryOnConflict(async (attempt) => {
     const current = attempt === 0 && cached ? cached : await readMember(orgId, userId);
     if (!current) throw new Rejection(404, `No member found with id ${userId}`);
-    const was = roleIs(current.role);
-    const items: TransactItem[] = [{
-      Update: {
-        TableName: config.tableName,
-        Key: memberEntity.key({ orgId, userId }),
-        UpdateExpression: 'SET #role = :role',
-        ConditionExpression: `attribute_exists(pk) AND ${was.expression}`,
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':role': role, ...was.values },
-      },
-    }];
+    const items: Write<unknown>[] = [memberEntity.update({ orgId, userId }, { set: { role }, if: roleIs(current.role) })];
     if (isActiveAdmin(current) && role !== 'admin') items.push(await anotherAdminCheck(orgId, userId));
     await transact(items, changedConcurrently);
     return { ...current, role };
@@ -85,26 +56,10 @@ export async function updateMemberRole(orgId: string, userId: string, role: Role
 
 /** Sets a member attribute that needs no invariant (sso); 404 when not a member. */
 export async function setMemberAttributes(orgId: string, userId: string, values: Partial<Pick<MemberItem, 'sso'>>): Promise<MemberItem> {
-  const names: Record<string, string> = {};
-  const vals: Record<string, unknown> = {};
-  const sets = Object.entries(values).map(([k, v], i) => {
-    names[`#a${i}`] = k;
-    vals[`:v${i}`] = v;
-    return `#a${i} = :v${i}`;
-  });
   try {
-    const out = await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: memberEntity.key({ orgId, userId }),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: vals,
-      ReturnValues: 'ALL_NEW',
-    }));
-    return memberEntity.fromRecord(out.Attributes!);
+    return await memberEntity.update({ orgId, userId }, { set: values }).go();
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new ApiError(404, `No member found with id ${userId}`);
+    if (error instanceof NotFound) throw new ApiError(404, `No member found with id ${userId}`);
     throw error;
   }
 }
@@ -116,24 +71,15 @@ export async function setMemberAttributes(orgId: string, userId: string, values:
 export async function touchMember(member: MemberItem): Promise<MemberItem> {
   const lastSeenAt = nowIso();
   const seen: MemberItem = { ...member, lastSeenAt };
-  const gsi3 = indexes.gsi3;
-  const attrs = memberEntity.indexAttributes(seen).set;
   try {
-    await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: memberEntity.key({ orgId: member.orgId, userId: member.userId }),
-      UpdateExpression: 'SET lastSeenAt = :seen, #g3pk = :g3pk, #g3sk = :g3sk',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastSeenAt) OR lastSeenAt < :seen)',
-      ExpressionAttributeNames: { '#g3pk': gsi3.pk, '#g3sk': gsi3.sk },
-      ExpressionAttributeValues: { ':seen': lastSeenAt, ':g3pk': attrs[gsi3.pk], ':g3sk': attrs[gsi3.sk] },
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }));
+    await memberEntity.update({ orgId: member.orgId, userId: member.userId }, {
+      set: { lastSeenAt }, reindex: seen, if: (w) => w.or(w.lacks('lastSeenAt'), w.lt('lastSeenAt', lastSeenAt)),
+    }).go();
     return seen;
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-    const old = (error as { Item?: Record<string, unknown> }).Item;
-    if (!old) throw new ApiError(404, `No organization found with id ${member.orgId}`);
-    return memberEntity.fromRecord(old); // a concurrent ping recorded a later time
+    if (error instanceof NotFound) throw new ApiError(404, `No organization found with id ${member.orgId}`);
+    if (error instanceof ConditionFailed) return memberEntity.fromRecord(error.item!); // a concurrent ping recorded a later time
+    throw error;
   }
 }
 
@@ -154,28 +100,20 @@ export async function removeMember(orgId: string, userId: string, cached?: Membe
     const member = attempt === 0 && cached ? cached : await readMember(orgId, userId);
     if (!member) return false;
     const guard = isActiveAdmin(member) ? [await anotherAdminCheck(orgId, userId)] : [];
-    const memberships = (await queryAll({ index: 'gsi1', partition: memberTeamsPartition(orgId, userId) }))
-      .map((r) => teamMemberEntity.fromRecord(r));
+    const memberships = await teamMemberEntity.query.byMember({ orgId, userId }).all();
     const chunks = chunked(memberships, PAIRS_PER_TRANSACTION);
     const last = chunks.pop() ?? [];
     for (const chunk of chunks) {
       await transact([
         ...chunk.flatMap(leaveTeam),
-        addToCounter(memberEntity.key({ orgId, userId }), 'teams', -chunk.length),
+        memberEntity.add({ orgId, userId }, { teams: -chunk.length }),
       ], changedConcurrently);
     }
-    const was = roleIs(member.role);
     await transact([
       ...last.flatMap(leaveTeam),
-      {
-        Delete: {
-          TableName: config.tableName,
-          Key: memberEntity.key({ orgId, userId }),
-          ConditionExpression: `attribute_exists(pk) AND (#teams = :teams OR attribute_not_exists(#teams)) AND ${was.expression}`,
-          ExpressionAttributeNames: { '#teams': 'teams', '#role': 'role' },
-          ExpressionAttributeValues: { ':teams': last.length, ...was.values },
-        },
-      },
+      memberEntity.delete({ orgId, userId }, (w) => w.and(
+        w.exists(), w.or(w.eq('teams', last.length), w.lacks('teams')), roleIs(member.role)(w),
+      )),
       ...guard,
     ], changedConcurrently);
     return true;
@@ -183,15 +121,9 @@ export async function removeMember(orgId: string, userId: string, cached?: Membe
 }
 
 /** Delete a team membership and decrement the team's member count. */
-function leaveTeam(tm: TeamMemberItem): TransactItem[] {
+function leaveTeam(tm: TeamMemberItem): Write<unknown>[] {
   return [
-    {
-      Delete: {
-        TableName: config.tableName,
-        Key: teamMemberEntity.key({ orgId: tm.orgId, teamId: tm.teamId, userId: tm.userId }),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    },
-    addToCounter(teamEntity.key({ orgId: tm.orgId, teamId: tm.teamId }), 'members', -1),
+    teamMemberEntity.delete({ orgId: tm.orgId, teamId: tm.teamId, userId: tm.userId }, (w) => w.exists()),
+    teamEntity.add({ orgId: tm.orgId, teamId: tm.teamId }, { members: -1 }),
   ];
 }

@@ -1,9 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { parse as parseYaml, parseDocument, type YAMLError } from 'yaml';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
+import { ConditionFailed } from '../db/errors.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
+import type { Update } from '../db/entity.ts';
 import { openAPISpecEntity, type OpenAPIProcessErrorCode, type OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import { egressFetch, type EgressLimits } from '../net/egress.ts';
 import { isEgressError } from '../net/egress-error.ts';
@@ -100,7 +99,7 @@ export function parseOpenAPIDocument(text: string): Record<string, unknown> {
 export async function processOpenAPISpec(orgId: string, slug: string, processId: string): Promise<void> {
   const spec = await readOpenAPISpec(orgId, slug, true);
   if (!spec || spec.processId !== processId) return;
-  if (!(await update(orgId, slug, processId, 'SET processingState = :progress', { ':progress': 'progress' }))) return;
+  if (!(await update(orgId, slug, processId, { set: { processingState: 'progress' } }))) return;
   const now = nowIso();
   try {
     const text = spec.sourceURL !== undefined
@@ -108,30 +107,31 @@ export async function processOpenAPISpec(orgId: string, slug: string, processId:
       : new TextDecoder().decode(await getBytesBlob(spec.sourceTextBlob!));
     const document = parseOpenAPIDocument(text);
     const blob = await putJsonBlob(document);
-    await update(orgId, slug, processId,
-      'SET processingState = :complete, lastVersion = :version, lastVersionBlob = :blob, lastProcessedAt = :now, lastProcessedErrors = :none, lastProcessedErrorCount = :zero REMOVE lastProcessErrorCode',
-      { ':complete': 'complete', ':version': randomId(), ':blob': blob, ':now': now, ':none': [], ':zero': 0 });
+    await update(orgId, slug, processId, {
+      set: {
+        processingState: 'complete', lastVersion: randomId(), lastVersionBlob: blob, lastProcessedAt: now, lastProcessedErrors: [], lastProcessedErrorCount: 0,
+      },
+      remove: ['lastProcessErrorCode'],
+    });
   } catch (error) {
     if (!(error instanceof ProcessError)) throw error;
     const errors = error.errors.length > 0 ? error.errors : [{ message: error.message, code: error.code }];
-    await update(orgId, slug, processId,
-      'SET processingState = :complete, lastProcessedAt = :now, lastProcessErrorCode = :code, lastProcessedErrors = :errors, lastProcessedErrorCount = :count',
-      { ':complete': 'complete', ':now': now, ':code': error.code, ':errors': errors.slice(0, MAX_PROCESS_ERRORS), ':count': errors.length });
+    await update(orgId, slug, processId, {
+      set: {
+        processingState: 'complete', lastProcessedAt: now, lastProcessErrorCode: error.code,
+        lastProcessedErrors: errors.slice(0, MAX_PROCESS_ERRORS), lastProcessedErrorCount: errors.length,
+      },
+    });
   }
 }
 
-async function update(orgId: string, slug: string, processId: string, expression: string, values: Record<string, unknown>): Promise<boolean> {
+/** Applies the change while `processId` is still the spec's run; false when superseded or gone. */
+async function update(orgId: string, slug: string, processId: string, change: Pick<Update<OpenAPISpecItem>, 'set' | 'remove'>): Promise<boolean> {
   try {
-    await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: openAPISpecEntity.key({ orgId, slug }),
-      UpdateExpression: expression,
-      ConditionExpression: 'processId = :pid',
-      ExpressionAttributeValues: { ...values, ':pid': processId },
-    }));
+    await openAPISpecEntity.update({ orgId, slug }, { ...change, if: (w) => w.eq('processId', processId) }).go();
     return true;
   } catch (error) {
-    if ((error as Error)?.name === 'ConditionalCheckFailedException') return false;
+    if (error instanceof ConditionFailed) return false;
     throw error;
   }
 }

@@ -1,9 +1,6 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { getRecord } from '../db/operations.ts';
+import { AlreadyExists, NotFound } from '../db/errors.ts';
 import { openAPISpecEntity, type OpenAPISpecItem, type OpenAPIVisibility } from '../db/entities/openapi-spec.ts';
 import { putBytesBlob } from '../content/blobs.ts';
 import { enqueue } from '../jobs/enqueue.ts';
@@ -13,8 +10,6 @@ import { isEgressError } from '../net/egress-error.ts';
 import { sealCredentials, splitCredentials } from '../net/url-credentials.ts';
 
 export type OpenAPISource = { url: string } | { text: string };
-
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
 type SourceFields = Pick<OpenAPISpecItem, 'sourceURL' | 'sourceCredentials' | 'sourceTextBlob'>;
 
@@ -39,8 +34,7 @@ async function sourceFields(orgId: string, slug: string, source: OpenAPISource):
 }
 
 export async function readOpenAPISpec(orgId: string, slug: string, consistent = false): Promise<OpenAPISpecItem | undefined> {
-  const record = await getRecord(openAPISpecEntity.key({ orgId, slug }), consistent);
-  return record ? openAPISpecEntity.fromRecord(record) : undefined;
+  return openAPISpecEntity.get({ orgId, slug }, { consistent });
 }
 
 /** Creates a spec in state `pending` and queues its processing; 409 when the slug is taken. */
@@ -51,13 +45,9 @@ export async function createOpenAPISpec(orgId: string, slug: string, source: Ope
     processingState: 'pending', visibility: 'private', processId: randomId(),
   };
   try {
-    await db().send(new PutCommand({
-      TableName: config.tableName,
-      Item: openAPISpecEntity.toRecord({ orgId, slug }, spec),
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }));
+    await openAPISpecEntity.create({ orgId, slug }, spec).go();
   } catch (error) {
-    if (isConditionFailure(error)) throw conflict(`An OpenAPI spec with slug ${slug} already exists in this organization`);
+    if (error instanceof AlreadyExists) throw conflict(`An OpenAPI spec with slug ${slug} already exists in this organization`);
     throw error;
   }
   await enqueue({ kind: 'openapi-process', organizationId: orgId, slug, processId: spec.processId });
@@ -72,29 +62,20 @@ export async function replaceOpenAPISource(orgId: string, slug: string, source: 
   const fields = await sourceFields(orgId, slug, source);
   const processId = randomId();
   const now = nowIso();
-  const sourceUpdate = fields.sourceURL === undefined
-    ? 'sourceTextBlob = :src REMOVE sourceURL, sourceCredentials'
-    : fields.sourceCredentials === undefined
-      ? 'sourceURL = :src REMOVE sourceTextBlob, sourceCredentials'
-      : 'sourceURL = :src, sourceCredentials = :creds REMOVE sourceTextBlob';
+  // The source fields not given are removed (a URL source drops the text blob and vice versa).
+  const sourceAttributes = ['sourceURL', 'sourceCredentials', 'sourceTextBlob'] as const;
+  let updated: OpenAPISpecItem;
   try {
-    const out = await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: openAPISpecEntity.key({ orgId, slug }),
-      UpdateExpression: `SET updatedAt = :now, processingState = :pending, processId = :pid, ${sourceUpdate}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: {
-        ':now': now, ':pending': 'pending', ':pid': processId, ':src': fields.sourceURL ?? fields.sourceTextBlob,
-        ...(fields.sourceCredentials !== undefined ? { ':creds': fields.sourceCredentials } : {}),
-      },
-      ReturnValues: 'ALL_NEW',
-    }));
-    await enqueue({ kind: 'openapi-process', organizationId: orgId, slug, processId });
-    return openAPISpecEntity.fromRecord(out.Attributes!);
+    updated = await openAPISpecEntity.update({ orgId, slug }, {
+      set: { updatedAt: now, processingState: 'pending', processId, ...fields },
+      remove: sourceAttributes.filter((attr) => fields[attr] === undefined),
+    }).go();
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
+    if (error instanceof NotFound) return undefined;
     throw error;
   }
+  await enqueue({ kind: 'openapi-process', organizationId: orgId, slug, processId });
+  return updated;
 }
 
 /** PUT: creates the spec (created: true) or replaces its source. Retries the create/update race once. */
@@ -112,25 +93,14 @@ export async function putOpenAPISpec(orgId: string, slug: string, source: OpenAP
 
 export async function setOpenAPIVisibility(orgId: string, slug: string, visibility: OpenAPIVisibility): Promise<OpenAPISpecItem> {
   try {
-    const out = await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: openAPISpecEntity.key({ orgId, slug }),
-      UpdateExpression: 'SET visibility = :v, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':v': visibility, ':now': nowIso() },
-      ReturnValues: 'ALL_NEW',
-    }));
-    return openAPISpecEntity.fromRecord(out.Attributes!);
+    return await openAPISpecEntity.update({ orgId, slug }, { set: { visibility, updatedAt: nowIso() } }).go();
   } catch (error) {
-    if (isConditionFailure(error)) throw notFound(`No OpenAPI spec found with slug ${slug}`);
+    if (error instanceof NotFound) throw notFound(`No OpenAPI spec found with slug ${slug}`);
     throw error;
   }
 }
 
 /** Deletes the spec item (its blobs are content-addressed and may be shared: they stay). */
 export async function deleteOpenAPISpec(orgId: string, slug: string): Promise<boolean> {
-  const out = await db().send(new DeleteCommand({
-    TableName: config.tableName, Key: openAPISpecEntity.key({ orgId, slug }), ReturnValues: 'ALL_OLD',
-  }));
-  return out.Attributes !== undefined;
+  return (await openAPISpecEntity.delete({ orgId, slug }).go()) !== undefined;
 }

@@ -1,9 +1,11 @@
 import { ApiError } from '../http/errors.ts';
+import { isStorageConflict } from '../db/errors.ts';
 
 /**
  * An answer that retrying would not change (404, 400, the last-admin 409). Every other
- * 409 raised inside `retryOnConflict` (a failed condition on something read moments
- * before, a DynamoDB TransactionConflict) means a concurrent writer got there first.
+ * 409 raised inside `retryOnConflict`, and a storage conflict (a failed condition on
+ * something read moments before, a TransactionConflict), means a concurrent writer got
+ * there first.
  */
 export class Rejection extends ApiError {}
 
@@ -16,7 +18,7 @@ export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, 
     try {
       return await work(attempt);
     } catch (error) {
-      const retryable = error instanceof ApiError && error.status === 409 && !(error instanceof Rejection);
+      const retryable = isStorageConflict(error) || (error instanceof ApiError && error.status === 409 && !(error instanceof Rejection));
       if (!retryable || attempt + 1 >= attempts) throw error;
       const base = Math.min(500, 10 * 2 ** attempt);
       await new Promise((resolve) => setTimeout(resolve, base + Math.random() * base));

@@ -1,7 +1,5 @@
-import type { Context } from 'hono';
 import { generateKeyBetween } from 'fractional-indexing';
-import type { AppEnv } from '../http/env.ts';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { queryAll, transact, type TransactItem } from '../db/operations.ts';
@@ -13,12 +11,11 @@ import {
 } from '../db/entities/site.ts';
 import { shareLinkEntity, type ShareLinkItem } from '../db/entities/share-link.ts';
 import { loadOrgAccess, loadSpaceAccess, type OrgAccess } from '../policies/access.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import type { Role } from '../http/schemas.ts';
 import type { SpaceItem } from '../db/entities/space.ts';
 import { retryOnConflict } from './retry.ts';
-
-type Ctx = Context<AppEnv>;
+import type { RequestScope } from '../http/scope.ts';
 
 /** A site and everything in its partition, children in tree order. */
 export interface SiteTree {
@@ -34,16 +31,11 @@ export type SiteNeed = 'read' | 'create' | 'admin';
 
 /**
  * The caller's org access for a site operation: 404 for non-members (loadOrgAccess),
- * 403 for guests and for members below the role the operation needs.
+ * 403 for guests and for members below the role the operation needs (policies.site).
  */
-export async function loadSiteOrgAccess(c: Ctx, orgId: string, need: SiteNeed): Promise<OrgAccess> {
-  const access = await loadOrgAccess(c, orgId);
-  if (access.role === null) throw forbidden('Sites are visible to organization members only (guests have no access)');
-  if (need !== 'read' && !atLeast(access.role, need)) {
-    throw forbidden(need === 'admin'
-      ? 'This site operation requires the admin role in the organization'
-      : 'Changing a site\'s content structure or publishing it requires the create role in the organization');
-  }
+export async function loadSiteOrgAccess(request: RequestScope, orgId: string, need: SiteNeed): Promise<OrgAccess> {
+  const access = await loadOrgAccess(request, orgId);
+  policies.site.authorize(access, need);
   return access;
 }
 
@@ -63,8 +55,8 @@ export async function loadSiteTree(siteId: string): Promise<SiteTree | undefined
 }
 
 /** The site with its tree, in the given organization; 404 otherwise. */
-export async function loadSiteIn(c: Ctx, orgId: string, siteId: string, need: SiteNeed) {
-  const access = await loadSiteOrgAccess(c, orgId, need);
+export async function loadSiteIn(request: RequestScope, orgId: string, siteId: string, need: SiteNeed) {
+  const access = await loadSiteOrgAccess(request, orgId, need);
   const tree = await loadSiteTree(siteId);
   if (!tree || tree.site.orgId !== orgId) throw notFound(`No site found with id ${siteId}`);
   return { ...access, tree };
@@ -78,11 +70,11 @@ export async function loadSiteIn(c: Ctx, orgId: string, siteId: string, need: Si
  * a consistent tree and the site's counters stay true.
  */
 export async function changeSite<T>(
-  c: Ctx, orgId: string, siteId: string, need: SiteNeed,
+  request: RequestScope, orgId: string, siteId: string, need: SiteNeed,
   change: (tree: SiteTree, access: OrgAccess) => T | Promise<T>,
 ): Promise<{ tree: SiteTree; result: T; access: OrgAccess }> {
   return retryOnConflict(async () => {
-    const { tree: before, ...access } = await loadSiteIn(c, orgId, siteId, need);
+    const { tree: before, ...access } = await loadSiteIn(request, orgId, siteId, need);
     const after = structuredClone(before);
     const result = await change(after, access);
     normalizeTree(after);
@@ -174,9 +166,9 @@ export function uniquePath(base: string, taken: Set<string>): string {
 }
 
 /** A space of the organization the caller can read, for a body field; 400 naming the field otherwise. */
-export async function resolveSpace(c: Ctx, orgId: string, spaceId: string, field: string): Promise<SpaceItem> {
+export async function resolveSpace(request: RequestScope, orgId: string, spaceId: string, field: string): Promise<SpaceItem> {
   const missing = () => badRequest(`${field}: no space ${spaceId} in this organization`);
-  const { space } = await loadSpaceAccess(c, spaceId).catch(() => {
+  const { space } = await loadSpaceAccess(request, spaceId).catch(() => {
     throw missing();
   });
   if (space.orgId !== orgId) throw missing();

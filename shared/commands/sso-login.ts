@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { mayJoinByEmailDomain } from './organizations-join.ts';
-import { config } from '../config.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
 import { derivedKey } from '../secrets/keys.ts';
-import { getRecord, queryPage, transact, addToCounter, type TransactItem } from '../db/operations.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
 import { userEntity, type UserItem } from '../db/entities/user.ts';
 import { memberEntity, type MemberItem } from '../db/entities/member.ts';
@@ -41,9 +40,8 @@ export interface SSOLogin {
  * administrator adds them as members first).
  */
 export async function signInWithSAML(provider: SAMLProviderItem, identity: SSOIdentity): Promise<SSOLogin> {
-  const orgRecord = await getRecord(organizationEntity.key({ orgId: provider.orgId }), true);
-  if (!orgRecord) throw notFound(`No organization found with id ${provider.orgId}`);
-  const org = organizationEntity.fromRecord(orgRecord);
+  const org = await organizationEntity.get({ orgId: provider.orgId }, { consistent: true });
+  if (!org) throw notFound(`No organization found with id ${provider.orgId}`);
   const role = provider.defaultRole ?? joinRole(org);
   const { user, member } = await retryOnConflict(() => provision(provider, org, identity, role));
   const expiresAt = nowEpochSeconds() + ssoTokenTtlSeconds();
@@ -58,18 +56,16 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
     id: await ssoUserId(identity.email), displayName: identity.displayName, email: identity.email,
     emailVerified: true, createdAt: now, updatedAt: now,
   };
-  const memberKey = memberEntity.key({ orgId: org.id, userId: user.id });
-  const memberRecord = existing ? await getRecord(memberKey, true) : undefined;
-  if (existing && !memberRecord && !mayJoinByEmailDomain(existing, org)) {
+  const current = existing ? await memberEntity.get({ orgId: org.id, userId: user.id }, { consistent: true }) : undefined;
+  if (existing && !current && !mayJoinByEmailDomain(existing, org)) {
     throw new Rejection(403, 'An account with this email already exists and is not a member of this organization, and its verified email is not in one of the organization\'s email domains: an administrator must add it before it can sign in with SSO');
   }
-  const current = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
   if (current?.disabled) throw new Rejection(403, 'Your membership of this organization is disabled');
   const team = provider.defaultTeam ? await readTeam(org.id, provider.defaultTeam) : undefined;
   const joinsTeam = team !== undefined
-    && !(current && await getRecord(teamMemberEntity.key({ orgId: org.id, teamId: team.id, userId: user.id }), true));
+    && !(current && await teamMemberEntity.get({ orgId: org.id, teamId: team.id, userId: user.id }, { consistent: true }));
 
-  const writes: TransactItem[] = [];
+  const writes: Write<unknown>[] = [];
   let member: MemberItem;
   if (current) {
     member = { ...current, role: maxRole(current.role, role), sso: true, lastSeenAt: now, teams: current.teams + (joinsTeam ? 1 : 0) };
@@ -77,8 +73,8 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
   } else {
     member = { ...newMember(org.id, user, role), sso: true, lastSeenAt: now, teams: joinsTeam ? 1 : 0 };
     // A new person gets a user record; an existing one (in a claimed domain) only the membership.
-    if (!existing) writes.push({ Put: { TableName: config.tableName, Item: userEntity.toRecord({ userId: user.id }, user), ConditionExpression: 'attribute_not_exists(pk)' } });
-    writes.push({ Put: { TableName: config.tableName, Item: memberEntity.toRecord({ orgId: org.id, userId: user.id }, member), ConditionExpression: 'attribute_not_exists(pk)' } });
+    if (!existing) writes.push(userEntity.create({ userId: user.id }, user));
+    writes.push(memberEntity.create({ orgId: org.id, userId: user.id }, member));
   }
   if (team && joinsTeam) writes.push(...joinTeamWrites(team, user.id, now));
   // Any failed condition means a concurrent login or change got there first: 409, retried from a fresh read.
@@ -87,65 +83,35 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
 }
 
 /** Sets sso, lastSeenAt (and its index), a higher role, one more team; on the member as it was read. */
-function updateMember(before: MemberItem, after: MemberItem, joinsTeam: boolean): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':true': true, ':false': false, ':seen': after.lastSeenAt };
-  const sets = ['sso = :true', 'lastSeenAt = :seen'];
-  for (const [attribute, value] of Object.entries(memberEntity.indexAttributes(after).set)) {
-    names[`#${attribute}`] = attribute;
-    values[`:${attribute}`] = value;
-    sets.push(`#${attribute} = :${attribute}`);
-  }
-  let condition = 'attribute_exists(pk) AND disabled = :false';
-  if (after.role !== before.role) {
-    names['#role'] = 'role';
-    sets.push('#role = :role');
-    values[':role'] = after.role;
-    if (before.role === null) {
-      condition += ' AND attribute_type(#role, :nullType)';
-      values[':nullType'] = 'NULL';
-    } else {
-      condition += ' AND #role = :previousRole';
-      values[':previousRole'] = before.role;
-    }
-  }
-  if (joinsTeam) values[':one'] = 1;
-  return {
-    Update: {
-      TableName: config.tableName,
-      Key: memberEntity.key({ orgId: before.orgId, userId: before.userId }),
-      UpdateExpression: `SET ${sets.join(', ')}${joinsTeam ? ' ADD teams :one' : ''}`,
-      ConditionExpression: condition,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+function updateMember(before: MemberItem, after: MemberItem, joinsTeam: boolean): Write<unknown> {
+  const roleChanges = after.role !== before.role;
+  return memberEntity.update({ orgId: before.orgId, userId: before.userId }, {
+    set: { sso: true, lastSeenAt: after.lastSeenAt, ...(roleChanges ? { role: after.role } : {}) },
+    reindex: after,
+    ...(joinsTeam ? { add: { teams: 1 } } : {}),
+    if: (w) => w.and(
+      w.eq('disabled', false),
+      roleChanges && (before.role === null ? w.isNull('role') : w.eq('role', before.role)),
+    ),
+  });
 }
 
-function joinTeamWrites(team: TeamItem, userId: string, now: string): TransactItem[] {
+function joinTeamWrites(team: TeamItem, userId: string, now: string): Write<unknown>[] {
   const membership: TeamMemberItem = { orgId: team.orgId, teamId: team.id, userId, role: 'member', addedAt: now, titleLower: team.titleLower };
   return [
-    {
-      Put: {
-        TableName: config.tableName,
-        Item: teamMemberEntity.toRecord({ orgId: team.orgId, teamId: team.id, userId }, membership),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    addToCounter(teamEntity.key({ orgId: team.orgId, teamId: team.id }), 'members', 1),
+    teamMemberEntity.create({ orgId: team.orgId, teamId: team.id, userId }, membership),
+    teamEntity.add({ orgId: team.orgId, teamId: team.id }, { members: 1 }),
   ];
 }
 
 /** The account with this email: by the email index, else the one an earlier SSO login created (index not caught up yet). */
 async function findUser(email: string): Promise<UserItem | undefined> {
-  const page = await queryPage({ index: 'gsi1', partition: `EMAIL#${email.toLowerCase()}`, prefix: 'USER', limit: 1 });
-  const found = page.records[0];
+  const found = (await userEntity.query.byEmail({ email }).page({ limit: 1 })).items[0];
   if (found) {
-    const record = await getRecord(userEntity.key({ userId: found.id as string }), true);
-    if (record) return userEntity.fromRecord(record);
+    const user = await userEntity.get({ userId: found.id }, { consistent: true });
+    if (user) return user;
   }
-  const created = await getRecord(userEntity.key({ userId: await ssoUserId(email) }), true);
-  return created ? userEntity.fromRecord(created) : undefined;
+  return userEntity.get({ userId: await ssoUserId(email) }, { consistent: true });
 }
 
 /** Id of the user an SSO login creates: keyed on the email, so concurrent first logins create one user (exported for tests). */

@@ -1,10 +1,9 @@
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { addToCounter, getRecord, queryAll, transact, type TransactItem } from '../db/operations.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { memberEntity } from '../db/entities/member.ts';
 import {
-  teamEntity, teamMemberEntity, teamMembersPrefix,
+  teamEntity, teamMemberEntity,
   type TeamItem, type TeamMemberItem, type TeamMemberRole,
 } from '../db/entities/team.ts';
 import { ApiError } from '../http/errors.ts';
@@ -17,13 +16,11 @@ const PAIRS_PER_TRANSACTION = 49;
 const teamChanged = () => new ApiError(409, 'The team was changed by another request; retry');
 
 export async function readTeam(orgId: string, teamId: string): Promise<TeamItem | undefined> {
-  const record = await getRecord(teamEntity.key({ orgId, teamId }), true);
-  return record ? teamEntity.fromRecord(record) : undefined;
+  return teamEntity.get({ orgId, teamId }, { consistent: true });
 }
 
 async function teamMemberships(orgId: string, teamId: string): Promise<TeamMemberItem[]> {
-  const records = await queryAll({ partition: `ORG#${orgId}`, prefix: teamMembersPrefix(teamId) });
-  return records.map((r) => teamMemberEntity.fromRecord(r));
+  return teamMemberEntity.query.byTeam({ orgId, teamId }).all();
 }
 
 /**
@@ -46,15 +43,9 @@ export async function createTeam(
   const chunks = chunked(members, PAIRS_PER_TRANSACTION);
   if (chunks.length === 0) chunks.push([]);
   for (const [index, chunk] of chunks.entries()) {
-    const teamWrite: TransactItem = index === 0
-      ? {
-          Put: {
-            TableName: config.tableName,
-            Item: teamEntity.toRecord({ orgId, teamId: team.id }, { ...team, members: chunk.length }),
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        }
-      : addToCounter(teamEntity.key({ orgId, teamId: team.id }), 'members', chunk.length);
+    const teamWrite: Write<unknown> = index === 0
+      ? teamEntity.create({ orgId, teamId: team.id }, { ...team, members: chunk.length })
+      : teamEntity.add({ orgId, teamId: team.id }, { members: chunk.length });
     const joins = chunk.flatMap((m) => joinTeam(team, m.userId, m.role, now));
     await retryOnConflict(() => transact([teamWrite, ...joins], (failed) => {
       if (failed === 0) return teamChanged();
@@ -65,17 +56,11 @@ export async function createTeam(
   return team;
 }
 
-function joinTeam(team: TeamItem, userId: string, role: TeamMemberRole, now: string): TransactItem[] {
+function joinTeam(team: TeamItem, userId: string, role: TeamMemberRole, now: string): Write<unknown>[] {
   const membership: TeamMemberItem = { orgId: team.orgId, teamId: team.id, userId, role, addedAt: now, titleLower: team.titleLower };
   return [
-    {
-      Put: {
-        TableName: config.tableName,
-        Item: teamMemberEntity.toRecord({ orgId: team.orgId, teamId: team.id, userId }, membership),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-    addToCounter(memberEntity.key({ orgId: team.orgId, userId }), 'teams', 1),
+    teamMemberEntity.create({ orgId: team.orgId, teamId: team.id, userId }, membership),
+    memberEntity.add({ orgId: team.orgId, userId }, { teams: 1 }),
   ];
 }
 
@@ -93,35 +78,21 @@ export async function deleteTeam(orgId: string, teamId: string): Promise<boolean
     for (const chunk of chunks) {
       await transact([
         ...chunk.flatMap(leaveTeamWrites),
-        addToCounter(teamEntity.key({ orgId, teamId }), 'members', -chunk.length),
+        teamEntity.add({ orgId, teamId }, { members: -chunk.length }),
       ], teamChanged);
     }
     await transact([
       ...last.flatMap(leaveTeamWrites),
-      {
-        Delete: {
-          TableName: config.tableName,
-          Key: teamEntity.key({ orgId, teamId }),
-          ConditionExpression: 'attribute_exists(pk) AND #members = :members',
-          ExpressionAttributeNames: { '#members': 'members' },
-          ExpressionAttributeValues: { ':members': last.length },
-        },
-      },
+      teamEntity.delete({ orgId, teamId }, (w) => w.and(w.exists(), w.eq('members', last.length))),
     ], teamChanged);
     return true;
   });
 }
 
-function leaveTeamWrites(tm: TeamMemberItem): TransactItem[] {
+function leaveTeamWrites(tm: TeamMemberItem): Write<unknown>[] {
   return [
-    {
-      Delete: {
-        TableName: config.tableName,
-        Key: teamMemberEntity.key({ orgId: tm.orgId, teamId: tm.teamId, userId: tm.userId }),
-        ConditionExpression: 'attribute_exists(pk)',
-      },
-    },
-    addToCounter(memberEntity.key({ orgId: tm.orgId, userId: tm.userId }), 'teams', -1),
+    teamMemberEntity.delete({ orgId: tm.orgId, teamId: tm.teamId, userId: tm.userId }, (w) => w.exists()),
+    memberEntity.add({ orgId: tm.orgId, userId: tm.userId }, { teams: -1 }),
   ];
 }
 
@@ -135,24 +106,12 @@ export async function renameTeam(orgId: string, teamId: string, title: string, c
     const team = attempt === 0 && cached ? cached : await readTeam(orgId, teamId);
     if (!team) throw new Rejection(404, `No team found with id ${teamId}`);
     const renamed: TeamItem = { ...team, title, titleLower: title.toLowerCase(), updatedAt: nowIso() };
-    const copies: TransactItem[] = (await teamMemberships(orgId, teamId)).map((tm) => ({
-      Update: {
-        TableName: config.tableName,
-        Key: teamMemberEntity.key({ orgId, teamId, userId: tm.userId }),
-        UpdateExpression: 'SET titleLower = :t',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':t': renamed.titleLower },
-      },
-    }));
-    const teamWrite: TransactItem = {
-      Update: {
-        TableName: config.tableName,
-        Key: teamEntity.key({ orgId, teamId }),
-        UpdateExpression: 'SET title = :title, titleLower = :t, updatedAt = :now',
-        ConditionExpression: 'attribute_exists(pk) AND updatedAt = :previous',
-        ExpressionAttributeValues: { ':title': title, ':t': renamed.titleLower, ':now': renamed.updatedAt, ':previous': team.updatedAt },
-      },
-    };
+    const copies: Write<unknown>[] = (await teamMemberships(orgId, teamId)).map((tm) =>
+      teamMemberEntity.update({ orgId, teamId, userId: tm.userId }, { set: { titleLower: renamed.titleLower } }));
+    const teamWrite = teamEntity.update({ orgId, teamId }, {
+      set: { title, titleLower: renamed.titleLower, updatedAt: renamed.updatedAt },
+      if: (w) => w.eq('updatedAt', team.updatedAt),
+    });
     const [first, ...rest] = [[teamWrite, ...copies.slice(0, 99)], ...chunked(copies.slice(99), 100)];
     await transact(first!, teamChanged);
     for (const chunk of rest) await transact(chunk, teamChanged);

@@ -21,12 +21,10 @@
  * `pending`, `lastError` recorded.
  */
 import { movePrimaryRevision } from '../content/primary-revision.ts';
-import { config } from '../config.ts';
 import { nowIso, nowMs } from '../clock.ts';
 import { randomId } from '../ids.ts';
-import { getRecord, transact, type TransactItem } from '../db/operations.ts';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
+import { transact, type Write } from '../db/writes.ts';
+import { ConditionFailed } from '../db/errors.ts';
 import { translationEntity, type TranslationItem, type TranslationStats } from '../db/entities/translation.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { isExpired } from '../policies/access.ts';
@@ -38,27 +36,17 @@ import { enqueue } from '../jobs/enqueue.ts';
 import { defaultTranslator, type TranslateRequest, type Translator } from '../translate/translator.ts';
 import { translateManifest, type PreviousRun } from '../translate/manifest.ts';
 
-const key = (orgId: string, translationId: string) => translationEntity.key({ orgId, translationId });
-
 export async function readTranslation(orgId: string, translationId: string, consistent = true): Promise<TranslationItem | undefined> {
-  const record = await getRecord(key(orgId, translationId), consistent);
-  return record ? translationEntity.fromRecord(record) : undefined;
+  return translationEntity.get({ orgId, translationId }, { consistent });
 }
 
 /** Stores a new run token and enqueues the job. False when there is no such translation. */
 export async function requestTranslationRun(orgId: string, translationId: string): Promise<boolean> {
   const token = randomId();
   try {
-    await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: key(orgId, translationId),
-      UpdateExpression: 'SET pendingRun = :token, #status = :pending, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':token': token, ':pending': 'pending', ':now': nowIso() },
-    }));
+    await translationEntity.update({ orgId, translationId }, { set: { pendingRun: token, status: 'pending', updatedAt: nowIso() } }).go();
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (error instanceof ConditionFailed) return false;
     throw error;
   }
   await enqueue({ kind: 'translation-run', organizationId: orgId, translationId });
@@ -66,30 +54,14 @@ export async function requestTranslationRun(orgId: string, translationId: string
 }
 
 /** Sets attributes on condition the run token is unchanged; false when it changed. */
-async function updateIfToken(orgId: string, translationId: string, token: string, set: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':token': token };
-  const sets = Object.entries(set).map(([attr, value], i) => {
-    names[`#a${i}`] = attr;
-    values[`:v${i}`] = value;
-    return `#a${i} = :v${i}`;
-  });
-  const removes = remove.map((attr, i) => {
-    names[`#r${i}`] = attr;
-    return `#r${i}`;
-  });
+async function updateIfToken(
+  orgId: string, translationId: string, token: string, set: Partial<TranslationItem>, remove: (keyof TranslationItem & string)[] = [],
+): Promise<boolean> {
   try {
-    await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: key(orgId, translationId),
-      UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      ConditionExpression: 'pendingRun = :token',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }));
+    await translationEntity.update({ orgId, translationId }, { set, remove, if: (w) => w.eq('pendingRun', token) }).go();
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (error instanceof ConditionFailed) return false;
     throw error;
   }
 }
@@ -101,9 +73,8 @@ async function previousRun(translation: TranslationItem): Promise<PreviousRun> {
   return { hashes, ...(result ? { manifest: result.manifest } : {}) };
 }
 
-function usableSpace(record: Record<string, unknown> | undefined, orgId: string): SpaceItem | undefined {
-  if (!record) return undefined;
-  const space = spaceEntity.fromRecord(record);
+function usableSpace(space: SpaceItem | undefined, orgId: string): SpaceItem | undefined {
+  if (!space) return undefined;
   if (space.orgId !== orgId || space.deletedAt || isExpired(space)) return undefined;
   return space;
 }
@@ -117,7 +88,7 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
   const started = nowMs();
   if (!await updateIfToken(orgId, translationId, token, { status: 'running', updatedAt: nowIso() })) return;
 
-  const source = usableSpace(await getRecord(spaceEntity.key({ spaceId: translation.source.space }), true), orgId);
+  const source = usableSpace(await spaceEntity.get({ spaceId: translation.source.space }, { consistent: true }), orgId);
   const revision = source?.revision ? await loadRevision(source.id, source.revision) : undefined;
   if (!source || !revision) {
     await updateIfToken(orgId, translationId, token,
@@ -130,9 +101,9 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
   const sourceHashes = await putJsonBlob(content.hashes);
 
   const now = nowIso();
-  const writes: TransactItem[] = [];
+  const writes: Write<unknown>[] = [];
   const existing = translation.result
-    ? usableSpace(await getRecord(spaceEntity.key({ spaceId: translation.result.space }), true), orgId)
+    ? usableSpace(await spaceEntity.get({ spaceId: translation.result.space }, { consistent: true }), orgId)
     : undefined;
   let resultSpaceId: string;
   let revisionId: string;
@@ -160,7 +131,7 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     const first = await prepareRevision({ spaceId: space.id, manifest: content.manifest, parents: [], type: 'initial', createdBy: translation.createdBy });
     space.revision = first.revision.id;
     writes.push(
-      { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: space.id }, space), ConditionExpression: 'attribute_not_exists(pk)' } },
+      spaceEntity.create({ spaceId: space.id }, space),
       first.put,
     );
     resultSpaceId = space.id;
@@ -177,19 +148,14 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     latestPages: content.pagesSent.length,
     latestWords: content.words,
   };
-  writes.push({
-    Update: {
-      TableName: config.tableName,
-      Key: key(orgId, translationId),
-      UpdateExpression: 'SET #status = :completed, #result = :result, stats = :stats, translatedPages = :pages, sourceHashes = :hashes, updatedAt = :now REMOVE pendingRun, lastError',
-      ConditionExpression: 'pendingRun = :token',
-      ExpressionAttributeNames: { '#status': 'status', '#result': 'result' },
-      ExpressionAttributeValues: {
-        ':completed': 'completed', ':result': { space: resultSpaceId, revision: revisionId, language: translation.language },
-        ':stats': stats, ':pages': translatedPages, ':hashes': sourceHashes, ':now': now, ':token': token,
-      },
+  writes.push(translationEntity.update({ orgId, translationId }, {
+    set: {
+      status: 'completed', result: { space: resultSpaceId, revision: revisionId, language: translation.language },
+      stats, translatedPages, sourceHashes, updatedAt: now,
     },
-  });
+    remove: ['pendingRun', 'lastError'],
+    if: (w) => w.eq('pendingRun', token),
+  }));
   try {
     await transact(writes);
   } catch (error) {

@@ -1,6 +1,4 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
+import { NotFound } from '../db/errors.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
 import { emptyTranslationStats, translationEntity, type TranslationItem } from '../db/entities/translation.ts';
@@ -29,11 +27,7 @@ export async function createTranslation(input: {
     createdAt: now,
     updatedAt: now,
   };
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: translationEntity.toRecord({ orgId: input.orgId, translationId: translation.id }, translation),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  }));
+  await translationEntity.create({ orgId: input.orgId, translationId: translation.id }, translation).go();
   return translation;
 }
 
@@ -44,27 +38,16 @@ export async function updateTranslationInstructions(
   instructions: { object: 'document'; data?: Record<string, unknown>; nodes: unknown[] },
 ): Promise<TranslationItem | undefined> {
   try {
-    const out = await db().send(new UpdateCommand({
-      TableName: config.tableName,
-      Key: translationEntity.key({ orgId, translationId }),
-      UpdateExpression: 'SET instructions = :instructions, updatedAt = :now',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':instructions': { ...instructions, data: instructions.data ?? {} }, ':now': nowIso() },
-      ReturnValues: 'ALL_NEW',
-    }));
-    return translationEntity.fromRecord(out.Attributes!);
+    return await translationEntity.update({ orgId, translationId }, {
+      set: { instructions: { ...instructions, data: instructions.data ?? {} }, updatedAt: nowIso() },
+    }).go();
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    if (error instanceof NotFound) return undefined;
     throw error;
   }
 }
 
 /** Deletes the translation record (its result space stays, as ordinary content). False when absent. */
 export async function deleteTranslation(orgId: string, translationId: string): Promise<boolean> {
-  const out = await db().send(new DeleteCommand({
-    TableName: config.tableName,
-    Key: translationEntity.key({ orgId, translationId }),
-    ReturnValues: 'ALL_OLD',
-  }));
-  return out.Attributes !== undefined;
+  return (await translationEntity.delete({ orgId, translationId }).go()) !== undefined;
 }

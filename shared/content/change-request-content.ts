@@ -1,12 +1,11 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { notFound } from '../http/errors.ts';
 import { loadChangeRequest } from '../commands/change-requests-load.ts';
 import { loadRevision } from './revisions.ts';
+import type { RequestScope } from '../http/scope.ts';
 
 /** A change request (by id or number) of a readable space, with its current revision. */
-export async function loadChangeRequestContent(c: Context<AppEnv>, spaceId: string, changeRequestId: string) {
-  const loaded = await loadChangeRequest(c, spaceId, changeRequestId);
+export async function loadChangeRequestContent(request: RequestScope, spaceId: string, changeRequestId: string) {
+  const loaded = await loadChangeRequest(request, spaceId, changeRequestId);
   const revision = await loadRevision(spaceId, loaded.changeRequest.revision);
   if (!revision) throw notFound(`Change request ${changeRequestId} has no content`);
   return { ...loaded, ...revision };

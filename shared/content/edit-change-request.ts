@@ -1,8 +1,5 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import { ApiError, conflict } from '../http/errors.ts';
-import { authorize } from '../policies/authorize.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { nowIso } from '../clock.ts';
 import { transact } from '../db/operations.ts';
 import { RecordLoader } from '../http/loader.ts';
@@ -11,6 +8,7 @@ import { changeRequestRevisionWrite } from '../commands/change-requests-update.t
 import { loadChangeRequestContent } from './change-request-content.ts';
 import { prepareRevision } from './revisions.ts';
 import type { Manifest } from './types.ts';
+import type { RequestScope } from '../http/scope.ts';
 
 /** A concurrent edit of the same change request moved its revision: the edit runs again on top of it. */
 class ConcurrentEdit extends ApiError {
@@ -31,18 +29,17 @@ export type ChangeRequestContent = Awaited<ReturnType<typeof loadChangeRequestCo
  * conditional on the revision read; a concurrent edit makes this one run again on top of it.
  */
 export async function editChangeRequestContent<R>(
-  c: Context<AppEnv>,
+  request: RequestScope,
   spaceId: string,
   changeRequestId: string,
   edit: (content: ChangeRequestContent, now: string) => Promise<{ manifest: Manifest; result: R }>,
 ): Promise<{ result: R; changeRequest: ChangeRequestItem; content: ChangeRequestContent }> {
-  const userId = c.get('caller').userId;
+  const userId = request.caller.userId;
   for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) c.set('loader', new RecordLoader());
-    const content = await loadChangeRequestContent(c, spaceId, changeRequestId);
-    const { changeRequest: cr, space, role } = content;
-    authorize(atLeast(role, 'edit'), 'Editing content requires the edit role on the space');
-    authorize(space.editMode !== 'locked', 'The space is locked: its content cannot be edited');
+    if (attempt > 0) request.loader = new RecordLoader();
+    const content = await loadChangeRequestContent(request, spaceId, changeRequestId);
+    const { changeRequest: cr, space } = content;
+    policies.space.authorize(content, 'edit', space);
     if (cr.status === 'merged' || cr.status === 'archived') throw conflict(`The change request is ${cr.status}; its content cannot change`);
     const now = nowIso();
     const { manifest, result } = await edit(content, now);

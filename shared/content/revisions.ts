@@ -1,7 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
-import { getRecord } from '../db/operations.ts';
+import type { Write } from '../db/writes.ts';
 import { revisionEntity, type RevisionItem, type RevisionType } from '../db/entities/revision.ts';
 import { randomId } from '../ids.ts';
 import { nowIso } from '../clock.ts';
@@ -25,7 +22,7 @@ export async function prepareRevision(input: {
   type: RevisionType;
   createdBy: string;
   mergedFrom?: string;
-}): Promise<{ revision: RevisionItem; put: { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string } } }> {
+}): Promise<{ revision: RevisionItem; put: Write }> {
   const revision: RevisionItem = {
     id: randomId(),
     spaceId: input.spaceId,
@@ -38,26 +35,19 @@ export async function prepareRevision(input: {
   };
   return {
     revision,
-    put: {
-      Put: {
-        TableName: config.tableName,
-        Item: revisionEntity.toRecord({ spaceId: input.spaceId, revisionId: revision.id }, revision),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
+    put: revisionEntity.create({ spaceId: input.spaceId, revisionId: revision.id }, revision),
   };
 }
 
 export async function saveRevision(input: Parameters<typeof prepareRevision>[0]): Promise<RevisionItem> {
   const { revision, put } = await prepareRevision(input);
-  await db().send(new PutCommand(put.Put));
+  await put.go();
   return revision;
 }
 
 /** A revision of a space with its manifest, or undefined when the space has no such revision. */
 export async function loadRevision(spaceId: string, revisionId: string): Promise<LoadedRevision | undefined> {
-  const record = await getRecord(revisionEntity.key({ spaceId, revisionId }));
-  if (!record) return undefined;
-  const revision = revisionEntity.fromRecord(record);
+  const revision = await revisionEntity.get({ spaceId, revisionId });
+  if (!revision) return undefined;
   return { revision, manifest: await getJsonBlob<Manifest>(revision.manifest) };
 }

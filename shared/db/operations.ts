@@ -1,12 +1,9 @@
-import {
-  BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db } from './client.ts';
 import { config } from '../config.ts';
 import { keyString } from './entity.ts';
 import { indexes, PK, SK, type IndexName, type Key } from './table.ts';
-import { ApiError } from '../http/errors.ts';
+import type { TransactItem } from './writes.ts';
 import { loadCursorKey, openCursor, sealCursor } from '../http/cursor.ts';
 
 export type StoredRecord = Record<string, unknown>;
@@ -126,9 +123,9 @@ function isStartKey(attributes: string[], partitionAttr: string, partition: stri
     && (key as Record<string, unknown>)[partitionAttr] === partition;
 }
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export { transact, type TransactItem } from './writes.ts';
 
-/** Transaction item adding `delta` to a counter attribute of an existing record (atomic ADD). */
+/** @deprecated Use `entity.add(args, { counter: delta })`: a counter ADD on an existing record. */
 export function addToCounter(key: Key, attribute: string, delta: number): TransactItem {
   return {
     Update: {
@@ -140,27 +137,6 @@ export function addToCounter(key: Key, attribute: string, delta: number): Transa
       ExpressionAttributeValues: { ':delta': delta },
     },
   };
-}
-
-/**
- * All-or-nothing write. A failed condition becomes the ApiError the caller names for
- * that item (by index), or 409 when none is named.
- */
-export async function transact(items: TransactItem[], onConditionFailed?: (index: number) => ApiError): Promise<void> {
-  if (items.length === 0) return;
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons) {
-      const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (index >= 0) throw onConditionFailed?.(index) ?? new ApiError(409, 'The resource was changed by another request; retry');
-      if (reasons.some((r) => r.Code === 'TransactionConflict')) {
-        throw new ApiError(409, 'A concurrent request changed the same resource; retry');
-      }
-    }
-    throw error;
-  }
 }
 
 export const tableName = () => config.tableName;

@@ -44,32 +44,8 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
   };
 
   // 1. A path for everything.
-  const paths: IdPaths = { pages: new Map(), files: new Map(), includes: new Map() };
-  const taken = new Set<string>();
-  const claim = (path: string) => {
-    let candidate = path;
-    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = path.replace(/(\/README)?\.md$/i, (m) => `-${n}${m}`);
-    taken.add(candidate.toLowerCase());
-    return candidate;
-  };
+  const paths = assignPaths(manifest, config.readme);
   const all = [...walk(manifest.pages, undefined)];
-  for (const { page } of all) if (page.type === 'document' && page.git?.path) paths.pages.set(page.id, claim(page.git.path));
-  let first = true;
-  for (const { page, parent } of all) {
-    if (page.type !== 'document' || paths.pages.has(page.id)) {
-      first = false;
-      continue;
-    }
-    const parentPath = parent ? (paths.pages.get(parent.id) ?? `${slugify(parent.slug)}/x`) : '';
-    const dir = parent ? (/readme\.md$/i.test(parentPath) ? dirname(parentPath) : parentPath.replace(/(\/x|\.md)$/i, '')) : '';
-    const path = first && !parent && !taken.has(config.readme.toLowerCase())
-      ? config.readme
-      : page.pages.length > 0 ? joinPath(dir, page.slug, 'README.md') : joinPath(dir, `${page.slug}.md`);
-    paths.pages.set(page.id, claim(path));
-    first = false;
-  }
-  for (const file of manifest.files) paths.files.set(file.id, claim(file.git?.path ?? joinPath(ASSETS_DIR, file.name)));
-  for (const r of manifest.reusableContents) paths.includes.set(r.id, claim(r.git?.path ?? joinPath(INCLUDES_DIR, `${slugify(r.title)}.md`)));
 
   const byPath = (map: Map<string, string>) => new Map([...map].map(([id, p]) => [p, id]));
   const pageByPath = byPath(paths.pages);
@@ -125,6 +101,42 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
     for (const path of previous.flatMap((g) => listed(g.entries))) if (!kept.has(path)) out.delete(joinPath(base, path));
   }
   return out;
+}
+
+/**
+ * The file of every page, file and reusable content: where it came from, else a path from
+ * its place in the tree (`<parent>/<slug>.md`, `<slug>/README.md` when it has subpages, the
+ * first page at `readme`). Export writes there; `format=markdown` reads link there.
+ */
+export function assignPaths(manifest: Manifest, readme = 'README.md'): IdPaths {
+  const paths: IdPaths = { pages: new Map(), files: new Map(), includes: new Map() };
+  const taken = new Set<string>();
+  const claim = (path: string) => {
+    let candidate = path;
+    for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = path.replace(/(\/README)?\.md$/i, (m) => `-${n}${m}`);
+    taken.add(candidate.toLowerCase());
+    return candidate;
+  };
+  const all = [...walk(manifest.pages, undefined)];
+  for (const { page } of all) if (page.type === 'document' && page.git?.path) paths.pages.set(page.id, claim(page.git.path));
+  let first = true;
+  for (const { page, parent } of all) {
+    if (page.type !== 'document' || paths.pages.has(page.id)) {
+      first = false;
+      continue;
+    }
+    const parentPath = parent ? (paths.pages.get(parent.id) ?? `${slugify(parent.slug)}/x`) : '';
+    const dir = parent ? (/readme\.md$/i.test(parentPath) ? dirname(parentPath) : parentPath.replace(/(\/x|\.md)$/i, '')) : '';
+    const path = first && !parent && !taken.has(readme.toLowerCase())
+      ? readme
+      : page.pages.length > 0 ? joinPath(dir, page.slug, 'README.md') : joinPath(dir, `${page.slug}.md`);
+    paths.pages.set(page.id, claim(path));
+    first = false;
+  }
+  for (const file of manifest.files) paths.files.set(file.id, claim(file.git?.path ?? joinPath(ASSETS_DIR, file.name)));
+  for (const r of manifest.reusableContents) paths.includes.set(r.id, claim(r.git?.path ?? joinPath(INCLUDES_DIR, `${slugify(r.title)}.md`)));
+
+  return paths;
 }
 
 function* walk(pages: ManifestPage[], parent: ManifestPage | undefined): Generator<{ page: ManifestPage; parent: ManifestPage | undefined }> {

@@ -124,7 +124,8 @@ export function parseSummary(markdown: string): SummaryGroup[] {
   const tree = unified().use(remarkParse).parse(stripInvisible(markdown));
   const groups: SummaryGroup[] = [{ entries: [] }];
   for (const node of tree.children as RootContent[]) {
-    if (node.type === 'heading' && node.depth >= 2) groups.push({ title: toString(node).trim(), entries: [] });
+    // A group heading's anchor (`## Title <a href="#x" id="x"></a>`) is not part of its title.
+    if (node.type === 'heading' && node.depth >= 2) groups.push({ title: toString(node, { includeHtml: false }).trim(), entries: [] });
     else if (node.type === 'list') groups.at(-1)!.entries.push(...listEntries(node));
   }
   return groups.filter((g, i) => i > 0 || g.entries.length > 0);

@@ -2,6 +2,11 @@
  * One page file <-> one page: frontmatter and the leading `# Title` carry the page's
  * metadata and title; relative links become page, file and reusable-content ids on the
  * way in and relative paths on the way out.
+ *
+ * What the page fields cannot hold travels in the document's `data`, so that printing
+ * the page gives its file back: `frontmatter` (every other key, as written, e.g. `title`,
+ * `tags`, a string `cover`), `title` (the `# Title` heading's inline content when it has
+ * formatting, such as code) and `titleHeading: false` (the file had no `# Title`).
  */
 import { ContentLimitError, documentToMarkdown, type JSONDocument, type Frontmatter } from '../content/markdown/index.ts';
 import { parseMarkdown } from '../content/markdown/parse-pool.ts';
@@ -44,6 +49,14 @@ export function pageCandidates(fromDir: string, target: string): string[] {
   return [`${path}.md`, joinPath(path, 'README.md')];
 }
 
+/** Whether a title's inline content is just text (nothing a page title would lose). */
+function isPlainTitle(nodes: unknown[]): boolean {
+  return nodes.every((n) => {
+    const node = n as { object?: string; leaves?: { marks?: unknown[] }[] };
+    return node.object === 'text' && (node.leaves ?? []).every((l) => (l.marks ?? []).length === 0);
+  });
+}
+
 function plainText(node: unknown): string {
   if (!node || typeof node !== 'object') return '';
   const n = node as { leaves?: { text: string }[]; nodes?: unknown[] };
@@ -60,7 +73,7 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
     const data = out.data as Record<string, unknown> | undefined;
     if (data && typeof data === 'object') {
       const next = { ...data };
-      for (const key of ['ref', 'src']) {
+      for (const key of ['ref', 'src', 'refDark']) {
         const ref = next[key];
         if (ref && typeof ref === 'object') {
           const mapped = map(ref as Record<string, unknown>, out);
@@ -71,6 +84,8 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
     }
     mapNode?.(out);
     if (Array.isArray(out.nodes)) out.nodes = out.nodes.map(visit);
+    // Captions, expandables' titles and bodies hold links too.
+    if (Array.isArray(out.fragments)) out.fragments = out.fragments.map(visit);
     return out;
   };
   return visit(document) as StoredDocument;
@@ -82,19 +97,27 @@ export async function parsePageFile(markdown: string, path: string, resolver: Pa
   const { document, frontmatter } = await parseMarkdown(markdown).catch((error: unknown) => {
     throw error instanceof ContentLimitError ? new ContentLimitError(`${path}: ${error.message}`) : error;
   });
-  const [first, ...rest] = document.nodes as { type?: string }[];
+  const [first, ...rest] = document.nodes as { type?: string; nodes?: unknown[] }[];
   const heading = first?.type === 'heading-1' ? plainText(first).trim() : undefined;
   const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
   const title = summaryTitle || (typeof frontmatter.title === 'string' ? frontmatter.title : undefined) || heading || fileTitle;
-  const nodes = heading !== undefined && (heading === title || !summaryTitle) ? rest : document.nodes;
-  const stored = resolveRefs({ ...document, data: { schemaVersion: 1, ...document.data }, nodes } as StoredDocument, dirname(path), resolver);
+  // The heading is the title only when it says the same (else it stays content, as written).
+  const stripped = heading !== undefined && heading === title;
+  const nodes = stripped ? rest : document.nodes;
+  const data: Record<string, unknown> = { schemaVersion: 1, ...document.data };
+  if (heading === undefined) data.titleHeading = false;
+  else if (stripped && !isPlainTitle(first!.nodes ?? [])) data.title = first!.nodes;
   const metadata: PageMetadata = {};
-  for (const key of METADATA_FIELDS) {
-    const value = frontmatter[key];
-    if (value === undefined || value === null || value === '' || value === false) continue;
-    if ((key === 'layout' || key === 'cover') && typeof value !== 'object') continue;
-    (metadata as Record<string, unknown>)[key] = value;
+  const extra: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(frontmatter)) {
+    const field = (METADATA_FIELDS as readonly string[]).includes(key);
+    if (field && (value === undefined || value === null || value === '' || value === false)) continue;
+    // A string cover (a file path) is not the page's cover object: kept as written.
+    if (!field || ((key === 'layout' || key === 'cover') && typeof value !== 'object')) extra[key] = value;
+    else (metadata as Record<string, unknown>)[key] = value;
   }
+  if (Object.keys(extra).length > 0) data.frontmatter = extra;
+  const stored = resolveRefs({ ...document, data, nodes } as StoredDocument, dirname(path), resolver);
   return { title, document: stored, metadata, frontmatter };
 }
 
@@ -152,17 +175,20 @@ export function refsToPaths(document: StoredDocument, path: string, paths: IdPat
   });
 }
 
-/** A page as its file: frontmatter from its metadata, `# title` unless the document starts with a heading. */
+/**
+ * A page as its file: frontmatter from its metadata then the document's other keys, and
+ * `# title` unless the document starts with a heading or its file had none. The title
+ * heading keeps its formatting (document `data.title`) while the page keeps that title.
+ */
 export function printPageFile(page: Pick<ManifestPage, 'title'> & PageMetadata, document: StoredDocument, path: string, paths: IdPaths): string {
+  const data = (document.data ?? {}) as { frontmatter?: Record<string, unknown>; title?: unknown[]; titleHeading?: boolean };
   const frontmatter: Frontmatter = {};
   for (const key of METADATA_FIELDS) if (page[key] !== undefined) (frontmatter as Record<string, unknown>)[key] = page[key];
+  for (const [key, value] of Object.entries(data.frontmatter ?? {})) if (!(key in frontmatter)) frontmatter[key] = value;
   const withPaths = refsToPaths(document, path, paths) as unknown as JSONDocument;
   const first = withPaths.nodes[0] as { type?: string } | undefined;
-  const body = documentToMarkdown(withPaths, frontmatter);
-  if (first?.type === 'heading-1') return body;
-  const title = `# ${page.title}\n`;
-  // The title goes after the frontmatter block.
-  const fm = /^---\n[\s\S]*?\n---\n/.exec(body);
-  if (fm) return `${fm[0]}\n${title}${body.length > fm[0].length ? `\n${body.slice(fm[0].length).replace(/^\n+/, '')}` : ''}`;
-  return body.trim() ? `${title}\n${body}` : title;
+  if (first?.type === 'heading-1' || data.titleHeading === false) return documentToMarkdown(withPaths, frontmatter);
+  const rich = Array.isArray(data.title) && plainText({ nodes: data.title }).trim() === page.title ? data.title : undefined;
+  const title = { object: 'block', type: 'heading-1', key: '', data: {}, nodes: rich ?? [{ object: 'text', leaves: [{ object: 'leaf', text: page.title, marks: [] }] }] };
+  return documentToMarkdown({ ...withPaths, nodes: [title, ...withPaths.nodes] } as JSONDocument, frontmatter);
 }

@@ -1,50 +1,31 @@
 /** Git info and operation records: written by the API (queued) and the worker (the rest). */
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
-import { getRecord, queryPage } from '../db/operations.ts';
 import { nowIso } from '../clock.ts';
-import { GIT_OPERATION_PREFIX, gitInfoEntity, gitOperationEntity, type GitInfoItem, type GitOperationItem } from '../db/entities/git-info.ts';
+import { NotFound } from '../db/errors.ts';
+import { gitInfoEntity, gitOperationEntity, type GitInfoItem, type GitOperationItem } from '../db/entities/git-info.ts';
 import { gitSyncProviders, type GitInfoOutput, type GitSyncProvider } from '../presenters/schemas/git-info.ts';
 
 export async function getGitInfo(spaceId: string): Promise<GitInfoItem | undefined> {
-  const record = await getRecord(gitInfoEntity.key({ spaceId }), true);
-  return record ? gitInfoEntity.fromRecord(record) : undefined;
+  return gitInfoEntity.get({ spaceId }, { consistent: true });
 }
 
 export async function getOperation(spaceId: string, operationId: string): Promise<GitOperationItem | undefined> {
-  const record = await getRecord(gitOperationEntity.key({ spaceId, operationId }), true);
-  return record ? gitOperationEntity.fromRecord(record) : undefined;
+  return gitOperationEntity.get({ spaceId, operationId }, { consistent: true });
 }
 
 export async function putQueuedOperation(op: GitOperationItem): Promise<void> {
-  await db().send(new PutCommand({ TableName: config.tableName, Item: gitOperationEntity.toRecord({ spaceId: op.spaceId, operationId: op.id }, op) }));
+  await gitOperationEntity.put({ spaceId: op.spaceId, operationId: op.id }, op).go();
 }
 
 /** SET the given fields of an operation (creating it when a job arrives without its queued record). */
 export async function updateOperation(spaceId: string, operationId: string, fields: Partial<GitOperationItem>, options: { incrementAttempts?: boolean } = {}): Promise<void> {
-  const key = gitOperationEntity.key({ spaceId, operationId });
-  const names: Record<string, string> = { '#type': 'entityType' };
-  const values: Record<string, unknown> = { ':type': 'git-operation' };
-  const sets = ['#type = :type'];
-  for (const [name, value] of Object.entries(fields)) {
-    if (value === undefined) continue;
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    sets.push(`#${name} = :${name}`);
-  }
-  let expression = `SET ${sets.join(', ')}`;
-  if (options.incrementAttempts) {
-    expression += ' ADD attempts :one';
-    values[':one'] = 1;
-  }
-  await db().send(new UpdateCommand({ TableName: config.tableName, Key: key, UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+  await gitOperationEntity.update({ spaceId, operationId }, {
+    set: fields, upsert: true, ...(options.incrementAttempts ? { add: { attempts: 1 } } : {}),
+  }).go();
 }
 
 /** The most recent operations, newest first. */
 export async function recentOperations(spaceId: string, limit = 20): Promise<GitOperationItem[]> {
-  const page = await queryPage({ partition: `SPACE#${spaceId}`, prefix: GIT_OPERATION_PREFIX, forward: false, limit });
-  return page.records.map((r) => gitOperationEntity.fromRecord(r));
+  return (await gitOperationEntity.query.inSpace({ spaceId }, { forward: false }).page({ limit })).items;
 }
 
 /** Operation ids sort by request time. */
@@ -112,13 +93,8 @@ export async function presentGitInfo(spaceId: string): Promise<GitInfoOutput> {
 }
 
 export async function clearLegacyInstallation(spaceId: string): Promise<void> {
-  await db().send(new UpdateCommand({
-    TableName: config.tableName,
-    Key: gitInfoEntity.key({ spaceId }),
-    UpdateExpression: 'REMOVE legacyInstallation',
-    ConditionExpression: 'attribute_exists(pk)',
-  })).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error;
+  await gitInfoEntity.update({ spaceId }, { remove: ['legacyInstallation'] }).go().catch((error: unknown) => {
+    if (!(error instanceof NotFound)) throw error;
   });
 }
 

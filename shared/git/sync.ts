@@ -7,19 +7,19 @@
  * finally moves it to the DLQ; a refusal of the egress guard (address not allowed, over the
  * size cap, too many redirects) is final and is not retried.
  */
-import { getRecord } from '../db/operations.ts';
-import { transact, type TransactItem } from '../db/operations.ts';
-import { config } from '../config.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { movePrimaryRevision } from '../content/primary-revision.ts';
 import { nowIso } from '../clock.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { gitInfoEntity, gitOperationEntity, type GitOperationItem } from '../db/entities/git-info.ts';
 import { loadRevision, prepareRevision } from '../content/revisions.ts';
+import { revisionEntity } from '../db/entities/revision.ts';
 import type { Job } from '../jobs/jobs.ts';
 import { Checkout, redactText, redactUrl, repoNameOf } from './repo.ts';
 import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
 import { getGitInfo, getOperation, gitProviderOf, newOperationId, updateOperation } from './state.ts';
+import { emitOrganizationEvent, gitSyncCompleted } from '../integrations/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
@@ -37,8 +37,7 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const url = job.url ? redactUrl(job.url) : '';
   const existing = await getOperation(spaceId, operationId);
   if (existing && (existing.status === 'succeeded' || existing.status === 'skipped')) return;
-  const record = await getRecord(spaceEntity.key({ spaceId }), true);
-  const space = record ? spaceEntity.fromRecord(record) : undefined;
+  const space = await spaceEntity.get({ spaceId }, { consistent: true });
   if (!space || space.deletedAt) throw new Error(`No space ${spaceId}: the git-sync job cannot run`);
   const stage = (name: string) => {
     warnIfNearDeadline({ stage: name });
@@ -50,6 +49,7 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     id: operationId, spaceId, operation: job.operation, status: 'running', stage: 'starting', url, ref: job.ref ?? '',
     requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}), progress: progress.snapshot(),
   }, { incrementAttempts: true });
+  await emitOrganizationEvent(space.orgId, { type: 'space_gitsync_started', spaceId, revisionId: space.revision ?? '', commitId: '' });
   try {
     if (!job.url || !job.ref) throw new Error('The job has no repository URL or ref');
     const info = await getGitInfo(spaceId);
@@ -58,6 +58,7 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     }
     if (job.operation === 'import') await runImport(job, space, operationId, stage, progress);
     else await runExport(job, space, operationId, stage, progress);
+    await emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'success', await getOperation(spaceId, operationId)));
   } catch (error) {
     await progress.settle();
     if (error instanceof Skip) {
@@ -66,7 +67,7 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     }
     const message = redactText(describe(error, job), job.url ?? '');
     await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso(), progress: progress.snapshot() });
-    if (finalRefusal(error)) return;
+    if (finalRefusal(error)) return emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'failure', undefined));
     throw new Error(message);
   }
 }
@@ -105,29 +106,18 @@ function describe(error: unknown, job: GitSyncJob): string {
   return `Git ${where} failed: ${e.message ?? String(error)}`;
 }
 
-function infoUpdate(job: GitSyncJob, now: string, commit: string): TransactItem {
-  const names: Record<string, string> = { '#ts': 'lastTimestamp' };
-  const values: Record<string, unknown> = {
-    ':type': 'git-info', ':space': job.spaceId, ':url': redactUrl(job.gitInfo?.url ?? job.url!), ':remote': redactUrl(job.url!),
-    ':ref': job.ref, ':now': now, ':commit': commit, ':repo': repoNameOf(job.url!),
-    ':provider': job.gitInfo?.provider ?? gitProviderOf(job.url!), ':integration': 'git-sync',
-  };
-  let set = 'SET entityType = :type, spaceId = :space, #url = :url, remote = :remote, #ref = :ref, updatedAt = :now, #commit = :commit, repoName = :repo, installationProvider = :provider, integration = :integration';
-  Object.assign(names, { '#url': 'url', '#ref': 'ref', '#commit': 'commit' });
-  let condition: string | undefined;
-  if (job.timestamp) {
-    set += ', #ts = :ts';
-    values[':ts'] = job.timestamp;
-    condition = 'attribute_not_exists(#ts) OR #ts <= :ts';
-  } else {
-    delete names['#ts'];
-  }
-  return {
-    Update: {
-      TableName: config.tableName, Key: gitInfoEntity.key({ spaceId: job.spaceId }), UpdateExpression: set,
-      ...(condition ? { ConditionExpression: condition } : {}), ExpressionAttributeNames: names, ExpressionAttributeValues: values,
+/** Upserts the git info; with a job timestamp, only if no later operation was applied. */
+function infoUpdate(job: GitSyncJob, now: string, commit: string): Write<unknown> {
+  const timestamp = job.timestamp;
+  return gitInfoEntity.update({ spaceId: job.spaceId }, {
+    upsert: true,
+    set: {
+      spaceId: job.spaceId, url: redactUrl(job.gitInfo?.url ?? job.url!), remote: redactUrl(job.url!), ref: job.ref, updatedAt: now,
+      commit, repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? gitProviderOf(job.url!), integration: 'git-sync',
+      ...(timestamp ? { lastTimestamp: timestamp } : {}),
     },
-  };
+    ...(timestamp ? { if: (w) => w.or(w.lacks('lastTimestamp'), w.le('lastTimestamp', timestamp)) } : {}),
+  });
 }
 
 /**
@@ -141,26 +131,15 @@ export function commitUrl(job: Pick<GitSyncJob, 'url' | 'repoCommitURL'>, oid: s
 }
 
 
-function operationDone(job: GitSyncJob, operationId: string, fields: Partial<GitOperationItem>): TransactItem {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':done': 'succeeded', ':now': nowIso() };
-  const sets = ['#status = :done', 'finishedAt = :now'];
-  for (const [name, value] of Object.entries(fields)) {
-    names[`#${name}`] = name;
-    values[`:${name}`] = value;
-    sets.push(`#${name} = :${name}`);
-  }
-  return {
-    Update: {
-      TableName: config.tableName, Key: gitOperationEntity.key({ spaceId: job.spaceId, operationId }),
-      UpdateExpression: `SET ${sets.join(', ')} REMOVE stage`, ConditionExpression: '#status <> :done',
-      ExpressionAttributeNames: names, ExpressionAttributeValues: values,
-    },
-  };
+/** Marks the operation succeeded, unless it already was (a redelivered job). */
+function operationDone(job: GitSyncJob, operationId: string, fields: Partial<GitOperationItem>): Write<unknown> {
+  return gitOperationEntity.update({ spaceId: job.spaceId, operationId }, {
+    upsert: true, set: { status: 'succeeded', finishedAt: nowIso(), ...fields }, remove: ['stage'], if: (w) => w.ne('status', 'succeeded'),
+  });
 }
 
 /** Runs the final transaction; a failed condition on the operation means it already completed. */
-async function commitOutcome(items: TransactItem[], operationIndex: number, infoIndex: number): Promise<'done' | 'already' | 'stale'> {
+async function commitOutcome(items: Write<unknown>[], operationIndex: number, infoIndex: number): Promise<'done' | 'already' | 'stale'> {
   let failed = -1;
   try {
     await transact(items, (index) => {
@@ -204,10 +183,11 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     });
     const git = { oid: head, message: await checkout.commitMessage(head), createdByGitBook: false, url: commitUrl(job, head), ref: job.ref! };
     next.revision.git = git;
-    next.put.Put.Item.git = git;
     // `.gitbook.yaml` redirects, resolved to page ids, kept on the revision record for readers.
-    if (redirects.length) next.put.Put.Item.gitRedirects = redirects;
-    const items: TransactItem[] = [next.put, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot() }), infoUpdate(job, now, head)];
+    const revisionWrite = revisionEntity.create({ spaceId: space.id, revisionId: next.revision.id }, {
+      ...next.revision, ...(redirects.length ? { gitRedirects: redirects } : {}),
+    });
+    const items: Write<unknown>[] = [revisionWrite, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot() }), infoUpdate(job, now, head)];
     if (!job.standalone) {
       items.push(movePrimaryRevision({ spaceId: space.id, from: space.revision, to: next.revision.id, now, unlockedOnly: true, set: { gitSync: gitSyncOf(job, now) } }));
     }
@@ -243,13 +223,7 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const outcome = await commitOutcome([
       operationDone(job, operationId, { commit, revision: primary.revision.id, progress: progress.snapshot() }),
       infoUpdate(job, now, commit),
-      {
-        Update: {
-          TableName: config.tableName, Key: spaceEntity.key({ spaceId: space.id }),
-          UpdateExpression: 'SET gitSync = :gitSync', ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':gitSync': gitSyncOf(job, now) },
-        },
-      },
+      spaceEntity.update({ spaceId: space.id }, { set: { gitSync: gitSyncOf(job, now) } }),
     ], 0, 1);
     if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
   } finally {

@@ -2,6 +2,8 @@ import { createMiddleware } from 'hono/factory';
 import { sha256Hex } from '../ids.ts';
 import { tokenEntity } from '../db/entities/token.ts';
 import { RecordLoader } from './loader.ts';
+import { admitInstallationToken, type IntegrationGrant } from '../integrations/installation-token.ts';
+import { scopeOf } from './scope.ts';
 import { prefetchKeys } from './prefetch.ts';
 import { hintedKeys, rememberTokenUser } from './key-hints.ts';
 import { unauthorized } from './errors.ts';
@@ -43,8 +45,11 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     throw unauthorized(expired ? 'The access token has expired' : 'The access token is unknown or has been revoked');
   }
   enforceTokenLimit(c, tokenCount);
+  // An integration's installation token: the operation's scope, and the membership it acts with.
+  if (token.integration) admitInstallationToken(c.get('operation'), token.integration as IntegrationGrant, token.userId as string, loader);
   rememberTokenUser(tokenHash, token.userId as string);
   c.set('loader', loader);
   c.set('caller', { userId: token.userId as string, tokenHash });
+  c.set('scope', scopeOf(c));
   await next();
 });

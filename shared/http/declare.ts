@@ -32,7 +32,7 @@ import type { Role } from './schemas.ts';
  *
  *   export const app = groupApp(op.group, operationRoutes(mountCollections), operationRoutes(mountOther));
  *
- * Every group's operations file is listed once in shared/http/operations.ts (the catalogue).
+ * Every group's operations file is listed once in functions/catalogue.ts (the catalogue).
  */
 
 export type GroupName =
@@ -108,7 +108,7 @@ export interface BodyStructureLimits {
   values: number;
 }
 
-/** A declared operation, as the catalogue (shared/http/operations.ts) holds it. */
+/** A declared operation, as the catalogue (functions/catalogue.ts) holds it. */
 export type Operation<I extends OperationInput = OperationInput> = I & {
   group: GroupName;
   section: string;

@@ -2,6 +2,7 @@ import type { RecordLoader } from './loader.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import type { RateLimitState } from './rate-limit.ts';
 import type { Operation } from './declare.ts';
+import type { RequestScope } from './scope.ts';
 
 export interface Caller {
   userId: string;
@@ -14,6 +15,8 @@ export interface AppEnv {
   Variables: {
     caller: Caller;
     loader: RecordLoader;
+    /** caller and loader for commands (shared/http/scope.ts); set with them by authenticate. */
+    scope: RequestScope;
     user?: UserItem;
     /** The declared operation the request's method and path name (set by checkPathParams). */
     operation?: Operation;

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { logger } from '../observability/logger.ts';
+import { ConditionFailed, NotFound, TransactionConflict } from '../db/errors.ts';
 
 /** An error with a status the caller is meant to see. Body: {"error":{"code","message"}}. */
 export class ApiError extends Error {
@@ -28,7 +29,19 @@ export function errorBody(status: number, message: string, details?: Record<stri
 /** AWS errors that mean "slow down": the caller should retry, so they answer 429. */
 const throttlingErrors = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded', 'TooManyRequestsException']);
 
+/**
+ * Storage errors (shared/db/errors.ts) a command did not translate itself: the one place
+ * where they become HTTP answers.
+ */
+export function storageErrorAsApiError(error: unknown): ApiError | undefined {
+  if (error instanceof NotFound) return new ApiError(404, 'The resource was not found');
+  if (error instanceof ConditionFailed) return new ApiError(409, 'The resource was changed by another request; retry');
+  if (error instanceof TransactionConflict) return new ApiError(409, 'A concurrent request changed the same resource; retry');
+  return undefined;
+}
+
 export function errorResponse(c: Context, error: unknown) {
+  error = storageErrorAsApiError(error) ?? error;
   if (error instanceof ApiError) return c.json(errorBody(error.status, error.message, error.details), error.status);
   if (throttlingErrors.has((error as Error)?.name)) {
     c.header('Retry-After', '1');

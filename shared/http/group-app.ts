@@ -6,15 +6,16 @@ import { requireJsonBody } from './json-body.ts';
 import { checkPathParams } from './path-params.ts';
 import { loadCursorKey } from './cursor.ts';
 import { ApiError, errorBody, errorResponse } from './errors.ts';
-import { observeRequests } from '../observability/http.ts';
+import { observeRequests } from './observe-requests.ts';
 import type { AppEnv } from './env.ts';
+import type { Operation } from './declare.ts';
 
 /**
  * The app every endpoint group starts from: `/v1` base path, request observation, body
  * limit, path parameter checks, bearer authentication, JSON body checks, JSON errors for everything (including unknown routes).
  * Order on every route: authenticate -> validate -> load -> authorize -> act -> present.
  */
-export function createGroupApp(...publicApps: Hono<AppEnv>[]) {
+export function createGroupApp(operations: readonly Operation[], ...publicApps: Hono<AppEnv>[]) {
   const app = new Hono<AppEnv>().basePath('/v1');
   // First of all, public routes included: log context, round-trip count, x-request-id, access line.
   app.use('*', observeRequests({ group: 'other', operation: (c) => c.get('operation') }));
@@ -27,7 +28,7 @@ export function createGroupApp(...publicApps: Hono<AppEnv>[]) {
     onError: (c) => c.json(errorBody(413, 'body: is larger than 6 MB'), 413),
   }));
   // Path ids are checked before authenticate reads keys built from them.
-  app.use('*', checkPathParams);
+  app.use('*', checkPathParams(operations));
   app.use('*', async (_c, next) => {
     await loadCursorKey();
     await next();

@@ -30,6 +30,11 @@ export class RecordLoader {
     return this.cache.get(keyString(key)) ?? undefined;
   }
 
+  /** Seeds a record the request already knows (an installation token's membership). */
+  prime(key: Key, record: StoredRecord): void {
+    this.cache.set(keyString(key), record);
+  }
+
   /** Forget a record after this request changed it. */
   forget(key: Key): void {
     this.cache.delete(keyString(key));

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { badRequest, notFound } from './errors.ts';
-import { operations, type Operation } from './operations.ts';
+import type { Operation } from './declare.ts';
 import type { AppEnv } from './env.ts';
 import { appendLogKeys } from '../observability/context.ts';
 
@@ -42,7 +42,7 @@ interface CompiledPath {
   literals: number;
 }
 
-const compiled: CompiledPath[] = operations.map((op) => {
+const compile = (operations: readonly Operation[]): CompiledPath[] => operations.map((op) => {
   const segments = op.path.split('/').slice(1).map((s) => {
     const m = /^\{([A-Za-z0-9_]+)(\+?)\}$/.exec(s);
     return m ? { param: m[1]!, greedy: m[2] === '+' } : { literal: s };
@@ -51,7 +51,7 @@ const compiled: CompiledPath[] = operations.map((op) => {
 });
 
 /** The most specific operation matching `segments`, with its raw (still percent-encoded) parameter values. */
-function match(method: string, segments: string[]): { op: Operation; params: Map<string, string> } | undefined {
+function match(compiled: CompiledPath[], method: string, segments: string[]): { op: Operation; params: Map<string, string> } | undefined {
   let best: { op: Operation; params: Map<string, string>; literals: number; sameMethod: boolean } | undefined;
   for (const path of compiled) {
     const params = matchPath(path, segments);
@@ -98,23 +98,27 @@ export function checkPathParam(name: string, raw: string): string {
 }
 
 /**
- * Middleware: the request path must be an operation's path (else 404) whose parameters
- * pass their rule (else 400). Works on the raw URL, so malformed percent-encoding is a 400.
+ * Middleware: the request path must be the path of one of `operations` (the group's: API
+ * Gateway sends a group's app only its own routes; else 404) whose parameters pass their
+ * rule (else 400). Works on the raw URL, so malformed percent-encoding is a 400.
  */
-export const checkPathParams = createMiddleware<AppEnv>(async (c, next) => {
+export const checkPathParams = (operations: readonly Operation[]) => {
+  const compiled = compile(operations);
+  return createMiddleware<AppEnv>(async (c, next) => {
   const url = c.req.url;
   const start = url.indexOf('/', url.indexOf('://') + 3);
   const end = url.search(/[?#]/);
   const rawPath = url.slice(start, end === -1 ? undefined : end);
   // '', 'v1', ...segments; a trailing slash is ignored as the router ignores it.
   const segments = rawPath.replace(/\/+$/, '').split('/').slice(2);
-  const found = match(c.req.method, segments);
+  const found = match(compiled, c.req.method, segments);
   if (!found) throw notFound(`No route for ${c.req.method} ${safeDecode(rawPath)}`);
   for (const [name, raw] of found.params) checkPathParam(name, raw);
   appendLogKeys(found.params); // organizationId/spaceId on the request's log lines
   if (found.op.method === c.req.method) c.set('operation', found.op);
   await next();
-});
+  });
+};
 
 function safeDecode(path: string): string {
   try {

@@ -83,7 +83,7 @@ export function publicRoutes(app: Hono<AppEnv>): Hono<AppEnv> {
  * declared operations nobody registered, so the route table stays complete.
  */
 export function groupApp(group: OperationGroup, ...subApps: Hono<AppEnv>[]): GroupApp {
-  const app = createGroupApp(...subApps.filter((sub) => publicApps.has(sub)));
+  const app = createGroupApp(group.operations, ...subApps.filter((sub) => publicApps.has(sub)));
   const done = new Set<Operation>();
   for (const sub of subApps) {
     if (publicApps.has(sub)) continue;

@@ -5,7 +5,7 @@ import { hashSource } from '../reader/security-headers.ts';
 import { Hono } from 'hono';
 import { publicRoutes } from './route.ts';
 import { Scalar } from '@scalar/hono-api-reference';
-import { operations } from './operations.ts';
+import type { Operation } from './declare.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { AppEnv } from './env.ts';
 import type { GroupName, HttpMethod } from './declare.ts';
@@ -25,9 +25,6 @@ export const SERVICE_DESCRIPTION_ROUTES: readonly { method: HttpMethod; path: st
   { method: 'GET', path: '/docs' },
 ];
 
-let document: Record<string, unknown> | undefined;
-/** Built on first use: the declarations do not change while the process runs. */
-export const serviceDocument = () => (document ??= buildOpenApiDocument(operations));
 
 /** Where the reference page loads Scalar's standalone bundle from. */
 const SCALAR_BUNDLE = 'https://cdn.jsdelivr.net/npm/@scalar/api-reference';
@@ -67,8 +64,15 @@ function docsHeaders(html: string): Record<string, string> {
   };
 }
 
-/** The public routes, mounted ahead of the group's middleware chain (shared/http/group-app.ts). */
-export const serviceDescription = publicRoutes(new Hono<AppEnv>()
+/**
+ * The public routes describing `operations` (the catalogue, functions/catalogue.ts), mounted
+ * ahead of the group's middleware chain (shared/http/group-app.ts).
+ */
+export function serviceDescription(operations: readonly Operation[]) {
+  let document: Record<string, unknown> | undefined;
+  // Built on first use: the declarations do not change while the process runs.
+  const serviceDocument = () => (document ??= buildOpenApiDocument(operations));
+  return publicRoutes(new Hono<AppEnv>()
   .get('/openapi.json', (c) => {
     c.header('Cache-Control', 'public, max-age=300');
     c.header('Access-Control-Allow-Origin', '*');
@@ -80,3 +84,4 @@ export const serviceDescription = publicRoutes(new Hono<AppEnv>()
     const html = await (page as Response).text();
     return c.html(html, 200, docsHeaders(html));
   }));
+}

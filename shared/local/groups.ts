@@ -1,4 +1,4 @@
-import type { GroupName } from '../http/operations.ts';
+import type { GroupName } from '../../functions/catalogue.ts';
 import type { GroupApp } from '../http/group-app.ts';
 import { app as organizations } from '../../functions/organizations/app.ts';
 import { app as members } from '../../functions/members/app.ts';

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { operations } from '../http/operations.ts';
+import { operations } from '../../functions/catalogue.ts';
 import { isImplemented } from '../http/route.ts';
 import { operationTable, withOperationTable } from '../http/readme-table.ts';
 // Building every group's app registers the handlers, which tells implemented from not yet.

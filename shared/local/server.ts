@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { operations, toHonoPath } from '../http/operations.ts';
+import { operations, toHonoPath } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../http/service-description.ts';
 import { errorBody } from '../http/errors.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../http/health.ts';
@@ -25,6 +25,9 @@ export function createLocalApp() {
   for (const route of HEALTH_ROUTES) {
     root.on(route.method, `/v1${route.path}`, (c) => groupApps[HEALTH_GROUP].fetch(c.req.raw, c.env));
   }
+  // Integrations' public endpoints (any method, no token), answered by the integrations group's app.
+  root.all('/v1/integrations/:integrationName/public', (c) => groupApps.integrations.fetch(c.req.raw, c.env));
+  root.all('/v1/integrations/:integrationName/public/*', (c) => groupApps.integrations.fetch(c.req.raw, c.env));
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
   root.get('/s/*', (c) => reader.fetch(c.req.raw, c.env));
   // SAML service-provider endpoints (the sso group's Lambda in AWS, routes under /sso/saml/).

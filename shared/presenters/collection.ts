@@ -1,6 +1,6 @@
 import type { CollectionItem } from '../db/entities/collection.ts';
 import type { Role } from '../http/schemas.ts';
-import { collectionPermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import type { CollectionOutput } from './schemas/collection.ts';
 
@@ -21,6 +21,6 @@ export function presentCollection(
       location: apiLocation(`/collections/${collection.id}`),
       app: appLocation(`/o/${collection.orgId}/c/${collection.id}`),
     },
-    permissions: collectionPermissions(context.role),
+    permissions: policies.collection.permissions(context, collection),
   };
 }

@@ -1,7 +1,7 @@
 import { commentScopeOf, type CommentItem, type CommentReplyItem, type CommentScope, type StoredReaction } from '../db/entities/comment.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import type { Role } from '../http/schemas.ts';
-import { commentPermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import { presentUser } from './user.ts';
 import { apiLocation } from './urls.ts';
 import type { CommentOutput, CommentReplyOutput } from './schemas/comment.ts';
@@ -53,7 +53,7 @@ export function presentComment(comment: CommentItem, context: CommentPresentatio
       ...(comment.target.tableCell ? { tableCell: { ...comment.target.tableCell } } : {}),
     },
     urls: { location: apiLocation(`${commentsPath(commentScopeOf(comment))}/${comment.id}`) },
-    permissions: commentPermissions(context.role, comment.postedBy === context.callerId),
+    permissions: policies.comment.permissions({ role: context.role, userId: context.callerId }, comment),
   };
   return comment.status === 'resolved' && comment.resolvedAt && comment.resolvedBy
     ? { ...base, status: 'resolved', resolvedAt: comment.resolvedAt, resolvedBy: user(comment.resolvedBy) }
@@ -72,7 +72,7 @@ export function presentCommentReply(reply: CommentReplyItem, context: CommentPre
     reactions: presentReactions(reply.reactions, user),
     body: { markdown: reply.markdown },
     urls: { location: apiLocation(`${commentsPath(scope)}/${reply.commentId}/replies/${reply.id}`) },
-    permissions: commentPermissions(context.role, reply.postedBy === context.callerId),
+    permissions: policies.comment.permissions({ role: context.role, userId: context.callerId }, reply),
   };
 }
 

@@ -6,6 +6,7 @@ import { apiLocation, appLocation } from './urls.ts';
 import type { IntegrationOutput } from './schemas/integration.ts';
 import type { InstallationOutput } from './schemas/installation.ts';
 import type { IntegrationEventOutput } from './schemas/integration-event.ts';
+import { policies } from '../policies/index.ts';
 
 /**
  * Integration (spec 2.13). `owner` is the publishing organization as the caller sees it;
@@ -48,7 +49,7 @@ export function presentIntegration(
       publicEndpoint,
       publicContentEndpoint: publicEndpoint,
     },
-    permissions: { admin: ownerRole === 'admin' },
+    permissions: policies.integration.permissions({ role: ownerRole }),
     ...(item.contentSecurityPolicy !== undefined ? { contentSecurityPolicy: item.contentSecurityPolicy as IntegrationOutput['contentSecurityPolicy'] } : {}),
     ...(signingSecret !== undefined && ownerRole === 'admin' ? { signingSecrets: { integration: signingSecret } } : {}),
   };

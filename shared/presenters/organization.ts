@@ -1,6 +1,6 @@
 import type { OrganizationItem } from '../db/entities/organization.ts';
 import type { Role } from '../http/schemas.ts';
-import { organizationPermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import type { OrganizationOutput } from './schemas/organization.ts';
 
@@ -46,7 +46,7 @@ function defaultBilling() {
  */
 export function presentOrganization(org: OrganizationItem, context: OrganizationPresentationContext): OrganizationOutput {
   const member = context.role !== undefined;
-  const permissions = organizationPermissions(context.role);
+  const permissions = policies.organization.permissions(context, org);
   return {
     object: 'organization' as const,
     id: org.id,

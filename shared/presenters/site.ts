@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../http/env.ts';
 import type { OrganizationItem } from '../db/entities/organization.ts';
 import type { SiteItem, SiteSectionGroupItem, SiteSectionItem, SiteSpaceItem } from '../db/entities/site.ts';
 import type { ShareLinkItem } from '../db/entities/share-link.ts';
@@ -8,7 +6,7 @@ import { memberEntity } from '../db/entities/member.ts';
 import { collectionEntity } from '../db/entities/collection.ts';
 import type { Role } from '../http/schemas.ts';
 import { effectiveRole, type LevelHolder } from '../policies/effective-role.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { isExpired } from '../policies/access.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { presentSpace } from './space.ts';
@@ -22,6 +20,7 @@ import type { SiteSectionGroupOutput, SiteStructureOutput } from './schemas/site
 import type { ShareLinkOutput } from './schemas/share-link.ts';
 import type { SiteCustomizationOutput } from './schemas/site-customization.ts';
 import type { PublishedSiteOutput } from './schemas/published-site.ts';
+import type { RequestScope } from '../http/scope.ts';
 
 /**
  * Base URL of a site's published content: where the reader site serves it,
@@ -31,18 +30,6 @@ export function siteBaseUrl(site: SiteItem, _org: OrganizationItem): string {
   return readerBaseUrl(site.id);
 }
 
-export function sitePermissions(role: Role | null) {
-  return {
-    view: atLeast(role, 'read'),
-    access: atLeast(role, 'read'),
-    edit: atLeast(role, 'edit'),
-    create: atLeast(role, 'create'),
-    admin: atLeast(role, 'admin'),
-    installIntegration: atLeast(role, 'admin'),
-    viewAdaptiveSchema: atLeast(role, 'read'),
-    editAdaptiveSchema: atLeast(role, 'admin'),
-  };
-}
 
 /**
  * Site (spec 2.12). `urls.published` only once published (as the public interface says);
@@ -67,7 +54,7 @@ export function presentSite(site: SiteItem, org: OrganizationItem, role: Role | 
     ads: { status: 'pending' as const, submittable: false },
     agentsContext: site.agentsContext,
     features: [],
-    permissions: sitePermissions(role),
+    permissions: policies.site.permissions({ role }, site),
     urls: {
       location: apiLocation(`/orgs/${site.orgId}/sites/${site.id}`),
       app: appLocation(`/o/${site.orgId}/sites/${site.id}`),
@@ -91,10 +78,10 @@ export interface StructureContext {
  * The spaces shown by site spaces, each presented with the caller's role on it. One
  * batch for the spaces, one for their ancestor collections.
  */
-export async function loadSiteSpaces(c: Context<AppEnv>, org: OrganizationItem, spaceIds: string[]) {
-  const loader = c.get('loader');
+export async function loadSiteSpaces(request: RequestScope, org: OrganizationItem, spaceIds: string[]) {
+  const loader = request.loader;
   const ids = [...new Set(spaceIds)];
-  const memberKey = memberEntity.key({ orgId: org.id, userId: c.get('caller').userId });
+  const memberKey = memberEntity.key({ orgId: org.id, userId: request.caller.userId });
   await loader.load([memberKey, ...ids.map((spaceId) => spaceEntity.key({ spaceId }))]);
   const spaces = ids.map((spaceId) => loader.peek(spaceEntity.key({ spaceId })))
     .filter((r): r is Record<string, unknown> => r !== undefined)
@@ -246,7 +233,8 @@ export function defaultCustomization(title: string): SiteCustomizationOutput {
     favicon: {},
     header: { preset: 'default', links: [] },
     footer: { groups: [] },
-    themes: { default: 'light', toggeable: true },
+    // Follows the visitor's system (prefers-color-scheme) until the site sets light or dark.
+    themes: { default: 'system', toggeable: true },
     pdf: { enabled: true },
     feedback: { enabled: false },
     ai: { mode: 'none' },
@@ -264,15 +252,18 @@ export function defaultCustomization(title: string): SiteCustomizationOutput {
 }
 
 /** The published site profile (`published-content-site`). */
-export function presentPublishedSite(ctx: StructureContext, role: Role | null): PublishedSiteOutput {
-  const title = ctx.tree.site.title;
+export function presentPublishedSite(
+  ctx: StructureContext, role: Role | null,
+  /** The site's (no id) or a site space's customization as stored (shared/reader/customization.ts); defaults without it. */
+  customization: (siteSpaceId?: string) => SiteCustomizationOutput = () => defaultCustomization(ctx.tree.site.title),
+): PublishedSiteOutput {
   return {
     object: 'published-content-site',
     site: presentSite(ctx.tree.site, ctx.org, role),
     structure: presentStructure(ctx),
     customizations: {
-      site: defaultCustomization(title),
-      siteSpaces: Object.fromEntries(ctx.tree.siteSpaces.filter((s) => ctx.spaces.has(s.spaceId)).map((s) => [s.id, defaultCustomization(title)])),
+      site: customization(),
+      siteSpaces: Object.fromEntries(ctx.tree.siteSpaces.filter((s) => ctx.spaces.has(s.spaceId)).map((s) => [s.id, customization(s.id)])),
     },
     scripts: [],
   };

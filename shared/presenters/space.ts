@@ -1,7 +1,7 @@
 import type { SpaceItem } from '../db/entities/space.ts';
 import type { OrganizationItem } from '../db/entities/organization.ts';
 import type { Role } from '../http/schemas.ts';
-import { spacePermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { config } from '../config.ts';
 import type { SpaceOutput } from './schemas/space.ts';
@@ -46,6 +46,6 @@ export function presentSpace(space: SpaceItem, context: SpacePresentationContext
     changeRequests: space.changeRequests,
     changeRequestsOpen: space.changeRequestsOpen,
     changeRequestsDraft: space.changeRequestsDraft,
-    permissions: spacePermissions(context.role, space),
+    permissions: policies.space.permissions(context, space),
   };
 }

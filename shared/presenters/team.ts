@@ -1,6 +1,6 @@
 import type { TeamItem } from '../db/entities/team.ts';
 import type { Role } from '../http/schemas.ts';
-import { teamPermissions } from '../policies/permissions.ts';
+import { policies } from '../policies/index.ts';
 import type { TeamOutput } from './schemas/team.ts';
 
 /**
@@ -15,6 +15,6 @@ export function presentTeam(team: TeamItem, context: { role: Role | null }): Tea
     members: Math.max(0, team.members ?? 0),
     spaces: 0,
     createdAt: team.createdAt,
-    permissions: teamPermissions(context.role),
+    permissions: policies.team.permissions(context, team),
   };
 }

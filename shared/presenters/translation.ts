@@ -1,6 +1,6 @@
 import type { TranslationItem } from '../db/entities/translation.ts';
 import type { Role } from '../http/schemas.ts';
-import { atLeast } from '../policies/roles.ts';
+import { policies } from '../policies/index.ts';
 import { apiLocation } from './urls.ts';
 import type { TranslationOutput } from './schemas/translation.ts';
 
@@ -17,15 +17,7 @@ export function presentTranslation(t: TranslationItem, context: { role: Role | n
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     stats: { ...t.stats },
-    permissions: translationPermissions(context.role),
+    permissions: policies.translation.permissions(context, t),
     urls: { location: apiLocation(`/orgs/${t.orgId}/translations/${t.id}`) },
   };
-}
-
-/**
- * A translation, from the caller's org role: non-guest members view; `edit` (create, update,
- * delete, run: a run creates and writes the result space) needs the create role.
- */
-export function translationPermissions(role: Role | null | undefined) {
-  return { view: role !== undefined && role !== null, edit: atLeast(role, 'create') };
 }

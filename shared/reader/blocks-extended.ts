@@ -1,5 +1,8 @@
 import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
 import type { ReaderNode, RenderContext } from './document.ts';
+import { anchorOf } from './html.ts';
+import { evaluateCondition, visitorContext } from './conditions.ts';
 
 /** What a block renderer outside document.ts may call back into. */
 export interface ExtendedRenderHelpers {
@@ -10,11 +13,81 @@ export interface ExtendedRenderHelpers {
   inlines(nodes?: ReaderNode[]): ElementContent[];
 }
 
+type Fragmented = ReaderNode & { fragments?: { fragment?: string; nodes?: ReaderNode[] }[] };
+
+const fragment = (node: ReaderNode, name: string): ReaderNode[] =>
+  (node as Fragmented).fragments?.find((f) => f.fragment === name)?.nodes ?? [];
+
+const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function textOf(node: ReaderNode): string {
+  if (node.object === 'text') return (node.leaves ?? []).map((l) => l.text).join('');
+  return (node.nodes ?? []).map(textOf).join('');
+}
+
+/** Headings 4 to 6 sit one level below the others (heading-1 renders as h2), capped at h6. */
+function deepHeading(node: ReaderNode, level: number, { ctx, inlines }: ExtendedRenderHelpers): ElementContent {
+  let id = str(node.data?.id) || anchorOf(textOf(node));
+  while (ctx.ids.anchors.has(id)) id = `${id}-${ctx.ids.next++}`;
+  ctx.ids.anchors.add(id);
+  return h(`h${Math.min(level + 1, 6)}`, { id }, [h('a.anchor', { href: `#${id}`, ariaHidden: 'true' }, '#'), ...inlines(node.nodes)]);
+}
+
+/** An OpenAPI operation: its method and path, then what the page wrote about it. */
+function operation(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementContent[] {
+  const data = node.data ?? {};
+  const ref = data.ref as { kind?: string; spec?: string; url?: string; file?: string } | undefined;
+  const method = str(data.method).toUpperCase();
+  const head = [
+    ...(method ? [h('span.openapi-method', method)] : []),
+    ...(str(data.path) ? [h('code.openapi-path', str(data.path))] : []),
+    ...(str(data.summary) ? [h('span.openapi-summary', str(data.summary))] : []),
+    ...(ref?.kind === 'openapi' && ref.spec ? [h('span.openapi-spec', ref.spec)] : []),
+  ];
+  return [h('div.openapi', [h('p.openapi-operation', head), ...helpers.blocks(node.nodes)])];
+}
+
 /**
  * Renders the block types document.ts does not know itself (content-model blocks added
  * after the reader's core set). Undefined means "not mine": document.ts renders the
  * children as a plain container.
  */
-export function renderExtendedBlock(_node: ReaderNode, _helpers: ExtendedRenderHelpers): ElementContent[] | undefined {
-  return undefined;
+export function renderExtendedBlock(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementContent[] | undefined {
+  const data = node.data ?? {};
+  const { blocks, inlines } = helpers;
+  switch (node.type) {
+    case 'heading-4':
+    case 'heading-5':
+    case 'heading-6':
+      return [deepHeading(node, Number(node.type.slice(-1)), helpers)];
+    case 'expandable': {
+      const title = fragment(node, 'expandable-title')[0];
+      return [h('details.expandable', { open: data.defaultExpanded === true }, [h('summary', inlines(title?.nodes)), ...blocks(fragment(node, 'expandable-body'))])];
+    }
+    case 'columns':
+      return [h('div.columns', (node.nodes ?? []).map((column) => h('div.column', blocks(column.nodes))))];
+    case 'updates':
+      return [h('div.updates', blocks(node.nodes))];
+    case 'update':
+      return [h('article.update', [h('p.update-date', h('time', { dateTime: str(data.date) }, str(data.date))), ...blocks(node.nodes)])];
+    case 'prompt':
+      return [h('div.prompt', [...(str(data.description) ? [h('p.prompt-description', str(data.description))] : []), ...blocks(node.nodes)])];
+    case 'swagger':
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+      return operation(node, helpers);
+    case 'swagger-description':
+      return [h('div.openapi-description', blocks(node.nodes))];
+    case 'swagger-parameter':
+      return [h('div.openapi-parameter', [h('p', [h('code', str(data.name)), ` (${[str(data.in), str(data.type), data.required === 'true' ? 'required' : ''].filter(Boolean).join(', ')})`]), ...blocks(node.nodes)])];
+    case 'swagger-response':
+      return [h('div.openapi-response', [h('p', [h('strong', str(data.status)), str(data.description) ? ` ${str(data.description)}` : '']), ...blocks(node.nodes)])];
+    case 'if':
+      // The reader has no visitor claims here: a condition is evaluated without any, so
+      // content behind it stays hidden unless it holds without claims (fail closed).
+      return evaluateCondition(str(data.expression), visitorContext({})) ? blocks(node.nodes) : [];
+    default:
+      return undefined;
+  }
 }

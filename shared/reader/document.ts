@@ -1,5 +1,4 @@
 import { getJsonBlob } from '../content/blobs.ts';
-import { fileDownloadUrl } from '../content/file-urls.ts';
 import { findPage, findPageByPath, type LocatedPage } from '../content/tree.ts';
 import type { Manifest, ManifestFile, StoredDocument } from '../content/types.ts';
 import type { ElementContent } from 'hast';
@@ -8,14 +7,17 @@ import { captionText } from '../content/markdown/captions.ts';
 import { anchorOf } from './html.ts';
 import { raw } from './sanitize.ts';
 import { renderExtendedBlock } from './blocks-extended.ts';
+import { codeHighlighter, type CodeHighlighter } from './highlight.ts';
 
 /**
  * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
  * document stays `raw` nodes here: the layout parses and sanitizes the whole page body at
  * once (shared/reader/sanitize.ts), so nothing built here is trusted as HTML. Block tags:
  * hints, tabs (switched by the layout's script), code with titles, steppers, content refs,
- * embeds, files, includes (reusable content) and images, whose file refs become presigned
- * S3 URLs.
+ * embeds, files, includes (reusable content) and images, whose file refs become stable
+ * URLs under the site (`fileHref`: never presigned URLs, which would expire inside cached
+ * HTML), images with their stored width and height. Code is highlighted by shiki
+ * (shared/reader/highlight.ts).
  */
 
 export type ReaderNode = Node;
@@ -26,8 +28,14 @@ export interface RenderContext {
   current: LocatedPage;
   /** URL of a page path in the current site space. */
   pageHref(path: string): string;
-  /** Presigned URLs by file id. */
+  /** Where the reader serves a file (a stable URL under the site). */
+  fileHref(file: ManifestFile): string;
+  /** File URLs (fileHref) by file id, for the files the document refers to. */
   fileUrls: Map<string, string>;
+  /** Files the document refers to, by id (for image dimensions). */
+  files: Map<string, ManifestFile>;
+  /** Highlighter with the document's code languages loaded. */
+  code: CodeHighlighter;
   /** Documents of reusable contents by id. */
   includes: Map<string, StoredDocument>;
   /** Ids for tab groups and headings, unique within the page. */
@@ -59,17 +67,21 @@ function includeId(manifest: Manifest, data: Record<string, unknown> | undefined
   return manifest.reusableContents.find((r) => r.id === path || anchorOf(r.title) === anchorOf(path))?.id;
 }
 
-/** Loads what rendering a document needs: presigned file URLs and included documents. */
-export async function prepareRender(document: StoredDocument, manifest: Manifest): Promise<Pick<RenderContext, 'fileUrls' | 'includes'>> {
+type Prepared = Pick<RenderContext, 'fileUrls' | 'files' | 'includes' | 'code'>;
+
+/** Loads what rendering a document needs: its files' URLs, included documents and code languages. */
+export async function prepareRender(document: StoredDocument, manifest: Manifest, fileHref: RenderContext['fileHref']): Promise<Prepared> {
   const fileUrls = new Map<string, string>();
   const includes = new Map<string, StoredDocument>();
   const files = new Map<string, ManifestFile>();
+  const syntaxes = new Set<string>();
   const visit = async (nodes: Node[], depth: number): Promise<void> => {
     const pending: Promise<void>[] = [];
     const walk = (list: Node[]) => {
       for (const node of list) {
         const file = findFile(manifest, node.data?.ref);
         if (file) files.set(file.id, file);
+        if (node.type === 'code' && typeof node.data?.syntax === 'string') syntaxes.add(node.data.syntax);
         if (node.type === 'reusable-content' && depth < MAX_INCLUDE_DEPTH) {
           const id = includeId(manifest, node.data);
           const content = id ? manifest.reusableContents.find((r) => r.id === id) : undefined;
@@ -87,8 +99,8 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
     await Promise.all(pending);
   };
   await visit(document.nodes as Node[], 0);
-  await Promise.all([...files.values()].map(async (f) => fileUrls.set(f.id, await fileDownloadUrl(f))));
-  return { fileUrls, includes };
+  for (const f of files.values()) fileUrls.set(f.id, fileHref(f));
+  return { fileUrls, files, includes, code: await codeHighlighter(syntaxes) };
 }
 
 /** The page a relative markdown link or a page id points at, from the current page. */
@@ -109,7 +121,7 @@ function resolvePageRef(ctx: RenderContext, target: string): LocatedPage | undef
   return findPageByPath(ctx.manifest, path);
 }
 
-/** An href for a content ref: pages and anchors in this site space, files presigned, urls as they are. */
+/** An href for a content ref: pages and anchors in this site space, files under the site, urls as they are. */
 function refHref(ctx: RenderContext, ref: unknown): { href: string; label?: string } {
   if (!ref || typeof ref !== 'object') return { href: '#' };
   const r = ref as Record<string, unknown>;
@@ -160,7 +172,7 @@ function inlines(ctx: RenderContext, nodes: Node[] = []): Out {
       case 'link':
         return [h('a', { href: refHref(ctx, data.ref).href }, inlines(ctx, node.nodes))];
       case 'inline-image':
-        return [h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), loading: 'lazy' })];
+        return [img(ctx, data)];
       case 'html':
         return [raw(String(data.html ?? ''))];
       case 'markdown':
@@ -183,10 +195,33 @@ function caption(data: Record<string, unknown>): Out {
   return typeof data.caption === 'string' && data.caption ? [h('figcaption', data.caption)] : [];
 }
 
+/** An image with its stored dimensions (no layout shift while it loads), loaded lazily. */
+function img(ctx: RenderContext, data: Record<string, unknown>): ElementContent {
+  const file = findFile(ctx.manifest, data.ref);
+  const size = file?.dimensions;
+  return h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), width: size?.width, height: size?.height, loading: 'lazy', decoding: 'async' });
+}
+
 function image(ctx: RenderContext, node: Node): ElementContent {
-  const data = node.data ?? {};
   // The caption is the image's caption fragment (captionText), not `data`.
-  return h('figure.image', [h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), loading: 'lazy' }), ...caption({ caption: captionText(node) })]);
+  return h('figure.image', [img(ctx, node.data ?? {}), ...caption({ caption: captionText(node) })]);
+}
+
+/** A code block: header (title, language), then the code highlighted when shiki knows the language. */
+function codeBlock(ctx: RenderContext, node: Node): ElementContent {
+  const data = node.data ?? {};
+  const code = (node.nodes ?? []).map(textOf).join('\n');
+  const syntax = typeof data.syntax === 'string' && data.syntax ? data.syntax : undefined;
+  const title = typeof data.title === 'string' && data.title ? data.title : undefined;
+  const language = syntax ? { className: [`language-${syntax}`] } : {};
+  const pre = ctx.code.highlight(code, syntax) ?? h('pre', { tabIndex: 0 }, h('code', code));
+  const codeElement = pre.children.find((c) => c.type === 'element' && c.tagName === 'code');
+  if (codeElement?.type === 'element') Object.assign(codeElement.properties, language);
+  if (data.lineNumbers) pre.properties.className = [...((pre.properties.className as string[] | undefined) ?? []), 'line-numbers'];
+  const header = title || syntax
+    ? [h('figcaption.code-header', [...(title ? [h('span.code-title', title)] : []), ...(syntax ? [h('span.code-lang', syntax)] : [])])]
+    : [];
+  return h('figure.code', [...header, pre]);
 }
 
 /** An embed is a link card, and only for a web page (http or https). */
@@ -228,12 +263,8 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
       ]));
       return [h(node.type === 'list-ordered' ? 'ol' : 'ul', { start, className: tasks ? ['tasks'] : undefined }, items)];
     }
-    case 'code': {
-      const lines = (node.nodes ?? []).map(textOf).join('\n');
-      const syntax = typeof data.syntax === 'string' && data.syntax ? data.syntax : undefined;
-      const title = typeof data.title === 'string' && data.title ? [h('figcaption.code-title', data.title)] : [];
-      return [h('figure.code', [...title, h('pre', { className: data.lineNumbers ? ['line-numbers'] : undefined }, h('code', { className: syntax ? [`language-${syntax}`] : undefined }, lines))])];
-    }
+    case 'code':
+      return [codeBlock(ctx, node)];
     case 'table': {
       const align = Array.isArray(data.align) ? (data.align as unknown[]) : [];
       const cells = (row: Node, tag: 'th' | 'td') => (row.nodes ?? []).map((cell, i) =>
@@ -288,16 +319,15 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
   }
 }
 
-/** A rendered page body (not yet sanitized) and the origins its images are served from. */
+/** A rendered page body (not yet sanitized) and the CSS of its highlighted code's token classes. */
 export interface RenderedDocument {
   nodes: ElementContent[];
-  fileOrigins: string[];
+  codeCss: string;
 }
 
 /** Renders a (variables-evaluated) page document. */
-export async function renderDocument(document: StoredDocument, ctx: Omit<RenderContext, 'fileUrls' | 'includes' | 'ids'>): Promise<RenderedDocument> {
-  const prepared = await prepareRender(document, ctx.manifest);
+export async function renderDocument(document: StoredDocument, ctx: Omit<RenderContext, keyof Prepared | 'ids'>): Promise<RenderedDocument> {
+  const prepared = await prepareRender(document, ctx.manifest, ctx.fileHref);
   const nodes = renderBlocks({ ...ctx, ...prepared, ids: { next: 0, anchors: new Set() } }, document.nodes as Node[]);
-  const fileOrigins = [...new Set([...prepared.fileUrls.values()].map((u) => new URL(u).origin))];
-  return { nodes, fileOrigins };
+  return { nodes, codeCss: prepared.code.css() };
 }

@@ -2,15 +2,21 @@ import type { ElementContent, Root } from 'hast';
 import { h } from 'hastscript';
 import type { ManifestPage } from '../content/types.ts';
 import { defaultCustomization } from '../presenters/site.ts';
-import { safeColor } from './html.ts';
+import { assetHref, faviconHref } from './assets.ts';
+import { THEME_BOOT_JS } from './assets/script.ts';
+import { pageTree } from './navigation.ts';
 import { safeHref, sanitizeNodes, treeHtml } from './sanitize.ts';
 import { pagePolicy } from './security-headers.ts';
 import { sectionTree, type ReaderSite, type ReaderSpace } from './site.ts';
+import { initialTheme, themeStyle } from './theme.ts';
 
 /**
  * The reader's page shell, built as one hast tree (every value escaped by hast-util-to-html).
  * Everything that holds site data (navigation, header and footer links, the page itself)
- * goes through the sanitizer; only the search form and the tab script are the shell's own.
+ * goes through the sanitizer; only the menu link, the search form and the theme toggle are
+ * the shell's own. Style and script are static files under the site (shared/reader/assets.ts);
+ * the only inline code is the site's theme style, the page's code-token style and the
+ * theme boot script, each allowed by its hash.
  */
 
 export type Customization = ReturnType<typeof defaultCustomization>;
@@ -27,42 +33,17 @@ export interface ShellInput {
   currentPath?: string;
   /** The page body (may hold raw HTML of the document: it is sanitized here). */
   main: ElementContent[];
-  /** Origins of images besides 'self' and https: (presigned storage URLs). */
-  imageOrigins?: string[];
+  /** "On this page" (sanitized here). */
+  toc?: ElementContent[];
+  /** CSS of the highlighted code's token classes. */
+  codeCss?: string;
+  /** Where a customization link (content ref) points; by default only URLs. */
+  resolveLink?: LinkResolver;
   noindex: boolean;
   query?: string;
   /** Link to this page as markdown. */
   markdownHref?: string;
 }
-
-const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d1d1f;background:#fff}
-a{color:var(--primary)}header.top{display:flex;gap:1rem;align-items:center;padding:.75rem 1.5rem;border-bottom:1px solid #e5e5e5;flex-wrap:wrap}
-header.top .brand{display:flex;gap:.5rem;align-items:center;font-weight:600;font-size:1.1rem;color:inherit;text-decoration:none}
-header.top .brand img{height:28px}header.top nav.links{display:flex;gap:1rem}header.top form{margin-left:auto}
-header.top input[type=search]{padding:.4rem .6rem;border:1px solid #ccc;border-radius:6px;min-width:14rem}
-.announcement{padding:.5rem 1.5rem;background:var(--primary);color:#fff}.announcement a{color:#fff}
-nav.sections{display:flex;gap:1rem;padding:.25rem 1.5rem;border-bottom:1px solid #eee;flex-wrap:wrap}nav.sections a[aria-current]{font-weight:600;text-decoration:none;border-bottom:2px solid var(--primary)}
-nav.sections .group{display:flex;gap:.5rem;align-items:center}nav.sections .group>span{color:#666;font-size:.85rem}
-.layout{display:flex;max-width:80rem;margin:0 auto}aside.sidebar{width:17rem;flex:none;padding:1rem 1.5rem;border-right:1px solid #eee;min-height:80vh}
-aside.sidebar ul{list-style:none;margin:0;padding-left:.75rem}aside.sidebar>nav>ul{padding-left:0}aside.sidebar a{display:block;padding:.15rem .25rem;text-decoration:none;color:#333;border-radius:4px}
-aside.sidebar a[aria-current=page]{background:color-mix(in srgb,var(--primary) 12%,#fff);color:var(--primary);font-weight:600}
-aside.sidebar .page-group{margin-top:.75rem;font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:#777}
-.spaces{margin-bottom:1rem}.spaces a[aria-current]{font-weight:600}
-main{flex:1;min-width:0;padding:1.5rem 2.5rem}main h1{margin-top:0}.anchor{margin-left:-1rem;width:1rem;display:inline-block;opacity:0;text-decoration:none}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor{opacity:.5}
-.hint{border-left:4px solid var(--info);background:#f6f7f9;padding:.5rem 1rem;border-radius:4px;margin:1rem 0}.hint-success{border-color:var(--success)}.hint-warning{border-color:var(--warning)}.hint-danger{border-color:var(--danger)}
-.tabs{border:1px solid #e5e5e5;border-radius:6px;margin:1rem 0}.tab-list{display:flex;border-bottom:1px solid #e5e5e5}
-.tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
-figure{margin:1rem 0}figure.code figcaption{font-size:.85rem;background:#eef;padding:.25rem .75rem;border-radius:6px 6px 0 0}pre{background:#f5f5f7;padding:.75rem 1rem;overflow:auto;border-radius:6px}figure.code figcaption+pre{margin-top:0;border-radius:0 0 6px 6px}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em}.content-ref,.embed a{display:flex;justify-content:space-between;border:1px solid #ddd;border-radius:6px;padding:.75rem 1rem;text-decoration:none}
-img{max-width:100%}table{border-collapse:collapse}th,td{border:1px solid #ddd;padding:.3rem .6rem}.align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
-nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem;border-top:1px solid #eee;padding-top:1rem}nav.pagination a{text-decoration:none}
-.search-results li{margin-bottom:1rem}.search-results p{margin:.25rem 0;color:#555}footer.bottom{padding:1.5rem;border-top:1px solid #eee;color:#666;font-size:.9rem;display:flex;gap:2rem;flex-wrap:wrap}
-@media (max-width:800px){.layout{flex-direction:column}aside.sidebar{width:auto;min-height:0;border-right:0}}
-`;
-
-/** Tab switching: clicking a tab shows its panel and hides its siblings (no JS: the first tab shows). */
-const SCRIPT = `document.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(!t)return;var g=t.closest('[data-tabs]');g.querySelectorAll(':scope>.tab-list>[role=tab]').forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));var p=document.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});});`;
 
 /** A rendered HTML page with its Content-Security-Policy (hashes of its inline script and style). */
 export interface RenderedPage {
@@ -70,18 +51,8 @@ export interface RenderedPage {
   csp: string;
 }
 
-type Link = { title: string; to?: { url?: string } | string };
-
-function pageTree(pages: ManifestPage[], base: string, current: string | undefined, parent: string): ElementContent[] {
-  const items = pages.filter((p) => !p.hidden).map((page) => {
-    const path = parent ? `${parent}/${page.slug}` : page.slug;
-    const children = page.pages.length > 0 ? pageTree(page.pages, base, current, path) : [];
-    if (page.type === 'group') return h('li', [h('div.page-group', page.title), ...children]);
-    if (page.type === 'link') return h('li', [h('a', { href: page.href ?? '#', rel: ['noopener'] }, `${page.title} ↗`), ...children]);
-    return h('li', [h('a', { href: `${base}/${path}`, ariaCurrent: path === current ? 'page' : undefined }, `${page.emoji ? `${page.emoji} ` : ''}${page.title}`), ...children]);
-  });
-  return items.length > 0 ? [h('ul', items)] : [];
-}
+type Link = { title: string; to?: unknown };
+export type LinkResolver = (to: unknown) => string;
 
 function sectionNav(input: ShellInput): ElementContent[] {
   const { site, space } = input;
@@ -103,27 +74,58 @@ function spaceSwitcher(input: ShellInput): ElementContent[] {
   return [h('nav.spaces', { ariaLabel: 'Spaces' }, h('ul', siblings.map((s) => h('li', h('a', { href: s.basePath, ariaCurrent: s === space ? 'true' : undefined }, s.title)))))];
 }
 
-const linkUrl = (l: Link) => (typeof l.to === 'string' ? l.to : l.to?.url ?? '#');
-
 /** Serializes a page: doctype, then the tree. */
-function documentHtml(head: ElementContent[], body: ElementContent[]): string {
-  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, h('html', { lang: 'en' }, [h('head', head), h('body', body)])] };
+function documentHtml(head: ElementContent[], body: ElementContent[], theme?: string): string {
+  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, h('html', { lang: 'en', dataTheme: theme }, [h('head', head), h('body', body)])] };
   return treeHtml(tree);
+}
+
+/** The favicon: the site's icon, else its emoji or initial drawn by the reader (no request to a missing /favicon.ico). */
+function favicon(c: Customization, siteTitle: string, siteBase: string): string {
+  const icon = safeHref((c.favicon as { icon?: { light?: string } }).icon?.light);
+  if (icon) return icon;
+  const emoji = (c.favicon as { emoji?: string }).emoji;
+  const glyph = typeof emoji === 'string' && emoji ? emoji : (/[A-Za-z0-9]/.exec(siteTitle)?.[0] ?? 'D').toUpperCase();
+  const hex = /^#([0-9A-Fa-f]{3,8})$/.exec(String(c.styling.primaryColor.light))?.[1] ?? '346DDB';
+  return faviconHref(siteBase, hex, glyph);
+}
+
+function brand(input: ShellInput, siteTitle: string): ElementContent {
+  const logo = (input.customization.header as { logo?: { light?: string; dark?: string } }).logo;
+  const images = logo?.light
+    ? [h('img.logo-light', { src: logo.light, alt: '' }), ...(logo.dark && logo.dark !== logo.light ? [h('img.logo-dark', { src: logo.dark, alt: '' })] : [])]
+    : [];
+  return h('a.brand', { href: input.site.basePath }, [...images, h('span', siteTitle)]);
+}
+
+function footer(c: Customization, resolve: LinkResolver): ElementContent[] {
+  const groups = (c.footer.groups as { title: string; links: Link[] }[]).map((g) =>
+    h('div', [h('strong', g.title), h('ul', g.links.map((l) => h('li', h('a', { href: resolve(l.to) }, l.title))))]));
+  const copyright = (c.footer as { copyright?: string }).copyright;
+  return [
+    ...groups,
+    ...(copyright || c.trademark.enabled ? [h('p.copyright', [copyright ?? '', ...(copyright && c.trademark.enabled ? [' · '] : []), ...(c.trademark.enabled ? ['Published with docs-service'] : [])])] : []),
+  ];
+}
+
+function announcement(c: Customization, resolve: LinkResolver): ElementContent[] {
+  const a = c.announcement;
+  if (!a?.enabled) return [];
+  const link = a.link ? [' ', h('a', { href: resolve(a.link.to) }, a.link.title)] : [];
+  return [h('div', { className: ['announcement', `announcement-${a.style}`], role: 'status' }, [a.message, ...link])];
 }
 
 export function renderShell(input: ShellInput): RenderedPage {
   const c = input.customization;
-  const s = c.styling;
+  const resolve: LinkResolver = input.resolveLink ?? ((to) => (typeof to === 'string' ? to : (to as { url?: string } | undefined)?.url ?? '#'));
   const siteTitle = c.title || input.site.tree.site.title;
-  const logo = (c as { header?: { logo?: { light?: string } } }).header?.logo?.light;
-  const favicon = safeHref((c.favicon as { icon?: { light?: string } }).icon?.light);
-  const headerLinks = (c.header.links as Link[]).map((l) => h('a', { href: linkUrl(l) }, l.title));
-  const footerGroups = (c.footer.groups as { title: string; links: Link[] }[]).map((g) =>
-    h('div', [h('strong', g.title), h('ul', g.links.map((l) => h('li', h('a', { href: linkUrl(l) }, l.title))))]));
-  const announcement = c.announcement?.enabled ? [h('div.announcement', { role: 'status' }, c.announcement.message)] : [];
-  const searchAction = input.space?.basePath ?? input.site.basePath;
+  const headerLinks = (c.header.links as Link[]).map((l) => h('a', { href: resolve(l.to) }, l.title));
+  const searchBase = input.space?.basePath ?? input.site.basePath;
   const documentTitle = input.title && input.title !== siteTitle ? `${input.title} · ${siteTitle}` : siteTitle;
-  const style = `:root{--primary:${safeColor(s.primaryColor.light, '#346DDB')};--info:${safeColor(s.infoColor.light, '#787878')};--success:${safeColor(s.successColor.light, '#02B341')};--warning:${safeColor(s.warningColor.light, '#FE9A00')};--danger:${safeColor(s.dangerColor.light, '#FB2C36')}}${STYLE}`;
+  const toggleable = c.themes.toggeable;
+  // One inline style: the site's theme and the page's code token colours.
+  const inlineStyles = [`${themeStyle(c)}${input.codeCss ?? ''}`];
+  const inlineScripts = toggleable ? [THEME_BOOT_JS] : [];
   const head = [
     h('meta', { charSet: 'utf-8' }),
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
@@ -131,26 +133,39 @@ export function renderShell(input: ShellInput): RenderedPage {
     ...(input.description ? [h('meta', { name: 'description', content: input.description })] : []),
     ...(input.noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
     ...(input.markdownHref ? [h('link', { rel: ['alternate'], type: 'text/markdown', href: input.markdownHref })] : []),
-    ...(favicon ? [h('link', { rel: ['icon'], href: favicon })] : []),
-    h('style', style),
+    h('link', { rel: ['icon'], href: favicon(c, siteTitle, input.site.basePath) }),
+    h('link', { rel: ['stylesheet'], href: assetHref(input.site.basePath, 'css') }),
+    ...inlineStyles.map((css) => h('style', css)),
+    ...inlineScripts.map((js) => h('script', js)),
+    h('script', { src: assetHref(input.site.basePath, 'js'), defer: true }),
   ];
   const sidebar = input.space
-    ? [h('aside.sidebar', sanitizeNodes([...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath, ''))]))]
+    ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath))]))]
     : [];
-  const form = h('form', { role: 'search', method: 'get', action: searchAction }, h('input', { type: 'search', name: 'q', placeholder: 'Search…', ariaLabel: 'Search', value: input.query ?? '' }));
+  const toc = input.toc && input.toc.length > 0 ? [h('aside.toc', sanitizeNodes(input.toc))] : [];
+  const search = h('form.search', { role: 'search', method: 'get', action: searchBase, dataSearch: `${searchBase}/~search` }, [
+    h('input', { type: 'search', name: 'q', placeholder: 'Search…  /', ariaLabel: 'Search', value: input.query ?? '', autoComplete: 'off' }),
+    h('div.search-panel', { hidden: true, role: 'region', ariaLabel: 'Search results', ariaLive: 'polite' }),
+  ]);
   const body = [
-    ...sanitizeNodes(announcement),
+    h('a.skip-link', { href: '#content' }, 'Skip to content'),
+    ...sanitizeNodes(announcement(c, resolve)),
     h('header.top', [
-      ...sanitizeNodes([h('a.brand', { href: input.site.basePath }, [...(logo ? [h('img', { src: logo, alt: '' })] : []), h('span', siteTitle)]), h('nav.links', { ariaLabel: 'Header' }, headerLinks)]),
-      form,
+      ...(input.space ? [h('a.menu-link.icon-button', { href: '#sidebar', ariaControls: 'sidebar' }, '☰ Menu')] : []),
+      ...sanitizeNodes([brand(input, siteTitle), ...(headerLinks.length > 0 ? [h('nav.links', { ariaLabel: 'Header' }, headerLinks)] : [])]),
+      search,
+      ...(toggleable ? [h('button.icon-button', { type: 'button', dataThemeToggle: true, hidden: true, ariaLabel: 'Switch theme' }, '◐')] : []),
     ]),
     ...sanitizeNodes(sectionNav(input)),
-    h('div.layout', [...sidebar, h('main', { id: 'content' }, sanitizeNodes(input.main))]),
-    h('footer.bottom', sanitizeNodes([...footerGroups, ...(c.trademark.enabled ? [h('span', 'Published with docs-service')] : [])])),
-    h('script', SCRIPT),
+    h('div.layout', [...sidebar, h('main', { id: 'content' }, sanitizeNodes(input.main)), ...toc]),
+    h('footer.bottom', sanitizeNodes(footer(c, resolve))),
   ];
-  return { html: documentHtml(head, body), csp: pagePolicy({ scripts: [SCRIPT], styles: [style], imageOrigins: input.imageOrigins }) };
+  return {
+    html: documentHtml(head, body, initialTheme(c)),
+    csp: pagePolicy({ scripts: inlineScripts, styles: inlineStyles, self: true }),
+  };
 }
+
 
 const ERROR_STYLE = 'body{font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}';
 

@@ -20,8 +20,17 @@ export const READER_CLASSES = [
   'pagination', 'search-results', 'no-results', 'hint', 'tabs', 'tab-list', 'tab-panel', 'code', 'code-title', 'line-numbers',
   'tasks', 'table', 'images', 'image', 'stepper', 'step', 'content-ref', 'content-ref-title', 'embed', 'embed-host',
   'embed-url', 'file', 'include', 'raw-markdown',
+  // Layout: header, navigation, page footer
+  'logo-light', 'logo-dark', 'breadcrumbs', 'toc-title', 'toc-2', 'toc-3', 'page-meta', 'edit-link', 'copyright',
+  // Highlighted code (shared/reader/highlight.ts)
+  'code-header', 'code-lang', 'shiki', 'shiki-themes', 'github-light-default', 'github-dark-default', 'line',
 ] as const;
-const CLASS_PATTERNS = [/^hint-(?:info|success|warning|danger)$/, /^align-(?:left|right|center)$/, /^language-[\w+#.-]{1,40}$/];
+const CLASS_PATTERNS = [
+  /^hint-(?:info|success|warning|danger)$/, /^announcement-(?:info|success|warning|danger)$/, /^align-(?:left|right|center)$/,
+  /^language-[\w+#.-]{1,40}$/,
+  // Token colour classes of highlighted code; their rules come only from the page's own hashed style.
+  /^sk-[0-9a-z]{1,16}$/,
+];
 
 /** Elements dropped together with everything inside them (raw text, foreign content, embedding). */
 export const STRIPPED = [
@@ -50,7 +59,9 @@ export const READER_SCHEMA: Schema = {
   attributes: {
     '*': ['id', 'title', 'lang', 'dir', ['className', ...READER_CLASSES, ...CLASS_PATTERNS], ['role', 'note', 'tab', 'tablist', 'tabpanel', 'status'], ...ARIA],
     a: ['href', ['rel', 'noopener', 'noreferrer', 'nofollow', 'prev', 'next'], ['target', '_blank'], 'download'],
-    img: ['src', 'alt', 'width', 'height', ['loading', 'lazy']],
+    img: ['src', 'alt', 'width', 'height', ['loading', 'lazy'], ['decoding', 'async']],
+    // Code blocks scroll sideways: focusable so keyboards can scroll them.
+    pre: ['tabIndex'],
     blockquote: ['cite'],
     q: ['cite'],
     del: ['cite', 'dateTime'],

@@ -17,15 +17,18 @@ export interface PolicyInput {
   styles: string[];
   /** Origins images come from besides 'self' and any https: (presigned storage URLs). */
   imageOrigins?: string[];
+  /** Also allow the reader's own stylesheet and script, served from this origin (shared/reader/assets.ts). */
+  self?: boolean;
 }
 
 /** The policy of an HTML page: nothing runs or loads that the page did not name. */
 export function pagePolicy(input: PolicyInput): string {
   const images = ["'self'", 'https:', 'data:', ...(input.imageOrigins ?? [])];
+  const sources = (inline: string[]) => [...inline.map(hashSource), ...(input.self ? ["'self'"] : [])].join(' ') || "'none'";
   return [
     "default-src 'none'",
-    `script-src ${input.scripts.map(hashSource).join(' ') || "'none'"}`,
-    `style-src ${input.styles.map(hashSource).join(' ') || "'none'"}`,
+    `script-src ${sources(input.scripts)}`,
+    `style-src ${sources(input.styles)}`,
     `img-src ${[...new Set(images)].join(' ')}`,
     "connect-src 'self'",
     "form-action 'self'",

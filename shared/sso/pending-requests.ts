@@ -1,8 +1,4 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
-import { getRecord } from '../db/operations.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
 import { samlRequestEntity } from '../db/entities/saml-request.ts';
 import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
@@ -15,30 +11,24 @@ import { PENDING_REQUEST_TTL_SECONDS } from './settings.ts';
  * id is unknown here. Past its TTL an item reads as absent (emulators do not delete).
  */
 export function pendingRequests(provider: Pick<SAMLProviderItem, 'id' | 'orgId'>): CacheProvider {
-  const key = (requestId: string) => samlRequestEntity.key({ requestId, providerId: provider.id });
+  const key = (requestId: string) => ({ requestId, providerId: provider.id });
   return {
     async saveAsync(requestId: string, issuedAt: string): Promise<CacheItem> {
-      await db().send(new PutCommand({
-        TableName: config.tableName,
-        Item: samlRequestEntity.toRecord({ requestId, providerId: provider.id }, {
-          requestId, providerId: provider.id, orgId: provider.orgId, issuedAt,
-          expiresAt: nowEpochSeconds() + PENDING_REQUEST_TTL_SECONDS,
-        }),
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }));
+      await samlRequestEntity.create(key(requestId), {
+        requestId, providerId: provider.id, orgId: provider.orgId, issuedAt,
+        expiresAt: nowEpochSeconds() + PENDING_REQUEST_TTL_SECONDS,
+      }).go();
       return { value: issuedAt, createdAt: Date.parse(nowIso()) };
     },
     async getAsync(requestId: string): Promise<string | null> {
       if (!requestId) return null;
-      const record = await getRecord(key(requestId), true);
-      if (!record) return null;
-      const item = samlRequestEntity.fromRecord(record);
+      const item = await samlRequestEntity.get(key(requestId), { consistent: true });
+      if (!item) return null;
       return item.expiresAt > nowEpochSeconds() ? item.issuedAt : null;
     },
     async removeAsync(requestId: string | null): Promise<string | null> {
       if (!requestId) return null;
-      const out = await db().send(new DeleteCommand({ TableName: config.tableName, Key: key(requestId), ReturnValues: 'ALL_OLD' }));
-      return out.Attributes ? samlRequestEntity.fromRecord(out.Attributes).issuedAt : null;
+      return (await samlRequestEntity.delete(key(requestId)).go())?.issuedAt ?? null;
     },
   };
 }

@@ -1,5 +1,4 @@
-import { getRecord, queryPage } from '../db/operations.ts';
-import { samlProviderEntity, samlProviderIdPartition, type SAMLProviderItem } from '../db/entities/saml-provider.ts';
+import { samlProviderEntity, type SAMLProviderItem } from '../db/entities/saml-provider.ts';
 import { notFound } from '../http/errors.ts';
 
 /**
@@ -7,9 +6,9 @@ import { notFound } from '../http/errors.ts';
  * index, then the item itself read consistently (a certificate just rotated counts).
  */
 export async function providerById(providerId: string): Promise<SAMLProviderItem> {
-  const page = await queryPage({ index: 'gsi1', partition: samlProviderIdPartition(providerId), limit: 1 });
-  const orgId = page.records[0]?.orgId as string | undefined;
-  const record = orgId ? await getRecord(samlProviderEntity.key({ orgId, providerId }), true) : undefined;
-  if (!record) throw notFound(`No SAML provider found with id ${providerId}`);
-  return samlProviderEntity.fromRecord(record);
+  const page = await samlProviderEntity.query.byId({ id: providerId }).page({ limit: 1 });
+  const orgId = page.items[0]?.orgId;
+  const provider = orgId ? await samlProviderEntity.get({ orgId, providerId }, { consistent: true }) : undefined;
+  if (!provider) throw notFound(`No SAML provider found with id ${providerId}`);
+  return provider;
 }

@@ -1,7 +1,4 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
-import { getRecord } from '../db/operations.ts';
+import { ConditionFailed } from '../db/errors.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
 import { samlAssertionEntity } from '../db/entities/saml-assertion.ts';
 import { refused } from './errors.ts';
@@ -13,8 +10,8 @@ const replayed = () => refused('this assertion was already used to sign in');
  * before. An expired item reads as absent (emulators never delete).
  */
 export async function refuseKnownAssertion(providerId: string, assertionId: string): Promise<void> {
-  const record = await getRecord(samlAssertionEntity.key({ providerId, assertionId }), true);
-  if (record && (record.expiresAt as number) > nowEpochSeconds()) throw replayed();
+  const assertion = await samlAssertionEntity.get({ providerId, assertionId }, { consistent: true });
+  if (assertion && assertion.expiresAt > nowEpochSeconds()) throw replayed();
 }
 
 /**
@@ -23,16 +20,12 @@ export async function refuseKnownAssertion(providerId: string, assertionId: stri
  */
 export async function acceptAssertionOnce(providerId: string, assertionId: string, usableUntilMs: number): Promise<void> {
   try {
-    await db().send(new PutCommand({
-      TableName: config.tableName,
-      Item: samlAssertionEntity.toRecord({ providerId, assertionId }, {
-        providerId, assertionId, usedAt: nowIso(), expiresAt: Math.ceil(usableUntilMs / 1000),
-      }),
-      ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
-      ExpressionAttributeValues: { ':now': nowEpochSeconds() },
-    }));
+    const now = nowEpochSeconds();
+    await samlAssertionEntity.put({ providerId, assertionId }, {
+      providerId, assertionId, usedAt: nowIso(), expiresAt: Math.ceil(usableUntilMs / 1000),
+    }, (w) => w.or(w.absent(), w.le('expiresAt', now))).go();
   } catch (error) {
-    if ((error as Error)?.name === 'ConditionalCheckFailedException') throw replayed();
+    if (error instanceof ConditionFailed) throw replayed();
     throw error;
   }
 }

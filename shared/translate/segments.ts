@@ -11,7 +11,7 @@ import { toSegment, fromSegment, type InlineNode, type Leaf, type Segment } from
 
 const NOT_PROSE = new Set([
   'code', 'code-line', 'html', 'markdown', 'math', 'embed', 'file', 'image', 'images', 'content-ref',
-  'reusable-content', 'openapi', 'swagger', 'integration', 'drawing',
+  'reusable-content', 'openapi', 'integration', 'drawing',
 ]);
 
 /** Markup bytes per segment: under Amazon Translate's 10,000-byte TranslateText limit. */

@@ -12,7 +12,7 @@ import { jobSchema, queueOfJob } from '../../shared/jobs/jobs.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { queueNames, queueUrlVariable } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
-import { groupNames, operations } from '../../shared/http/operations.ts';
+import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { operations, type Operation } from '../../shared/http/operations.ts';
+import { operations, type Operation } from '../../functions/catalogue.ts';
 
 /**
  * Validates an answer of the service against its own description: the operation declared

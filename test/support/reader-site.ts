@@ -42,11 +42,40 @@ Every setting of the flux capacitor lives in one file.
 {% embed url="https://www.youtube.com/watch?v=abc" %}
 `;
 
-/** A space whose primary content (merged through a change request) has the given pages. */
-export async function spaceWithPages(api: TestApi, org: TestOrg, title: string, markdowns: string[]) {
+/** A file uploaded with the pages (pages refer to it by name, e.g. `![x](.gitbook/assets/<name>)`). */
+export interface FixtureFile {
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** A page showing a 1280x720 screenshot and highlighted code: what the image and code checks read. */
+export const IMAGES_MARKDOWN = `# Screenshots
+
+The dashboard after the first start:
+
+![The dashboard](.gitbook/assets/dashboard.png)
+
+## Script
+
+\`\`\`js
+const answer = 40 + 2; // the answer
+console.log(answer);
+\`\`\`
+
+## Next steps
+
+Read on.
+`;
+
+/** A space whose primary content (merged through a change request) has the given pages (and files). */
+export async function spaceWithPages(api: TestApi, org: TestOrg, title: string, markdowns: string[], files: FixtureFile[] = []) {
   const { space, cr } = await spaceWithChangeRequest(api, org, title);
   const existing = await pagesByTitle(api, org, space.id, cr.id);
-  const changes: unknown[] = markdowns.map((markdown) => ({ operation: 'insert_page', document: { markdown } }));
+  const changes: unknown[] = [
+    ...(files.length > 0 ? [{ operation: 'insert_files', files: files.map((f) => ({ name: f.name, contentType: f.contentType, base64: f.bytes.toString('base64') })) }] : []),
+    ...markdowns.map((markdown) => ({ operation: 'insert_page', document: { markdown } })),
+  ];
   for (const page of Object.values(existing)) changes.push({ operation: 'delete_page', page: page.id });
   // A content edit holds at most 50 changes.
   for (let i = 0; i < changes.length; i += 50) await editContent(api, org, space.id, cr.id, changes.slice(i, i + 50));

@@ -18,8 +18,10 @@ export function renderMarkdownUnsafely(markdown: string): string {
  * sanitizer) and the WHATWG URL parser: elements that execute or embed, event-handler and
  * style attributes, URL attributes whose resolved scheme is not http(s), mailto or tel.
  * The reader shell's own search form, inline script (no src) and `<style>` are expected once
- * each (none with `shell: false`); another one is reported.
+ * each (none with `shell: false`); another one is reported. So is any `<script src>` but the
+ * shell's own static script (a same-origin `/s/<site>/~assets/reader.<hash>.js`, with `shell`).
  */
+const SHELL_SCRIPT = /^\/s\/[A-Za-z0-9_-]{1,64}\/~assets\/reader\.[A-Za-z0-9_-]{12}\.js$/;
 const FORBIDDEN = new Set(['iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'svg', 'math', 'template', 'noscript', 'xmp', 'textarea', 'isindex', 'video', 'audio', 'source']);
 const URL_PROPERTIES = ['href', 'src', 'action', 'formAction', 'xLinkHref', 'background', 'dynsrc', 'lowsrc', 'data', 'poster', 'srcSet', 'cite', 'ping', 'codeBase'];
 const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
@@ -27,7 +29,7 @@ const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 export function unsafeParts(html: string, { shell = true } = {}): string[] {
   const allowed = shell ? 1 : 0;
   const problems: string[] = [];
-  const counts = { script: 0, style: 0, form: 0 };
+  const counts = { script: 0, shellScript: 0, style: 0, form: 0 };
   const visit = (node: Nodes) => {
     if (node.type === 'element') check(node);
     if ('children' in node) for (const child of node.children) visit(child);
@@ -36,8 +38,9 @@ export function unsafeParts(html: string, { shell = true } = {}): string[] {
     const name = el.tagName.toLowerCase();
     if (FORBIDDEN.has(name)) problems.push(`<${name}>`);
     if (name === 'script') {
-      counts.script++;
-      if (el.properties.src !== undefined) problems.push('<script src>');
+      const src = el.properties.src;
+      if (src === undefined) counts.script++;
+      else if (!(shell && SHELL_SCRIPT.test(String(src)) && ++counts.shellScript === 1)) problems.push('<script src>');
     }
     if (name === 'style') counts.style++;
     if (name === 'form') counts.form++;

@@ -1,16 +1,14 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../http/env.ts';
 import { MAX_PAGE_SIZE } from '../../http/schemas.ts';
-import { queryPage } from '../../db/operations.ts';
 import type { OrganizationItem } from '../../db/entities/organization.ts';
 import { spaceEntity, type SpaceItem } from '../../db/entities/space.ts';
 import { revisionEntity } from '../../db/entities/revision.ts';
-import { TRANSLATION_PREFIX, translationEntity } from '../../db/entities/translation.ts';
+import { translationEntity } from '../../db/entities/translation.ts';
 import { presentReadable } from '../../commands/readable.ts';
 import { isExpired } from '../../policies/access.ts';
 import { getJsonBlob } from '../blobs.ts';
 import { findPage } from '../tree.ts';
 import type { Manifest } from '../types.ts';
+import type { RequestScope } from '../../http/scope.ts';
 
 /** Language versions of a page listed at most (the translation family is rarely larger). */
 export const MAX_ALTERNATES = 50;
@@ -37,9 +35,8 @@ export interface PageMetaLinks {
  * result of that source. A version is listed when the caller can read its space and its
  * primary content has the page; the source first, then the results by language.
  */
-export async function pageMetaLinks(c: Context<AppEnv>, org: OrganizationItem, spaceId: string, pageId: string): Promise<PageMetaLinks> {
-  const listed = await queryPage({ partition: `ORG#${org.id}`, prefix: TRANSLATION_PREFIX, limit: MAX_PAGE_SIZE });
-  const translations = listed.records.map((r) => translationEntity.fromRecord(r));
+export async function pageMetaLinks(request: RequestScope, org: OrganizationItem, spaceId: string, pageId: string): Promise<PageMetaLinks> {
+  const translations = (await translationEntity.query.inOrg({ orgId: org.id }).page({ limit: MAX_PAGE_SIZE })).items;
   const source = translations.find((t) => t.result?.space === spaceId)?.source.space ?? spaceId;
   const results = translations.filter((t) => t.source.space === source && t.result)
     .sort((a, b) => a.language.localeCompare(b.language) || a.id.localeCompare(b.id));
@@ -47,14 +44,14 @@ export async function pageMetaLinks(c: Context<AppEnv>, org: OrganizationItem, s
   const others = [...new Set(family)].filter((id) => id !== spaceId).slice(0, MAX_ALTERNATES);
   if (others.length === 0) return { alternates: [] };
 
-  const loader = c.get('loader');
+  const loader = request.loader;
   await loader.load(others.map((id) => spaceEntity.key({ spaceId: id })));
   const spaces = others
     .map((id) => loader.peek(spaceEntity.key({ spaceId: id })))
     .filter((r): r is Record<string, unknown> => r !== undefined)
     .map((r) => spaceEntity.fromRecord(r) as SpaceItem)
     .filter((s) => s.orgId === org.id && !s.deletedAt && !isExpired(s) && s.revision);
-  const readable = await presentReadable(c, org, spaces, (space) => space);
+  const readable = await presentReadable(request, org, spaces, (space) => space);
 
   const revisionKey = (space: SpaceItem) => revisionEntity.key({ spaceId: space.id, revisionId: space.revision! });
   await loader.load(readable.map(revisionKey));

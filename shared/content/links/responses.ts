@@ -1,6 +1,4 @@
 import * as v from 'valibot';
-import type { Context } from 'hono';
-import type { AppEnv } from '../../http/env.ts';
 import { queryPage } from '../../db/operations.ts';
 import { revisionEntity } from '../../db/entities/revision.ts';
 import { changeRequestEntity } from '../../db/entities/change-request.ts';
@@ -14,6 +12,7 @@ import type { LoadedRevision } from '../revisions.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { checkLinks, linkStatuses, type CheckedLink, type LinkStatus, type LinkLocation, type LinkTarget } from './check.ts';
 import { linkIndexes } from './link-index.ts';
+import type { RequestScope } from '../../http/scope.ts';
 
 /** A revision of a space, as the links operations see it. */
 export interface RevisionInSpace {
@@ -89,7 +88,7 @@ export function brokenIntroduced(base: CheckedLink[], other: CheckedLink[]): Set
  * Broken links that the space's active change requests (draft or open, the 20 most recent)
  * would bring into primary content: broken there and not broken in `primary`.
  */
-export async function brokenInChangeRequests(c: Context<AppEnv>, primary: RevisionInSpace, primaryLinks: CheckedLink[], pageId?: string): Promise<number> {
+export async function brokenInChangeRequests(request: RequestScope, primary: RevisionInSpace, primaryLinks: CheckedLink[], pageId?: string): Promise<number> {
   const listed = await queryPage({
     index: 'gsi2', partition: `SPACE#${primary.spaceId}#CHANGE_REQUESTS`, forward: false,
     limit: MAX_CHANGE_REQUESTS_CHECKED, filter: changeRequestFilter({ status: ['open', 'draft'] }),
@@ -97,7 +96,7 @@ export async function brokenInChangeRequests(c: Context<AppEnv>, primary: Revisi
   const revisionIds = [...new Set(listed.records.map((r) => changeRequestEntity.fromRecord(r).revision))]
     .filter((id) => id !== primary.revisionId);
   if (revisionIds.length === 0) return 0;
-  const loader = c.get('loader');
+  const loader = request.loader;
   const keys = revisionIds.map((revisionId) => revisionEntity.key({ spaceId: primary.spaceId, revisionId }));
   await loader.load(keys);
   const introduced = new Set<string>();

@@ -4,8 +4,9 @@
  * void blocks) so that nothing a writer typed is lost on the way through.
  */
 import type { Code, Heading, List, Paragraph, RootContent, Table } from 'mdast';
-import { parseFigures } from './figures.ts';
 import { tagFromMdast } from './from-tags.ts';
+import { imagesFromHtml, tableFromHtml } from './html-blocks.ts';
+import { restoreBlanks } from './html-content.ts';
 import { imageBlock, imagesBlock, inlinesFromMdast, textNode, type Definitions } from './inline.ts';
 import { processor } from './processor.ts';
 import { block, voidBlock, type ElementNode } from './types.ts';
@@ -18,7 +19,7 @@ export function blocksFromMdast(nodes: RootContent[], definitions: Definitions):
   return nodes.flatMap((node): ElementNode[] => {
     switch (node.type) {
       case 'paragraph':
-        return [paragraph(node, definitions)];
+        return [rawHtmlParagraph(node, convert) ?? paragraph(node, definitions)];
       case 'heading':
         return [heading(node, definitions)];
       case 'thematicBreak':
@@ -31,11 +32,8 @@ export function blocksFromMdast(nodes: RootContent[], definitions: Definitions):
         return [code(node)];
       case 'table':
         return [table(node, definitions)];
-      case 'html': {
-        const figures = parseFigures(node.value);
-        if (!figures) return [voidBlock('html', { html: node.value })];
-        return [imagesBlock(figures.map((f) => imageBlock(f.src, f.alt, f.caption)))];
-      }
+      case 'html':
+        return [htmlBlock(restoreBlanks(node.value), convert)];
       case 'gitbookBlock':
         return tagFromMdast(node, convert);
       case 'gitbookTag':
@@ -49,6 +47,30 @@ export function blocksFromMdast(nodes: RootContent[], definitions: Definitions):
         return [voidBlock('markdown', { markdown: processor.stringify({ type: 'root', children: [node] }).trimEnd() })];
     }
   });
+}
+
+/** Figures and pictures are images, `<table>` a table; other HTML is kept as written. */
+function htmlBlock(html: string, convert: (nodes: RootContent[]) => ElementNode[]): ElementNode {
+  const start = /^\s*<(figure|picture|table)[\s>]/i.exec(html)?.[1]?.toLowerCase();
+  if (start === 'table') {
+    const table = tableFromHtml(html, convert);
+    if (table) return table;
+  } else if (start) {
+    const images = imagesFromHtml(html, convert);
+    if (images) return imagesBlock(images);
+  }
+  return voidBlock('html', { html });
+}
+
+/**
+ * `<picture>` is no HTML block tag for CommonMark: on its own line it reads as a paragraph of
+ * inline HTML. Such a paragraph made only of pictures is an images block.
+ */
+function rawHtmlParagraph(node: Paragraph, convert: (nodes: RootContent[]) => ElementNode[]): ElementNode | undefined {
+  if (node.children[0]?.type !== 'html' || !/^<picture[\s>]/i.test(node.children[0].value)) return undefined;
+  if (!node.children.every((c) => c.type === 'html' || (c.type === 'text' && c.value.trim() === ''))) return undefined;
+  const images = imagesFromHtml(node.children.map((c) => (c as { value: string }).value).join(''), convert);
+  return images ? imagesBlock(images) : undefined;
 }
 
 /** A paragraph holding only images (and line breaks between them) is an images block. */
@@ -69,7 +91,7 @@ function paragraph(node: Paragraph, definitions: Definitions): ElementNode {
   return imagesBlock(images);
 }
 
-/** GitBook has three heading levels; deeper ones become heading-3. */
+/** `heading-1` to `heading-6` (the public document has 1 to 3; 4 to 6 have the same shape). */
 function heading(node: Heading, definitions: Definitions): ElementNode {
   const children = [...node.children];
   const data: Record<string, unknown> = {};
@@ -82,7 +104,7 @@ function heading(node: Heading, definitions: Definitions): ElementNode {
     const before = children[children.length - 1];
     if (before?.type === 'text') children[children.length - 1] = { ...before, value: before.value.trimEnd() };
   }
-  return block(`heading-${Math.min(node.depth, 3)}`, inlinesFromMdast(children, definitions), data);
+  return block(`heading-${node.depth}`, inlinesFromMdast(children, definitions), data);
 }
 
 function list(node: List, convert: (nodes: RootContent[]) => ElementNode[]): ElementNode {
@@ -100,6 +122,8 @@ function list(node: List, convert: (nodes: RootContent[]) => ElementNode[]): Ele
 function code(node: Code): ElementNode {
   const data: Record<string, unknown> = {};
   if (node.lang) data.syntax = node.lang;
+  // Words after the language (```` ```js copy ````) are kept as written.
+  if (node.meta) data.meta = node.meta;
   return block('code', node.value.split('\n').map((line) => block('code-line', [textNode(line)], {})), data);
 }
 

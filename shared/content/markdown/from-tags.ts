@@ -4,12 +4,15 @@
  * stepper > stepper-step, code{syntax,title,...}, content-ref{ref}, embed{url},
  * file{ref}, and `{% include %}` as reusable-content{path}.
  */
+import type { ElementContent } from 'hast';
 import type { RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
 import { attrsToData } from './attrs.ts';
+import { hastToMdast, parseHtml } from './html-content.ts';
 import { fileRefFromSource, refFromTarget } from './refs.ts';
 import type { GitbookBlock } from './syntax.ts';
-import { block, voidBlock, type ElementNode } from './types.ts';
+import { tagBlockByTag, tagRef } from './tag-blocks.ts';
+import { block, element, isText, type ElementNode, voidBlock } from './types.ts';
 
 export type BlocksConverter = (nodes: RootContent[]) => ElementNode[];
 
@@ -17,6 +20,17 @@ export type BlocksConverter = (nodes: RootContent[]) => ElementNode[];
 function caption(node: GitbookBlock): Record<string, unknown> {
   const text = node.children.map((child) => toString(child)).join('\n').trim();
   return text ? { caption: text } : {};
+}
+
+/**
+ * A caption with more than text (links, code, several paragraphs) is also kept whole as a
+ * `caption` fragment, which printing prefers; `data.caption` stays its plain text.
+ */
+function richCaption(target: ElementNode, node: GitbookBlock, convert: BlocksConverter): ElementNode {
+  const blocks = convert(node.children);
+  const plain = blocks.length <= 1 && blocks.every((b) => b.type === 'paragraph' && b.nodes.every((n) => isText(n) && n.leaves.every((l) => l.marks.length === 0)));
+  if (!plain) target.fragments = [{ object: 'fragment', key: '', fragment: 'caption', nodes: blocks }];
+  return target;
 }
 
 /** Tabs and steppers: each child tag becomes an item; stray content joins the item before it. */
@@ -63,15 +77,46 @@ export function tagFromMdast(node: GitbookBlock, convert: BlocksConverter): Elem
       return [voidBlock('content-ref', { ref: refFromTarget(attrs.url ?? link ?? ''), ...attrsToData(attrs, ['url']) })];
     }
     case 'embed':
-      return [voidBlock('embed', { url: attrs.url ?? '', ...attrsToData(attrs, ['url']), ...caption(node) })];
+      return [richCaption(voidBlock('embed', { url: attrs.url ?? '', ...attrsToData(attrs, ['url']), ...caption(node) }), node, convert)];
     case 'file':
-      return [voidBlock('file', { ref: fileRefFromSource(attrs.src ?? ''), ...attrsToData(attrs, ['src']), ...caption(node) })];
+      return [richCaption(voidBlock('file', { ref: fileRefFromSource(attrs.src ?? ''), ...attrsToData(attrs, ['src']), ...caption(node) }), node, convert)];
     case 'include':
       return [voidBlock('reusable-content', { path: node.args[0] ?? attrs.path ?? '' })];
-    default:
+    case 'page-ref': {
+      // GitBook's older form of a content ref.
+      const link = node.children.length > 0 ? findLinkUrl(node.children) : undefined;
+      return [voidBlock('content-ref', { ref: refFromTarget(attrs.page ?? link ?? ''), ...attrsToData(attrs, ['page']) })];
+    }
+    case 'details':
+      return [expandable(node, convert)];
+    default: {
+      const spec = tagBlockByTag.get(node.name);
+      if (spec) {
+        const data: Record<string, unknown> = spec.expression ? { expression: node.raw ?? '' } : attrsToData(attrs, spec.ref ? [spec.ref.attr] : []);
+        if (spec.ref && attrs[spec.ref.attr] !== undefined) data.ref = tagRef(spec.ref.kind, attrs[spec.ref.attr]!);
+        Object.assign(data, spec.marker);
+        return [block(spec.type, convert(node.children), data)];
+      }
+    }
       // A lone tab or step outside its parent: keep the content.
       return convert(node.children);
   }
+}
+
+/**
+ * `<details>` as GitBook's expandable block: the summary is the `expandable-title`
+ * fragment (one paragraph), the content the `expandable-body` fragment.
+ */
+function expandable(node: GitbookBlock, convert: BlocksConverter): ElementNode {
+  const summary = node.attrs.summary ?? '';
+  const title = convert(hastToMdast(parseHtml(summary).children as ElementContent[])).find((b) => b.type === 'paragraph') ?? block('paragraph', [], {});
+  const data: Record<string, unknown> = node.attrs.open === 'true' ? { defaultExpanded: true } : {};
+  const result = element('block', 'expandable', [], data, true);
+  result.fragments = [
+    { object: 'fragment', key: '', fragment: 'expandable-title', type: 'expandable-title', nodes: [title] },
+    { object: 'fragment', key: '', fragment: 'expandable-body', type: 'expandable-body', nodes: convert(node.children) },
+  ];
+  return result;
 }
 
 function findLinkUrl(nodes: RootContent[]): string | undefined {

@@ -77,11 +77,11 @@ export function inlinesFromMdast(nodes: PhrasingContent[], definitions: Definiti
           walk(node.children, withMark(active, 'strikethrough'));
           break;
         case 'link':
-          out.push(link(node.url, node.children, definitions, active));
+          out.push(link(node.url, node.children, definitions, active, node.title));
           break;
         case 'linkReference': {
           const def = definitions.get(label(node));
-          if (def) out.push(link(def.url, node.children, definitions, active));
+          if (def) out.push(link(def.url, node.children, definitions, active, def.title));
           else walk(node.children, active);
           break;
         }
@@ -108,8 +108,9 @@ export function inlinesFromMdast(nodes: PhrasingContent[], definitions: Definiti
   return out;
 }
 
-function link(url: string, children: PhrasingContent[], definitions: Definitions, marks: Mark[]): ElementNode {
-  return element('inline', 'link', inlinesFromMdast(children, definitions, marks), { ref: refFromTarget(url) });
+/** A link keeps its title (`"mention"` marks GitBook's mentions of pages and anchors). */
+function link(url: string, children: PhrasingContent[], definitions: Definitions, marks: Mark[], title?: string | null): ElementNode {
+  return element('inline', 'link', inlinesFromMdast(children, definitions, marks), { ref: refFromTarget(url), ...(title ? { title } : {}) });
 }
 
 /** Image data shared by inline images and image blocks. */
@@ -232,7 +233,7 @@ function inlineToMdast(node: ElementNode): PhrasingContent[] {
   const data = node.data ?? {};
   switch (node.type) {
     case 'link':
-      return [{ type: 'link', url: targetOf(data.ref), title: null, children: inlinesToMdast(node.nodes, false) }];
+      return [{ type: 'link', url: targetOf(data.ref), title: typeof data.title === 'string' && data.title ? data.title : null, children: inlinesToMdast(node.nodes, false) }];
     case 'inline-image':
       return [imageToMdast(node)];
     case 'html':

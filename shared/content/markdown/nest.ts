@@ -14,11 +14,11 @@ import { isTagName, parseTagLine } from './tags.ts';
 /** Tags that never have a body. */
 const VOID = new Set(['include']);
 /** Tags whose end tag is optional (`{% embed url=... %}` alone is complete). */
-const OPTIONAL_END = new Set(['embed', 'file', 'content-ref']);
+const OPTIONAL_END = new Set(['embed', 'file', 'content-ref', 'page-ref', 'openapi-operation', 'openapi-schemas', 'openapi-webhook']);
 /** How deep tag blocks may nest in each other. */
 const MAX_TAG_DEPTH = 32;
 /** Siblings that implicitly close an open sibling of the same name. */
-const SIBLING = new Set(['tab', 'step']);
+const SIBLING = new Set(['tab', 'step', 'column', 'update']);
 
 type FlowNode = GitbookBlock['children'][number];
 
@@ -64,6 +64,15 @@ function splitHtml(children: RootContent[], budget: Budget): RootContent[] {
   });
 }
 
+/**
+ * `<details>` expandables, as GitBook writes them: `<details>` (or `<details open>`) and
+ * `<summary>Title</summary>` HTML blocks, markdown, then `</details>`. They pair like tags,
+ * into a `details` container whose summary HTML is kept in `attrs.summary`.
+ */
+const DETAILS_OPEN = /^<details(\s+open(?:=(?:"[^"]*"|'[^']*'|\S*))?)?\s*>\s*(?:<summary>([\s\S]*?)<\/summary>)?\s*$/i;
+const DETAILS_CLOSE = /^<\/details>$/i;
+const SUMMARY = /^<summary>([\s\S]*?)<\/summary>$/i;
+
 function textParagraph(value: string): Paragraph {
   return { type: 'paragraph', children: [{ type: 'text', value }] };
 }
@@ -79,6 +88,30 @@ function nestChildren(input: RootContent[], depth: number, budget: Budget): Root
   };
 
   children.forEach((node, index) => {
+    if (node.type === 'html') {
+      const value = node.value.trim();
+      const top = stack[stack.length - 1];
+      const open = DETAILS_OPEN.exec(value);
+      if (open && depth + stack.length < MAX_TAG_DEPTH) {
+        const block: GitbookBlock = { type: 'gitbookBlock', name: 'details', attrs: open[1] ? { open: 'true' } : {}, args: [], children: [] };
+        if (open[2] !== undefined) block.attrs.summary = open[2];
+        push(block);
+        stack.push(block);
+        return;
+      }
+      const summary = SUMMARY.exec(value);
+      if (summary && top?.name === 'details' && top.children.length === 0 && top.attrs.summary === undefined) {
+        top.attrs.summary = summary[1]!;
+        return;
+      }
+      if (DETAILS_CLOSE.test(value)) {
+        const at = stack.map((b) => b.name).lastIndexOf('details');
+        if (at >= 0) {
+          stack.length = at;
+          return;
+        }
+      }
+    }
     if (node.type !== 'gitbookTag') {
       nestTags(node, depth + stack.length, budget);
       push(node);
@@ -95,6 +128,8 @@ function nestChildren(input: RootContent[], depth: number, budget: Budget): Root
       return;
     }
     const block: GitbookBlock = { type: 'gitbookBlock', name: tag.name, attrs: tag.attrs, args: tag.args, children: [] };
+    // A condition is an expression, not attributes.
+    if (tag.name === 'if') block.raw = tag.raw;
     if (VOID.has(tag.name) || (OPTIONAL_END.has(tag.name) && !hasEndAhead(children, index, tag.name))) {
       block.selfClosing = true;
       return push(block);

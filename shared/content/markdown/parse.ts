@@ -7,20 +7,23 @@ import { assertMarkdownPrecheck, assertTreeLimits } from './limits.ts';
 import { blocksFromMdast } from './from-mdast.ts';
 import { parseFrontmatter } from './frontmatter.ts';
 import { assignKeys } from './keys.ts';
+import { protectTableBlanks } from './html-content.ts';
 import { nestTags } from './nest.ts';
 import { parseMdast } from './mdast.ts';
 import type { Frontmatter, JSONDocument } from './types.ts';
 
 export function markdownToDocument(markdown: string): { document: JSONDocument; frontmatter: Frontmatter } {
   assertMarkdownPrecheck(markdown);
-  let tree: Root = parseMdast(markdown, true);
+  // Blank lines inside HTML tables (multi-line code in a cell) must not end the table.
+  const source = protectTableBlanks(markdown);
+  let tree: Root = parseMdast(source, true);
   let frontmatter: Frontmatter = {};
   const first = tree.children[0];
   if (first?.type === 'yaml') {
     const parsed = parseFrontmatter(first.value);
     // `---` rules around text are not frontmatter: read the page without it.
     if (parsed) frontmatter = parsed;
-    else tree = parseMdast(markdown, false);
+    else tree = parseMdast(source, false);
   }
   assertTreeLimits(tree);
   nestTags(tree);

@@ -27,7 +27,7 @@ export function slugify(text: string, taken: Map<string, number>): string {
 }
 
 function headingLevel(node: ElementNode): number | undefined {
-  const match = /^heading-([1-3])$/.exec(node.type);
+  const match = /^heading-([1-6])$/.exec(node.type);
   return match ? Number(match[1]) : undefined;
 }
 

@@ -25,6 +25,8 @@ export interface GitbookBlock extends Parent {
   attrs: Record<string, string>;
   args: string[];
   selfClosing?: boolean;
+  /** The tag's text after its name, printed as is (the expression of `{% if %}`). */
+  raw?: string;
   children: (BlockContent | DefinitionContent)[];
 }
 
@@ -138,7 +140,7 @@ const fromMarkdown: FromMarkdownExtension = {
 };
 
 const handleBlock = ((node: GitbookBlock, _parent: unknown, state: ToMarkdownState, info: Info): string => {
-  const open = formatTag(node.name, node.attrs, node.args);
+  const open = formatTag(node.name, node.attrs, node.args, node.raw);
   if (node.selfClosing) return open;
   const close = formatTag(`end${node.name}`);
   const body = state.containerFlow(node as unknown as Root, info);
@@ -147,6 +149,9 @@ const handleBlock = ((node: GitbookBlock, _parent: unknown, state: ToMarkdownSta
   // tag in plain CommonMark; nest.ts gives such swallowed tag lines back.
   return `${open}\n${body}\n${close}`;
 }) as unknown as Handle;
+
+/** Containers whose items sit directly under each other, as GitBook writes them. */
+const CONTAINERS_OF_ITEMS = new Set(['tabs', 'stepper']);
 
 const tagName = (node: { type: string; value?: string }) =>
   node.type === 'gitbookTag' ? /^\{%-?\s*([a-z][\w-]*)/.exec(node.value ?? '')?.[1] : undefined;
@@ -159,10 +164,13 @@ const isEnd = (node: { type: string; value?: string }) => tagName(node)?.startsW
  */
 const joinTags: Join = (left, right, parent) => {
   const p = parent as unknown as { type: string; name?: string };
-  if (p.type === 'gitbookBlock' && (p.name === 'tabs' || p.name === 'stepper')) return 0;
+  if (p.type === 'gitbookBlock' && CONTAINERS_OF_ITEMS.has(p.name ?? '')) return 0;
   const l = left as unknown as { type: string; value?: string };
   const r = right as unknown as { type: string; value?: string };
-  if (l.type === 'html') return isEnd(r) ? 0 : undefined;
+  // HTML runs on to the next blank line and a table or HTML cannot interrupt a paragraph:
+  // a blank line even in tight list items, or the next import reads them as one block.
+  if (l.type === 'html') return isEnd(r) ? 0 : 1;
+  if (l.type === 'paragraph' && (r.type === 'html' || r.type === 'table')) return 1;
   if (l.type === 'gitbookTag' && !isEnd(l)) return 0;
   if (isEnd(r)) return 0;
   // `{% endcolumn %}` then `{% column %}`: siblings inside one container.
@@ -174,7 +182,8 @@ const toMarkdown: ToMarkdownExtension = {
   handlers: { gitbookBlock: handleBlock, gitbookTag: ((node: GitbookTag) => node.value) as unknown as Handle },
   join: [joinTags],
   // Text that would read back as a tag line gets its brace escaped.
-  unsafe: [{ character: '{', atBreak: true, after: '%' }],
+  // Anywhere in text: `{%...%}` mid-line is a Liquid tag for GitBook too.
+  unsafe: [{ character: '{', after: '%' }],
 };
 
 /** Remark plugin registering the tag syntax for parsing and stringifying. */

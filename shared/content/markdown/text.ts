@@ -1,4 +1,4 @@
-/** Plain text of blocks, for search sections. */
+/** Plain text of blocks, for search sections (and the text search indexes). */
 import { captionText } from './captions.ts';
 import { plainText } from './inline.ts';
 import { isElement, type ElementNode } from './types.ts';
@@ -19,12 +19,27 @@ export function blockText(node: ElementNode): string {
       return [data.alt, captionText(node)].filter((v) => typeof v === 'string' && v).join(' ');
     case 'embed':
     case 'file':
-      return typeof data.caption === 'string' ? data.caption : '';
+      return captionText(node) || (typeof data.caption === 'string' ? data.caption : '');
+    case 'swagger':
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+    case 'swagger-parameter':
+    case 'swagger-response':
+    case 'update':
+    case 'prompt': {
+      // What the block shows of its data (method, path, summary, parameter name, date, ...), then its content.
+      const shown = ['method', 'path', 'summary', 'name', 'status', 'description', 'date'].map((k) => data[k]).filter((v) => typeof v === 'string' && v);
+      return [shown.join(' '), ...node.nodes.filter(isElement).map(blockText)].filter(Boolean).join('\n');
+    }
     case 'tabs-item': {
       const title = typeof data.title === 'string' ? data.title : '';
       return [title, ...node.nodes.filter(isElement).map(blockText)].filter(Boolean).join('\n');
     }
-    default:
-      return node.nodes.filter(isElement).map(blockText).filter(Boolean).join('\n');
+    default: {
+      // Fragments (an expandable's title and body) are content too.
+      const fragments = (node.fragments ?? []).flatMap((f) => f.nodes.filter(isElement));
+      return [...node.nodes.filter(isElement), ...fragments].map(blockText).filter(Boolean).join('\n');
+    }
   }
 }

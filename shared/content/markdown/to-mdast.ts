@@ -6,10 +6,12 @@
 import type { BlockContent, DefinitionContent, List, ListItem, TableRow } from 'mdast';
 import { dataToAttrs } from './attrs.ts';
 import { captionText } from './captions.ts';
-import { printFigures } from './figures.ts';
+import { imagesToHtml, needsHtmlTable, tableToHtml } from './html-blocks.ts';
+import { mdastToHtml } from './html-content.ts';
 import { imageToMdast, inlinesToMdast } from './inline.ts';
 import { targetOf } from './refs.ts';
 import type { GitbookBlock } from './syntax.ts';
+import { tagBlockOf, tagRefValue } from './tag-blocks.ts';
 import { isElement, isText, type DocumentNode, type ElementNode } from './types.ts';
 
 type Flow = BlockContent | DefinitionContent;
@@ -22,7 +24,10 @@ function elements(nodes: DocumentNode[] | undefined): ElementNode[] {
   return (nodes ?? []).filter(isElement);
 }
 
-function captionParagraph(data: Record<string, unknown>): Flow[] {
+/** A caption body: the rich `caption` fragment when there is one, else `data.caption`'s text. */
+function captionParagraph(data: Record<string, unknown>, node?: ElementNode): Flow[] {
+  const rich = (node?.fragments ?? []).find((f) => f.fragment === 'caption');
+  if (rich && rich.nodes.length > 0) return blocksToMdast(rich.nodes);
   return typeof data.caption === 'string' && data.caption
     ? [{ type: 'paragraph', children: [{ type: 'text', value: data.caption }] }]
     : [];
@@ -44,7 +49,12 @@ function blockToMdast(node: ElementNode): Flow[] {
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':
+    case 'heading-4':
+    case 'heading-5':
+    case 'heading-6':
       return [heading(node)];
+    case 'expandable':
+      return expandable(node);
     case 'divider':
       return [{ type: 'thematicBreak' }];
     case 'blockquote':
@@ -73,11 +83,11 @@ function blockToMdast(node: ElementNode): Flow[] {
       return [tag('content-ref', { url, ...dataToAttrs(data, ['ref']) }, [link])];
     }
     case 'embed': {
-      const caption = captionParagraph(data);
+      const caption = captionParagraph(data, node);
       return [tag('embed', { url: String(data.url ?? ''), ...dataToAttrs(data, ['url', 'caption']) }, caption, { selfClosing: caption.length === 0 })];
     }
     case 'file':
-      return [tag('file', { src: targetOf(data.ref), ...dataToAttrs(data, ['caption']) }, captionParagraph(data))];
+      return [tag('file', { src: targetOf(data.ref), ...dataToAttrs(data, ['caption']) }, captionParagraph(data, node))];
     case 'reusable-content': {
       const ref = data.ref as { reusableContent?: string } | undefined;
       return [tag('include', {}, [], { args: [String(data.path ?? ref?.reusableContent ?? '')], selfClosing: true })];
@@ -88,9 +98,30 @@ function blockToMdast(node: ElementNode): Flow[] {
       const value = String(data.markdown ?? '');
       return [/^\{%.*%\}$/.test(value) ? { type: 'gitbookTag', value } : { type: 'html', value }];
     }
-    default:
-      return children();
+    default: {
+      const spec = tagBlockOf(node.type, data);
+      if (!spec) return children();
+      const skip = ['ref', 'expression', ...Object.keys(spec.marker ?? {})];
+      const attrs = { ...(spec.ref && data.ref ? { [spec.ref.attr]: tagRefValue(data.ref) } : {}), ...dataToAttrs(data, skip) };
+      const body = children();
+      const extra: Partial<GitbookBlock> = spec.expression ? { raw: String(data.expression ?? '') } : {};
+      if (spec.optionalEnd && body.length === 0) extra.selfClosing = true;
+      return [tag(spec.tag, attrs, body, extra)];
+    }
   }
+}
+
+/** An expandable as GitBook writes it: `<details>`, `<summary>` (the title as HTML), the body in markdown, `</details>`. */
+function expandable(node: ElementNode): Flow[] {
+  const fragment = (name: string) => (node.fragments ?? []).find((f) => f.fragment === name)?.nodes ?? [];
+  const title = elements(fragment('expandable-title'))[0];
+  const summary = title ? mdastToHtml(inlinesToMdast(title.nodes) as never) : '';
+  return [
+    { type: 'html', value: node.data?.defaultExpanded === true ? '<details open>' : '<details>' },
+    { type: 'html', value: `<summary>${summary}</summary>` },
+    ...blocksToMdast(fragment('expandable-body')),
+    { type: 'html', value: '</details>' },
+  ];
 }
 
 function itemAttrs(item: ElementNode): Record<string, string> {
@@ -98,7 +129,7 @@ function itemAttrs(item: ElementNode): Record<string, string> {
 }
 
 function heading(node: ElementNode): Flow {
-  const depth = Number(node.type.slice(-1)) as 1 | 2 | 3;
+  const depth = Number(node.type.slice(-1)) as 1 | 2 | 3 | 4 | 5 | 6;
   const children = inlinesToMdast(node.nodes);
   const id = node.data?.id;
   if (typeof id === 'string' && id) {
@@ -136,12 +167,16 @@ function codeText(line: DocumentNode): string {
 function code(node: ElementNode): Flow {
   const data = node.data ?? {};
   const value = node.nodes.map(codeText).join('\n');
-  const fence: Flow = { type: 'code', lang: typeof data.syntax === 'string' && data.syntax ? data.syntax : null, meta: null, value };
-  const attrs = dataToAttrs(data, ['syntax']);
+  const lang = typeof data.syntax === 'string' && data.syntax ? data.syntax : null;
+  const meta = typeof data.meta === 'string' && data.meta ? data.meta : null;
+  // Words after the fence need a language before them.
+  const fence: Flow = { type: 'code', lang: lang ?? (meta ? 'text' : null), meta, value };
+  const attrs = dataToAttrs(data, ['syntax', 'meta']);
   return Object.keys(attrs).length > 0 ? tag('code', attrs, [fence]) : fence;
 }
 
 function table(node: ElementNode): Flow {
+  if (needsHtmlTable(node)) return { type: 'html', value: tableToHtml(node, blocksToMdast as never) };
   const align = Array.isArray(node.data?.align) ? (node.data.align as (string | null)[]) : [];
   const rows = elements(node.nodes).map(
     (row): TableRow => ({
@@ -159,13 +194,8 @@ function table(node: ElementNode): Flow {
 /** Plain `![alt](src)` lines unless an image has a caption: then GitBook's figure HTML. */
 function images(nodes: ElementNode[]): Flow[] {
   const captions = nodes.map(captionText);
-  if (captions.some(Boolean)) {
-    const figures = nodes.map((n, i) => ({
-      src: targetOf(n.data?.ref),
-      alt: typeof n.data?.alt === 'string' ? n.data.alt : '',
-      caption: captions[i]!,
-    }));
-    return [{ type: 'html', value: printFigures(figures) }];
+  if (captions.some(Boolean) || nodes.some((n) => n.data?.refDark || (n.fragments ?? []).some((f) => f.nodes.length > 0))) {
+    return [{ type: 'html', value: imagesToHtml(nodes, blocksToMdast as never) }];
   }
   const children = nodes.flatMap((n, i) => (i === 0 ? [imageToMdast(n)] : [{ type: 'text' as const, value: '\n' }, imageToMdast(n)]));
   return [{ type: 'paragraph', children }];

@@ -47,6 +47,8 @@ export interface FragmentNode {
   object: 'fragment';
   key?: string;
   fragment: string;
+  /** Repeats `fragment` where the public document does (expandable-title, expandable-body). */
+  type?: string;
   nodes: DocumentNode[];
 }
 

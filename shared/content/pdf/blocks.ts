@@ -35,6 +35,9 @@ const HEADINGS: Record<string, { size: number; before: number }> = {
   'heading-1': { size: 17, before: 14 },
   'heading-2': { size: 14, before: 12 },
   'heading-3': { size: 12, before: 10 },
+  'heading-4': { size: 11.5, before: 8 },
+  'heading-5': { size: 11, before: 8 },
+  'heading-6': { size: 10.5, before: 6 },
 };
 const HINT_COLORS: Record<string, { bar: Color; fill: Color }> = {
   info: { bar: [0.2, 0.45, 0.85], fill: [0.93, 0.96, 1] },
@@ -57,7 +60,10 @@ function renderBlock(w: PdfWriter, node: Node, ctx: RenderContext): void {
       return;
     case 'heading-1':
     case 'heading-2':
-    case 'heading-3': {
+    case 'heading-3':
+    case 'heading-4':
+    case 'heading-5':
+    case 'heading-6': {
       const { size, before } = HEADINGS[node.type]!;
       w.paragraph(inlineRuns(node.nodes, { ...body, size, bold: true }, ctx), { before, after: 4, keepWithNext: BODY_SIZE * 3 });
       return;
@@ -127,6 +133,28 @@ function renderBlock(w: PdfWriter, node: Node, ctx: RenderContext): void {
     case 'markdown':
       w.paragraph([{ text: String(data.markdown ?? ''), style: { family: 'mono', size: CODE_SIZE, color: GREY } }], { after: PARAGRAPH_AFTER });
       return;
+    case 'expandable': {
+      // Printed open: the title in bold, the body below it.
+      const fragment = (name: string) => ((node as Node & { fragments?: { fragment?: string; nodes?: Node[] }[] }).fragments ?? []).find((f) => f.fragment === name)?.nodes ?? [];
+      w.paragraph(inlineRuns(fragment('expandable-title')[0]?.nodes, { ...body, bold: true }, ctx), { before: 2, after: 3, keepWithNext: BODY_SIZE * 2 });
+      w.indent(10, () => renderBlocks(w, fragment('expandable-body'), ctx));
+      return;
+    }
+    case 'swagger':
+    case 'openapi-operation':
+    case 'openapi-schemas':
+    case 'openapi-webhook':
+    case 'update':
+    case 'prompt':
+    case 'swagger-parameter':
+    case 'swagger-response':
+    case 'if': {
+      // A label line from the block's data (method and path, date, condition, ...), then its content.
+      const label = blockLabel(node.type!, data);
+      if (label) w.paragraph([{ text: label, style: { ...body, bold: true } }], { before: 2, after: 3, keepWithNext: BODY_SIZE * 2 });
+      renderBlocks(w, children(node).filter((n) => n.object === 'block'), ctx);
+      return;
+    }
     default: {
       const blocks = children(node).filter((n) => n.object === 'block');
       if (blocks.length > 0) renderBlocks(w, blocks, ctx);
@@ -259,6 +287,19 @@ function refLabel(ref: unknown, ctx: RenderContext): string {
 
 function captionRuns(data: Record<string, unknown>): Run[] {
   return typeof data.caption === 'string' && data.caption ? [{ text: ` \u2013 ${data.caption}`, style: { ...body, italic: true, color: GREY } }] : [];
+}
+
+function blockLabel(type: string, data: Record<string, unknown>): string {
+  const s = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : '');
+  const ref = data.ref as { spec?: string } | undefined;
+  switch (type) {
+    case 'update': return s('date');
+    case 'prompt': return s('description');
+    case 'if': return `Shown when: ${s('expression')}`;
+    case 'swagger-parameter': return [s('name'), s('in'), s('type')].filter(Boolean).join(' \u00b7 ');
+    case 'swagger-response': return [s('status'), s('description')].filter(Boolean).join(' \u2013 ');
+    default: return [s('method').toUpperCase(), s('path'), s('summary') || ref?.spec || ''].filter(Boolean).join(' ');
+  }
 }
 
 function children(node: Node): Node[] {

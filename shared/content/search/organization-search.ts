@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../http/env.ts';
 import { MAX_PAGE_SIZE } from '../../http/schemas.ts';
 import { queryPage } from '../../db/operations.ts';
 import type { OrganizationItem } from '../../db/entities/organization.ts';
@@ -7,6 +5,7 @@ import { spaceEntity } from '../../db/entities/space.ts';
 import { presentReadable } from '../../commands/readable.ts';
 import { isExpired } from '../../policies/access.ts';
 import { searchSpaces, type SearchSpaceResult } from './spaces-search.ts';
+import type { RequestScope } from '../../http/scope.ts';
 
 export { MAX_PAGES_PER_SPACE, type SearchSpaceResult } from './spaces-search.ts';
 
@@ -19,9 +18,9 @@ export const MAX_SPACES_PER_ORG_SEARCH = 50;
  * permission filter as the space list), bounded to MAX_SPACES_PER_ORG_SEARCH spaces, searched
  * and ranked by searchSpaces.
  */
-export async function searchOrganization(c: Context<AppEnv>, org: OrganizationItem, query: string): Promise<SearchSpaceResult[]> {
+export async function searchOrganization(request: RequestScope, org: OrganizationItem, query: string): Promise<SearchSpaceResult[]> {
   const listed = await queryPage({ index: 'gsi1', partition: `ORG#${org.id}#SPACES`, limit: MAX_PAGE_SIZE });
   const live = listed.records.map((r) => spaceEntity.fromRecord(r)).filter((s) => !s.deletedAt && !isExpired(s) && s.revision);
-  const readable = (await presentReadable(c, org, live, (space) => space)).slice(0, MAX_SPACES_PER_ORG_SEARCH);
-  return searchSpaces(c, readable, query);
+  const readable = (await presentReadable(request, org, live, (space) => space)).slice(0, MAX_SPACES_PER_ORG_SEARCH);
+  return searchSpaces(request, readable, query);
 }

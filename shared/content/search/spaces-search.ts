@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { AppEnv } from '../../http/env.ts';
 import type { SpaceItem } from '../../db/entities/space.ts';
 import { revisionEntity } from '../../db/entities/revision.ts';
 import { getJsonBlob } from '../blobs.ts';
@@ -7,6 +5,7 @@ import type { LocatedPage } from '../tree.ts';
 import type { Manifest } from '../types.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { presentRankedPages, rankRevision, type SearchPageResult } from './space-search.ts';
+import type { RequestScope } from '../../http/scope.ts';
 
 /** Page results kept per space in a search over several spaces. */
 export const MAX_PAGES_PER_SPACE = 20;
@@ -34,9 +33,9 @@ export interface SearchSpacesOptions {
  * spaces without hits are left out, spaces are ranked by their best page, and each page's
  * `rank` is its position among the kept pages of every space.
  */
-export async function searchSpaces(c: Context<AppEnv>, spaces: SpaceItem[], query: string, options: SearchSpacesOptions = {}): Promise<SearchSpaceResult[]> {
+export async function searchSpaces(request: RequestScope, spaces: SpaceItem[], query: string, options: SearchSpacesOptions = {}): Promise<SearchSpaceResult[]> {
   const withContent = spaces.filter((s) => s.revision);
-  const loader = c.get('loader');
+  const loader = request.loader;
   const revisionKey = (space: SpaceItem) => revisionEntity.key({ spaceId: space.id, revisionId: space.revision! });
   await loader.load(withContent.map(revisionKey));
 

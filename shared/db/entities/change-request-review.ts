@@ -43,8 +43,12 @@ export const reviewsPartition = (spaceId: string, changeRequestId: string) => `S
  * creation. Who is currently requested and each reviewer's latest review are kept on the change
  * request item itself, so a merge decides on one item it can hold its transaction to.
  */
-export const changeRequestReviewEntity = defineEntity<ChangeRequestReviewItem, { spaceId: string; changeRequestId: string; reviewId: string }>({
+export const changeRequestReviewEntity = defineEntity<ChangeRequestReviewItem>()({
   type: 'change-request-review',
-  key: ({ spaceId, changeRequestId, reviewId }) => ({ pk: `SPACE#${spaceId}`, sk: `CRREVIEW#${changeRequestId}#${reviewId}` }),
-  indexes: (r) => ({ gsi2: { pk: reviewsPartition(r.spaceId, r.changeRequestId), sk: `${r.createdAt}#${r.id}` } }),
+  key: ({ spaceId, changeRequestId, reviewId }: { spaceId: string; changeRequestId: string; reviewId: string }) => ({ pk: `SPACE#${spaceId}`, sk: `CRREVIEW#${changeRequestId}#${reviewId}` }),
+  indexes: {
+    byChangeRequest: {
+      index: 'gsi2', pk: (a: { spaceId: string; changeRequestId: string }) => reviewsPartition(a.spaceId, a.changeRequestId), sk: (r) => `${r.createdAt}#${r.id}`,
+    },
+  },
 });

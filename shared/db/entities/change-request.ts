@@ -58,14 +58,16 @@ export const MAX_CHANGE_REQUEST_NUMBER = 9_999_999_999;
  * gsi1 ORG#<org>#CHANGE_REQUESTS / <createdAt>#<id>: the organization's list, by creation.
  * gsi2 SPACE#<space>#CHANGE_REQUESTS / <number>: the space's list, by number (= creation).
  */
-export const changeRequestEntity = defineEntity<ChangeRequestItem, { spaceId: string; changeRequestId: string }>({
+export const changeRequestEntity = defineEntity<ChangeRequestItem>()({
   type: 'change-request',
-  key: ({ spaceId, changeRequestId }) => ({ pk: `SPACE#${spaceId}`, sk: `CR#${changeRequestId}` }),
-  indexes: (cr) => ({
-    gsi1: { pk: `ORG#${cr.orgId}#CHANGE_REQUESTS`, sk: `${cr.createdAt}#${cr.id}` },
-    gsi2: { pk: `SPACE#${cr.spaceId}#CHANGE_REQUESTS`, sk: paddedNumber(cr.number) },
-  }),
+  key: ({ spaceId, changeRequestId }: { spaceId: string; changeRequestId: string }) => ({ pk: `SPACE#${spaceId}`, sk: `CR#${changeRequestId}` }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#CHANGE_REQUESTS`, sk: (cr) => `${cr.createdAt}#${cr.id}` },
+    bySpace: { index: 'gsi2', pk: (a: { spaceId: string }) => `SPACE#${a.spaceId}#CHANGE_REQUESTS`, sk: (cr) => paddedNumber(cr.number) },
+  },
 });
+
+const NUMBER_PREFIX = 'CRNUMBER#';
 
 export interface ChangeRequestNumberItem {
   spaceId: string;
@@ -77,13 +79,14 @@ export interface ChangeRequestNumberItem {
  * SPACE#<space> / CRNUMBER#<number, zero-padded to 10>: resolves a number to its change
  * request, and guarantees (attribute_not_exists on creation) that a number is used once.
  */
-export const changeRequestNumberEntity = defineEntity<ChangeRequestNumberItem, { spaceId: string; number: number }>({
+export const changeRequestNumberEntity = defineEntity<ChangeRequestNumberItem>()({
   type: 'change-request-number',
-  key: ({ spaceId, number }) => ({ pk: `SPACE#${spaceId}`, sk: `CRNUMBER#${paddedNumber(number)}` }),
+  key: ({ spaceId, number }: { spaceId: string; number: number }) => ({ pk: `SPACE#${spaceId}`, sk: `${NUMBER_PREFIX}${paddedNumber(number)}` }),
+  partitions: {
+    /** The space's number pointers in number order. */
+    inSpace: (a: { spaceId: string }) => ({ pk: `SPACE#${a.spaceId}`, prefix: NUMBER_PREFIX }),
+  },
 });
-
-/** The space attribute holding the last number given (ADD-only, via the create transaction). */
-export const CHANGE_REQUEST_NUMBER_ATTRIBUTE = 'changeRequestNumber';
 
 /** The space counter that counts change requests of a status, if any (total aside). */
 export function statusCounter(status: ChangeRequestStatus): 'changeRequestsOpen' | 'changeRequestsDraft' | undefined {

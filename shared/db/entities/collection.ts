@@ -25,11 +25,14 @@ export interface CollectionItem {
  * gsi1: the org's collections by creation (ORG#<org>#COLLECTIONS).
  * gsi2: children of the parent, by position (shared with spaces).
  */
-export const collectionEntity = defineEntity<CollectionItem, { collectionId: string }>({
+export const collectionEntity = defineEntity<CollectionItem>()({
   type: 'collection',
-  key: ({ collectionId }) => ({ pk: `COLLECTION#${collectionId}`, sk: 'COLLECTION' }),
-  indexes: (c) => ({
-    gsi1: { pk: `ORG#${c.orgId}#COLLECTIONS`, sk: `${c.createdAt}#${c.id}` },
-    gsi2: { pk: childrenPartition(c.orgId, c.parent), sk: `${c.position}#${c.id}` },
-  }),
+  key: ({ collectionId }: { collectionId: string }) => ({ pk: `COLLECTION#${collectionId}`, sk: 'COLLECTION' }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#COLLECTIONS`, sk: (c) => `${c.createdAt}#${c.id}` },
+    /** Collections among a parent's children (spaces share the partition). */
+    children: {
+      index: 'gsi2', pk: (a: { orgId: string; parent?: string }) => childrenPartition(a.orgId, a.parent), sk: (c) => `${c.position}#${c.id}`, sharedPartition: true,
+    },
+  },
 });

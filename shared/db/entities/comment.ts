@@ -101,13 +101,19 @@ export const commentRepliesPartition = (spaceId: string, commentId: string) => `
  * gsi2: the scope's comments by postedAt (the space's own, or one change request's);
  * gsi3 (only page-anchored comments): a page's comments in that scope by postedAt.
  */
-export const commentEntity = defineEntity<CommentItem, { spaceId: string; commentId: string }>({
+export const commentEntity = defineEntity<CommentItem>()({
   type: 'comment',
-  key: ({ spaceId, commentId }) => ({ pk: `SPACE#${spaceId}`, sk: `COMMENT#${commentId}` }),
-  indexes: (c) => ({
-    gsi2: { pk: scopeCommentsPartition(commentScopeOf(c)), sk: `${c.postedAt}#${c.id}` },
-    gsi3: c.target.page ? { pk: pageCommentsPartition(commentScopeOf(c), c.target.page), sk: `${c.postedAt}#${c.id}` } : null,
-  }),
+  key: ({ spaceId, commentId }: { spaceId: string; commentId: string }) => ({ pk: `SPACE#${spaceId}`, sk: `COMMENT#${commentId}` }),
+  indexes: {
+    byScope: {
+      index: 'gsi2', pk: (a: { scope: CommentScope }) => scopeCommentsPartition(a.scope), from: (c) => ({ scope: commentScopeOf(c) }),
+      sk: (c) => `${c.postedAt}#${c.id}`,
+    },
+    byPage: {
+      index: 'gsi3', pk: (a: { scope: CommentScope; pageId: string }) => pageCommentsPartition(a.scope, a.pageId),
+      from: (c) => ({ scope: commentScopeOf(c), pageId: c.target.page! }), sk: (c) => `${c.postedAt}#${c.id}`, when: (c) => Boolean(c.target.page),
+    },
+  },
 });
 
 /** Sort key prefix of every reply of a comment (Query begins_with, e.g. to delete them with it). */
@@ -117,8 +123,16 @@ export const replyPrefix = (commentId: string) => `COMMENT#${commentId}#REPLY#`;
  * SPACE#<space> / COMMENT#<comment>#REPLY#<id>: replies sit right after their comment in the
  * partition. gsi2: the comment's replies by postedAt (the reply list).
  */
-export const commentReplyEntity = defineEntity<CommentReplyItem, { spaceId: string; commentId: string; replyId: string }>({
+export const commentReplyEntity = defineEntity<CommentReplyItem>()({
   type: 'comment-reply',
-  key: ({ spaceId, commentId, replyId }) => ({ pk: `SPACE#${spaceId}`, sk: `${replyPrefix(commentId)}${replyId}` }),
-  indexes: (r) => ({ gsi2: { pk: commentRepliesPartition(r.spaceId, r.commentId), sk: `${r.postedAt}#${r.id}` } }),
+  key: ({ spaceId, commentId, replyId }: { spaceId: string; commentId: string; replyId: string }) => ({ pk: `SPACE#${spaceId}`, sk: `${replyPrefix(commentId)}${replyId}` }),
+  indexes: {
+    byComment: {
+      index: 'gsi2', pk: (a: { spaceId: string; commentId: string }) => commentRepliesPartition(a.spaceId, a.commentId), sk: (r) => `${r.postedAt}#${r.id}`,
+    },
+  },
+  partitions: {
+    /** Every reply of a comment, in its space's partition (to delete them with it). */
+    ofComment: (a: { spaceId: string; commentId: string }) => ({ pk: `SPACE#${a.spaceId}`, prefix: replyPrefix(a.commentId) }),
+  },
 });

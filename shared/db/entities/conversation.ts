@@ -42,10 +42,12 @@ export interface ConversationItem {
   issue?: string;
 }
 
-export const conversationEntity = defineEntity<ConversationItem, { orgId: string; conversationId: string }>({
+export const conversationEntity = defineEntity<ConversationItem>()({
   type: 'conversation',
-  key: ({ orgId, conversationId }) => ({ pk: `ORG#${orgId}`, sk: `CONVERSATION#${conversationId}` }),
-  indexes: (c) => ({ gsi1: { pk: `ORG#${c.orgId}#CONVERSATIONS`, sk: `${c.processedAt}#${c.id}` } }),
+  key: ({ orgId, conversationId }: { orgId: string; conversationId: string }) => ({ pk: `ORG#${orgId}`, sk: `CONVERSATION#${conversationId}` }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => conversationsPartition(a.orgId), sk: (c) => `${c.processedAt}#${c.id}` },
+  },
 });
 
 export interface ConversationIssueItem {
@@ -64,13 +66,16 @@ export interface ConversationIssueItem {
   source?: string;
 }
 
-export const conversationIssueEntity = defineEntity<ConversationIssueItem, { orgId: string; issueId: string }>({
+export const conversationIssueEntity = defineEntity<ConversationIssueItem>()({
   type: 'conversation-issue',
-  key: ({ orgId, issueId }) => ({ pk: `ORG#${orgId}`, sk: `CONVISSUE#${issueId}` }),
-  indexes: (i) => ({
-    gsi1: { pk: `ORG#${i.orgId}#CONVISSUES`, sk: `${i.ingestedAt}#${i.id}` },
-    gsi2: i.cluster ? { pk: clusterIssuesPartition(i.orgId, i.cluster), sk: `${i.ingestedAt}#${i.id}` } : null,
-  }),
+  key: ({ orgId, issueId }: { orgId: string; issueId: string }) => ({ pk: `ORG#${orgId}`, sk: `CONVISSUE#${issueId}` }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => issuesPartition(a.orgId), sk: (i) => `${i.ingestedAt}#${i.id}` },
+    byCluster: {
+      index: 'gsi2', pk: (a: { orgId: string; cluster: string }) => clusterIssuesPartition(a.orgId, a.cluster),
+      from: (i) => ({ orgId: i.orgId, cluster: i.cluster! }), sk: (i) => `${i.ingestedAt}#${i.id}`, when: (i) => Boolean(i.cluster),
+    },
+  },
 });
 
 export const clusterStatuses = ['active', 'archived'] as const;
@@ -92,10 +97,12 @@ export interface ConversationsClusterItem {
   [counter: `source:${string}` | `week:${string}`]: number;
 }
 
-export const conversationsClusterEntity = defineEntity<ConversationsClusterItem, { orgId: string; clusterId: string }>({
+export const conversationsClusterEntity = defineEntity<ConversationsClusterItem>()({
   type: 'conversations-cluster',
-  key: ({ orgId, clusterId }) => ({ pk: `ORG#${orgId}`, sk: `CONVCLUSTER#${clusterId}` }),
-  indexes: (c) => ({ gsi1: { pk: clustersPartition(c.orgId), sk: `${c.updatedAt}#${c.id}` } }),
+  key: ({ orgId, clusterId }: { orgId: string; clusterId: string }) => ({ pk: `ORG#${orgId}`, sk: `CONVCLUSTER#${clusterId}` }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => clustersPartition(a.orgId), sk: (c) => `${c.updatedAt}#${c.id}` },
+  },
 });
 
 export const clustersPartition = (orgId: string) => `ORG#${orgId}#CONVCLUSTERS`;
@@ -114,7 +121,7 @@ export interface ConversationsClusteringItem {
   clusteredUpTo: string;
 }
 
-export const conversationsClusteringEntity = defineEntity<ConversationsClusteringItem, { orgId: string }>({
+export const conversationsClusteringEntity = defineEntity<ConversationsClusteringItem>()({
   type: 'conversations-clustering',
-  key: ({ orgId }) => ({ pk: `ORG#${orgId}`, sk: 'CONVCLUSTERING' }),
+  key: ({ orgId }: { orgId: string }) => ({ pk: `ORG#${orgId}`, sk: 'CONVCLUSTERING' }),
 });

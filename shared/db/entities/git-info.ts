@@ -12,6 +12,8 @@ export interface GitInfoItem {
   integration?: string;
   /** Repository URL without credentials. */
   url?: string;
+  /** The URL the last operation used (without credentials). */
+  remote?: string;
   ref?: string;
   updatedAt?: string;
   /** `timestamp` of the last applied operation: older ones are skipped. */
@@ -50,16 +52,20 @@ export interface GitOperationItem {
   progress?: GitProgress;
 }
 
+const GIT_OPERATION_PREFIX = 'GIT_OP#';
+
 /** SPACE#<id> / GIT_INFO. */
-export const gitInfoEntity = defineEntity<GitInfoItem, { spaceId: string }>({
+export const gitInfoEntity = defineEntity<GitInfoItem>()({
   type: 'git-info',
-  key: ({ spaceId }) => ({ pk: `SPACE#${spaceId}`, sk: 'GIT_INFO' }),
+  key: ({ spaceId }: { spaceId: string }) => ({ pk: `SPACE#${spaceId}`, sk: 'GIT_INFO' }),
 });
 
 /** SPACE#<id> / GIT_OP#<operationId>; operation ids start with the request time, so they sort by it. */
-export const gitOperationEntity = defineEntity<GitOperationItem, { spaceId: string; operationId: string }>({
+export const gitOperationEntity = defineEntity<GitOperationItem>()({
   type: 'git-operation',
-  key: ({ spaceId, operationId }) => ({ pk: `SPACE#${spaceId}`, sk: `GIT_OP#${operationId}` }),
+  key: ({ spaceId, operationId }: { spaceId: string; operationId: string }) => ({ pk: `SPACE#${spaceId}`, sk: `${GIT_OPERATION_PREFIX}${operationId}` }),
+  partitions: {
+    /** A space's operations in request order. */
+    inSpace: (a: { spaceId: string }) => ({ pk: `SPACE#${a.spaceId}`, prefix: GIT_OPERATION_PREFIX }),
+  },
 });
-
-export const GIT_OPERATION_PREFIX = 'GIT_OP#';

@@ -27,6 +27,8 @@ export interface IntegrationItem {
   contentSecurityPolicy?: unknown;
   /** Secret names to sha256 hashes of their values: never returned, never readable back. */
   secretHashes: Record<string, string>;
+  /** The secrets' values sealed for the runtime (shared/integrations/secrets.ts): AES-GCM, never returned. */
+  sealedSecrets?: string;
   ownerOrgId: string;
   /** Filter helpers: lower-cased `name title`, hostnames of blocks' urlUnfurl, has-flags. */
   searchText: string;
@@ -40,10 +42,12 @@ export interface IntegrationItem {
 }
 
 /** INTEGRATION#<name> / INTEGRATION; gsi1 INTEGRATIONS / <name>: the catalog ordered by name. */
-export const integrationEntity = defineEntity<IntegrationItem, { name: string }>({
+export const integrationEntity = defineEntity<IntegrationItem>()({
   type: 'integration',
-  key: ({ name }) => ({ pk: `INTEGRATION#${name}`, sk: 'INTEGRATION' }),
-  indexes: (item) => ({ gsi1: { pk: 'INTEGRATIONS', sk: item.name } }),
+  key: ({ name }: { name: string }) => ({ pk: `INTEGRATION#${name}`, sk: 'INTEGRATION' }),
+  indexes: {
+    catalog: { index: 'gsi1', pk: (_: object) => 'INTEGRATIONS', sk: (item) => item.name },
+  },
 });
 
 export interface InstallationItem {
@@ -60,19 +64,28 @@ export interface InstallationItem {
 }
 
 /** INTEGRATION#<name> / INSTALLATION#<id>; gsi1 ORG#<org>#INSTALLATIONS / <name>#<id>. */
-export const installationEntity = defineEntity<InstallationItem, { name: string; installationId: string }>({
+export const installationEntity = defineEntity<InstallationItem>()({
   type: 'integration-installation',
-  key: ({ name, installationId }) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLATION#${installationId}` }),
-  indexes: (item) => ({ gsi1: { pk: `ORG#${item.orgId}#INSTALLATIONS`, sk: `${item.integrationName}#${item.id}` } }),
+  key: ({ name, installationId }: { name: string; installationId: string }) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLATION#${installationId}` }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#INSTALLATIONS`, sk: (item) => `${item.integrationName}#${item.id}` },
+  },
+  partitions: {
+    ofIntegration: (a: { name: string }) => ({ pk: `INTEGRATION#${a.name}`, prefix: 'INSTALLATION#' }),
+  },
 });
 
 /** INTEGRATION#<name> / INSTALLED#<org>: at most one installation per organization. */
 export const installationLockKey = (name: string, orgId: string) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLED#${orgId}` });
+export const installationLockEntity = defineEntity<{ installationId: string }>()({
+  type: 'integration-installation-lock',
+  key: ({ name, orgId }: { name: string; orgId: string }) => installationLockKey(name, orgId),
+});
 
 export interface IntegrationEventLog {
   message: string;
   timestamp: string;
-  level: 'debug' | 'info' | 'error';
+  level: 'debug' | 'info' | 'warn' | 'error';
 }
 
 export interface IntegrationEventItem {
@@ -83,6 +96,8 @@ export interface IntegrationEventItem {
   payload: Record<string, unknown>;
   status: 'pending' | 'success' | 'failed';
   logs: IntegrationEventLog[];
+  /** Delivery attempts made so far (shared/integrations/dispatch.ts). */
+  attempts?: number;
 }
 
 /**
@@ -96,7 +111,10 @@ export function eventCreatedAt(eventId: string): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-export const integrationEventEntity = defineEntity<IntegrationEventItem, { name: string; createdAt: string; eventId: string }>({
+export const integrationEventEntity = defineEntity<IntegrationEventItem>()({
   type: 'integration-event',
-  key: ({ name, createdAt, eventId }) => ({ pk: `INTEGRATION#${name}`, sk: `EVENT#${createdAt}#${eventId}` }),
+  key: ({ name, createdAt, eventId }: { name: string; createdAt: string; eventId: string }) => ({ pk: `INTEGRATION#${name}`, sk: `EVENT#${createdAt}#${eventId}` }),
+  partitions: {
+    ofIntegration: (a: { name: string }) => ({ pk: `INTEGRATION#${a.name}`, prefix: 'EVENT#' }),
+  },
 });

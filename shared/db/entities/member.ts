@@ -20,12 +20,14 @@ export interface MemberItem {
  * gsi1: the user's organizations (USER#<user>#ORGS, by joinedAt).
  * gsi2: the org's members by joinedAt. gsi3 (sparse): members by lastSeenAt, only once seen.
  */
-export const memberEntity = defineEntity<MemberItem, { orgId: string; userId: string }>({
+export const memberEntity = defineEntity<MemberItem>()({
   type: 'member',
-  key: ({ orgId, userId }) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` }),
-  indexes: (m) => ({
-    gsi1: { pk: `USER#${m.userId}#ORGS`, sk: `${m.joinedAt}#${m.orgId}` },
-    gsi2: { pk: `ORG#${m.orgId}#MEMBERS`, sk: `${m.joinedAt}#${m.userId}` },
-    gsi3: m.lastSeenAt ? { pk: `ORG#${m.orgId}#MEMBERS_SEEN`, sk: `${m.lastSeenAt}#${m.userId}` } : null,
-  }),
+  key: ({ orgId, userId }: { orgId: string; userId: string }) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}` }),
+  indexes: {
+    byUser: { index: 'gsi1', pk: (a: { userId: string }) => `USER#${a.userId}#ORGS`, sk: (m) => `${m.joinedAt}#${m.orgId}` },
+    byOrg: { index: 'gsi2', pk: (a: { orgId: string }) => `ORG#${a.orgId}#MEMBERS`, sk: (m) => `${m.joinedAt}#${m.userId}` },
+    bySeen: {
+      index: 'gsi3', pk: (a: { orgId: string }) => `ORG#${a.orgId}#MEMBERS_SEEN`, sk: (m) => `${m.lastSeenAt}#${m.userId}`, when: (m) => Boolean(m.lastSeenAt),
+    },
+  },
 });

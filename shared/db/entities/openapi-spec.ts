@@ -3,6 +3,8 @@
  */
 import { defineEntity } from '../entity.ts';
 
+const OPENAPI_PREFIX = 'OPENAPI#';
+
 /** Public interface values of `processingState`. */
 export type OpenAPIProcessingState = 'pending' | 'progress' | 'complete';
 export type OpenAPIProcessErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
@@ -38,9 +40,11 @@ export interface OpenAPISpecItem {
 }
 
 /** ORG#<org> / OPENAPI#<slug>: an org's specs are one Query (sk begins_with OPENAPI#), by slug. */
-export const openAPISpecEntity = defineEntity<OpenAPISpecItem, { orgId: string; slug: string }>({
+export const openAPISpecEntity = defineEntity<OpenAPISpecItem>()({
   type: 'openapi-spec',
-  key: ({ orgId, slug }) => ({ pk: `ORG#${orgId}`, sk: `OPENAPI#${slug}` }),
+  key: ({ orgId, slug }: { orgId: string; slug: string }) => ({ pk: `ORG#${orgId}`, sk: `${OPENAPI_PREFIX}${slug}` }),
+  partitions: {
+    inOrg: (a: { orgId: string }) => ({ pk: `ORG#${a.orgId}`, prefix: OPENAPI_PREFIX }),
+  },
 });
 
-export const OPENAPI_PREFIX = 'OPENAPI#';

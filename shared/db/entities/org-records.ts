@@ -10,9 +10,9 @@ export interface InviteItem {
 }
 
 /** ORG#<org> / INVITE#<id>: link invites. */
-export const inviteEntity = defineEntity<InviteItem, { orgId: string; inviteId: string }>({
+export const inviteEntity = defineEntity<InviteItem>()({
   type: 'invite',
-  key: ({ orgId, inviteId }) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${inviteId}` }),
+  key: ({ orgId, inviteId }: { orgId: string; inviteId: string }) => ({ pk: `ORG#${orgId}`, sk: `INVITE#${inviteId}` }),
 });
 
 export interface AgentInstructionsItem {
@@ -23,9 +23,9 @@ export interface AgentInstructionsItem {
 }
 
 /** ORG#<org> / AGENT_INSTRUCTIONS. */
-export const agentInstructionsEntity = defineEntity<AgentInstructionsItem, { orgId: string }>({
+export const agentInstructionsEntity = defineEntity<AgentInstructionsItem>()({
   type: 'agent-instructions',
-  key: ({ orgId }) => ({ pk: `ORG#${orgId}`, sk: 'AGENT_INSTRUCTIONS' }),
+  key: ({ orgId }: { orgId: string }) => ({ pk: `ORG#${orgId}`, sk: 'AGENT_INSTRUCTIONS' }),
 });
 
 export interface EmailDomainItem {
@@ -34,7 +34,7 @@ export interface EmailDomainItem {
 }
 
 /** EMAILDOMAIN#<domain> / ORG#<org>: organizations allowing an email domain, one Query. */
-export const emailDomainEntity = defineEntity<EmailDomainItem, { domain: string; orgId: string }>({
+export const emailDomainEntity = defineEntity<EmailDomainItem>()({
   type: 'email-domain',
-  key: ({ domain, orgId }) => ({ pk: `EMAILDOMAIN#${domain.toLowerCase()}`, sk: `ORG#${orgId}` }),
+  key: ({ domain, orgId }: { domain: string; orgId: string }) => ({ pk: `EMAILDOMAIN#${domain.toLowerCase()}`, sk: `ORG#${orgId}` }),
 });

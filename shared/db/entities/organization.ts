@@ -30,7 +30,7 @@ export interface OrganizationItem {
 }
 
 /** ORG#<id> / ORG. */
-export const organizationEntity = defineEntity<OrganizationItem, { orgId: string }>({
+export const organizationEntity = defineEntity<OrganizationItem>()({
   type: 'organization',
-  key: ({ orgId }) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  key: ({ orgId }: { orgId: string }) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
 });

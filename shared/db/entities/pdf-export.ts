@@ -16,7 +16,7 @@ export interface PdfExportItem {
  * revision, so a second request presigns the stored blob instead of rendering again.
  * Lives in the space's partition (the purge removes it).
  */
-export const pdfExportEntity = defineEntity<PdfExportItem, { spaceId: string; revisionId: string; selection: string }>({
+export const pdfExportEntity = defineEntity<PdfExportItem>()({
   type: 'pdf-export',
-  key: ({ spaceId, revisionId, selection }) => ({ pk: `SPACE#${spaceId}`, sk: `PDF#${revisionId}#${selection}` }),
+  key: ({ spaceId, revisionId, selection }: { spaceId: string; revisionId: string; selection: string }) => ({ pk: `SPACE#${spaceId}`, sk: `PDF#${revisionId}#${selection}` }),
 });

@@ -22,9 +22,9 @@ export const RATE_LIMIT_KEY_PREFIX = 'RATE#';
  * of one subject (a token hash, a client address). Each window is its own partition, so a
  * busy subject never makes a hot key of another, and the TTL attribute removes old windows.
  */
-export const rateLimitCounterEntity = defineEntity<RateLimitCounterItem, { scope: RateLimitScope; subject: string; windowStart: number }>({
+export const rateLimitCounterEntity = defineEntity<RateLimitCounterItem>()({
   type: 'rate-limit-counter',
-  key: ({ scope, subject, windowStart }) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${scope}#${subject}#${windowStart}`, sk: 'RATE' }),
+  key: ({ scope, subject, windowStart }: { scope: RateLimitScope; subject: string; windowStart: number }) => ({ pk: `${RATE_LIMIT_KEY_PREFIX}${scope}#${subject}#${windowStart}`, sk: 'RATE' }),
 });
 
 /**

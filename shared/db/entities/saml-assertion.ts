@@ -13,7 +13,7 @@ export interface SAMLAssertionItem {
 }
 
 /** SAMLASSERTION#<provider>#<assertion id> / SAMLASSERTION: one conditional Put accepts an assertion once. */
-export const samlAssertionEntity = defineEntity<SAMLAssertionItem, { providerId: string; assertionId: string }>({
+export const samlAssertionEntity = defineEntity<SAMLAssertionItem>()({
   type: 'saml-assertion',
-  key: ({ providerId, assertionId }) => ({ pk: `SAMLASSERTION#${providerId}#${assertionId}`, sk: 'SAMLASSERTION' }),
+  key: ({ providerId, assertionId }: { providerId: string; assertionId: string }) => ({ pk: `SAMLASSERTION#${providerId}#${assertionId}`, sk: 'SAMLASSERTION' }),
 });

@@ -4,6 +4,8 @@
 import { defineEntity } from '../entity.ts';
 import type { Role } from '../../http/schemas.ts';
 
+const SAML_PROVIDER_PREFIX = 'SAMLPROVIDER#';
+
 export interface SAMLProviderItem {
   id: string;
   orgId: string;
@@ -23,10 +25,15 @@ export interface SAMLProviderItem {
  * ORG#<org> / SAMLPROVIDER#<id>: an org's providers are one Query (sk begins_with SAMLPROVIDER#).
  * gsi1 SAMLPROVIDER#<id>: the service-provider endpoints (/sso/saml/<id>/...) find a provider by id alone.
  */
-export const samlProviderEntity = defineEntity<SAMLProviderItem, { orgId: string; providerId: string }>({
+export const samlProviderEntity = defineEntity<SAMLProviderItem>()({
   type: 'saml-provider',
-  key: ({ orgId, providerId }) => ({ pk: `ORG#${orgId}`, sk: `SAMLPROVIDER#${providerId}` }),
-  indexes: (p) => ({ gsi1: { pk: samlProviderIdPartition(p.id), sk: 'SAMLPROVIDER' } }),
+  key: ({ orgId, providerId }: { orgId: string; providerId: string }) => ({ pk: `ORG#${orgId}`, sk: `${SAML_PROVIDER_PREFIX}${providerId}` }),
+  partitions: {
+    inOrg: (a: { orgId: string }) => ({ pk: `ORG#${a.orgId}`, prefix: SAML_PROVIDER_PREFIX }),
+  },
+  indexes: {
+    byId: { index: 'gsi1', pk: (a: { id: string }) => samlProviderIdPartition(a.id), sk: () => 'SAMLPROVIDER' },
+  },
 });
 
 /** gsi1 partition of a provider looked up by its id. */
@@ -34,4 +41,3 @@ export function samlProviderIdPartition(providerId: string): string {
   return `SAMLPROVIDER#${providerId}`;
 }
 
-export const SAML_PROVIDER_PREFIX = 'SAMLPROVIDER#';

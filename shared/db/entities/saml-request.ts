@@ -17,7 +17,7 @@ export interface SAMLRequestItem {
 }
 
 /** SAMLREQUEST#<request id> / SAMLPROVIDER#<provider>: one GetItem scoped to the provider that sent it. */
-export const samlRequestEntity = defineEntity<SAMLRequestItem, { requestId: string; providerId: string }>({
+export const samlRequestEntity = defineEntity<SAMLRequestItem>()({
   type: 'saml-request',
-  key: ({ requestId, providerId }) => ({ pk: `SAMLREQUEST#${requestId}`, sk: `SAMLPROVIDER#${providerId}` }),
+  key: ({ requestId, providerId }: { requestId: string; providerId: string }) => ({ pk: `SAMLREQUEST#${requestId}`, sk: `SAMLPROVIDER#${providerId}` }),
 });

@@ -14,7 +14,7 @@ export interface ShareLinkItem {
 }
 
 /** SITE#<site> / SHARELINK#<id>: in the site's partition, deleted with it. */
-export const shareLinkEntity = defineEntity<ShareLinkItem, { siteId: string; shareLinkId: string }>({
+export const shareLinkEntity = defineEntity<ShareLinkItem>()({
   type: 'share-link',
-  key: ({ siteId, shareLinkId }) => ({ pk: `SITE#${siteId}`, sk: `SHARELINK#${shareLinkId}` }),
+  key: ({ siteId, shareLinkId }: { siteId: string; shareLinkId: string }) => ({ pk: `SITE#${siteId}`, sk: `SHARELINK#${shareLinkId}` }),
 });

@@ -79,23 +79,25 @@ export interface SiteSectionGroupItem {
  * SITE#<id> / SITE; gsi1: the organization's sites by creation (ORG#<org>#SITES).
  * Site spaces, sections, section groups and share links live in the same partition.
  */
-export const siteEntity = defineEntity<SiteItem, { siteId: string }>({
+export const siteEntity = defineEntity<SiteItem>()({
   type: 'site',
-  key: ({ siteId }) => ({ pk: `SITE#${siteId}`, sk: 'SITE' }),
-  indexes: (s) => ({ gsi1: { pk: `ORG#${s.orgId}#SITES`, sk: `${s.createdAt}#${s.id}` } }),
+  key: ({ siteId }: { siteId: string }) => ({ pk: `SITE#${siteId}`, sk: 'SITE' }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#SITES`, sk: (s) => `${s.createdAt}#${s.id}` },
+  },
 });
 
-export const siteSpaceEntity = defineEntity<SiteSpaceItem, { siteId: string; siteSpaceId: string }>({
+export const siteSpaceEntity = defineEntity<SiteSpaceItem>()({
   type: 'site-space',
-  key: ({ siteId, siteSpaceId }) => ({ pk: `SITE#${siteId}`, sk: `SITESPACE#${siteSpaceId}` }),
+  key: ({ siteId, siteSpaceId }: { siteId: string; siteSpaceId: string }) => ({ pk: `SITE#${siteId}`, sk: `SITESPACE#${siteSpaceId}` }),
 });
 
-export const siteSectionEntity = defineEntity<SiteSectionItem, { siteId: string; sectionId: string }>({
+export const siteSectionEntity = defineEntity<SiteSectionItem>()({
   type: 'site-section',
-  key: ({ siteId, sectionId }) => ({ pk: `SITE#${siteId}`, sk: `SECTION#${sectionId}` }),
+  key: ({ siteId, sectionId }: { siteId: string; sectionId: string }) => ({ pk: `SITE#${siteId}`, sk: `SECTION#${sectionId}` }),
 });
 
-export const siteSectionGroupEntity = defineEntity<SiteSectionGroupItem, { siteId: string; groupId: string }>({
+export const siteSectionGroupEntity = defineEntity<SiteSectionGroupItem>()({
   type: 'site-section-group',
-  key: ({ siteId, groupId }) => ({ pk: `SITE#${siteId}`, sk: `SECTIONGROUP#${groupId}` }),
+  key: ({ siteId, groupId }: { siteId: string; groupId: string }) => ({ pk: `SITE#${siteId}`, sk: `SECTIONGROUP#${groupId}` }),
 });

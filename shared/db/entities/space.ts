@@ -29,6 +29,8 @@ export interface SpaceItem {
   changeRequests: number;
   changeRequestsOpen: number;
   changeRequestsDraft: number;
+  /** The last change request number given (ADD-only, via the create transaction); absent before the first. */
+  changeRequestNumber?: number;
   createdBy: string;
   createdAt: string;
   updatedAt: string;
@@ -45,14 +47,17 @@ export const SPACE_RETENTION_SECONDS = 7 * 24 * 60 * 60;
  * gsi1: the org's spaces by creation; gsi2: children of the parent by position.
  * Deleted spaces leave both lists and enter gsi3 DELETED_SPACES (by expiry) for the purge.
  */
-export const spaceEntity = defineEntity<SpaceItem, { spaceId: string }>({
+export const spaceEntity = defineEntity<SpaceItem>()({
   type: 'space',
-  key: ({ spaceId }) => ({ pk: `SPACE#${spaceId}`, sk: 'SPACE' }),
-  indexes: (s) => s.deletedAt
-    ? { gsi1: null, gsi2: null, gsi3: { pk: 'DELETED_SPACES', sk: `${String(s.expiresAt).padStart(12, '0')}#${s.id}` } }
-    : {
-        gsi1: { pk: `ORG#${s.orgId}#SPACES`, sk: `${s.createdAt}#${s.id}` },
-        gsi2: { pk: childrenPartition(s.orgId, s.parent), sk: `${s.position}#${s.id}` },
-        gsi3: null,
-      },
+  key: ({ spaceId }: { spaceId: string }) => ({ pk: `SPACE#${spaceId}`, sk: 'SPACE' }),
+  indexes: {
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#SPACES`, sk: (s) => `${s.createdAt}#${s.id}`, when: (s) => !s.deletedAt },
+    /** Spaces among a parent's children (collections share the partition). */
+    children: {
+      index: 'gsi2', pk: (a: { orgId: string; parent?: string }) => childrenPartition(a.orgId, a.parent), sk: (s) => `${s.position}#${s.id}`,
+      when: (s) => !s.deletedAt, sharedPartition: true,
+    },
+    /** Deleted spaces by expiry, for the purge. */
+    deleted: { index: 'gsi3', pk: (_: object) => 'DELETED_SPACES', sk: (s) => `${String(s.expiresAt).padStart(12, '0')}#${s.id}`, when: (s) => Boolean(s.deletedAt) },
+  },
 });

@@ -23,9 +23,12 @@ export interface TeamItem {
 }
 
 /** ORG#<org> / TEAM#<team>: an org's teams are one Query on its partition (sk begins_with TEAM#). */
-export const teamEntity = defineEntity<TeamItem, { orgId: string; teamId: string }>({
+export const teamEntity = defineEntity<TeamItem>()({
   type: 'team',
-  key: ({ orgId, teamId }) => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
+  key: ({ orgId, teamId }: { orgId: string; teamId: string }) => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
+  partitions: {
+    inOrg: (a: { orgId: string }) => ({ pk: `ORG#${a.orgId}`, prefix: 'TEAM#' }),
+  },
 });
 
 export interface TeamMemberItem {
@@ -42,10 +45,15 @@ export interface TeamMemberItem {
  * ORG#<org> / TEAMMEMBER#<team>#<user>: a team's members are one Query (sk begins_with
  * TEAMMEMBER#<team>#); a member's teams via gsi1 ORG#<org>#USER#<user>#TEAMS (by team id).
  */
-export const teamMemberEntity = defineEntity<TeamMemberItem, { orgId: string; teamId: string; userId: string }>({
+export const teamMemberEntity = defineEntity<TeamMemberItem>()({
   type: 'team-member',
-  key: ({ orgId, teamId, userId }) => ({ pk: `ORG#${orgId}`, sk: `TEAMMEMBER#${teamId}#${userId}` }),
-  indexes: (m) => ({ gsi1: { pk: memberTeamsPartition(m.orgId, m.userId), sk: `TEAM#${m.teamId}` } }),
+  key: ({ orgId, teamId, userId }: { orgId: string; teamId: string; userId: string }) => ({ pk: `ORG#${orgId}`, sk: `TEAMMEMBER#${teamId}#${userId}` }),
+  indexes: {
+    byMember: { index: 'gsi1', pk: (a: { orgId: string; userId: string }) => memberTeamsPartition(a.orgId, a.userId), sk: (m) => `TEAM#${m.teamId}` },
+  },
+  partitions: {
+    byTeam: (a: { orgId: string; teamId: string }) => ({ pk: `ORG#${a.orgId}`, prefix: teamMembersPrefix(a.teamId) }),
+  },
 });
 
 /** gsi1 partition of a member's team memberships. */

@@ -9,11 +9,15 @@ export interface TokenItem {
   revokedAt?: string;
   /** Epoch seconds after which the token no longer authenticates (also the table's TTL attribute); absent: no expiry. */
   expiresAt?: number;
+  /** Installation tokens handed to integration scripts (shared/integrations/installation-token.ts). */
+  integration?: { name: string; installationId: string; orgId: string; scopes: string[] };
 }
 
 /** TOKEN#<sha256> / TOKEN: one GetItem authenticates a request. A user's tokens via gsi1. */
-export const tokenEntity = defineEntity<TokenItem, { hash: string }>({
+export const tokenEntity = defineEntity<TokenItem>()({
   type: 'token',
-  key: ({ hash }) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' }),
-  indexes: (t) => ({ gsi1: { pk: `USER#${t.userId}#TOKENS`, sk: t.createdAt } }),
+  key: ({ hash }: { hash: string }) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' }),
+  indexes: {
+    byUser: { index: 'gsi1', pk: (a: { userId: string }) => `USER#${a.userId}#TOKENS`, sk: (t) => t.createdAt },
+  },
 });

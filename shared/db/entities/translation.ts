@@ -5,6 +5,8 @@
 import { defineEntity } from '../entity.ts';
 import type { StoredDocument } from '../../content/types.ts';
 
+const TRANSLATION_PREFIX = 'TRANSLATION#';
+
 /** The public interface's statuses (TranslationStatus): pending → running → completed. */
 export type TranslationStatus = 'pending' | 'running' | 'completed';
 
@@ -44,12 +46,13 @@ export interface TranslationItem {
   updatedAt: string;
 }
 
-export const translationEntity = defineEntity<TranslationItem, { orgId: string; translationId: string }>({
+export const translationEntity = defineEntity<TranslationItem>()({
   type: 'translation',
-  key: ({ orgId, translationId }) => ({ pk: `ORG#${orgId}`, sk: `TRANSLATION#${translationId}` }),
+  key: ({ orgId, translationId }: { orgId: string; translationId: string }) => ({ pk: `ORG#${orgId}`, sk: `${TRANSLATION_PREFIX}${translationId}` }),
+  partitions: {
+    inOrg: (a: { orgId: string }) => ({ pk: `ORG#${a.orgId}`, prefix: TRANSLATION_PREFIX }),
+  },
 });
-
-export const TRANSLATION_PREFIX = 'TRANSLATION#';
 
 export const emptyTranslationStats = (): TranslationStats => ({
   runs: 0, totalWords: 0, totalPages: 0, totalDuration: 0, latestRunDuration: 0, latestPages: 0, latestWords: 0,

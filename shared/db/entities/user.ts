@@ -12,8 +12,10 @@ export interface UserItem {
 }
 
 /** USER#<id> / USER; email lookup through gsi1 EMAIL#<email>. */
-export const userEntity = defineEntity<UserItem, { userId: string }>({
+export const userEntity = defineEntity<UserItem>()({
   type: 'user',
-  key: ({ userId }) => ({ pk: `USER#${userId}`, sk: 'USER' }),
-  indexes: (u) => ({ gsi1: { pk: `EMAIL#${u.email.toLowerCase()}`, sk: 'USER' } }),
+  key: ({ userId }: { userId: string }) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  indexes: {
+    byEmail: { index: 'gsi1', pk: (a: { email: string }) => `EMAIL#${a.email.toLowerCase()}`, sk: () => 'USER', prefix: 'USER' },
+  },
 });

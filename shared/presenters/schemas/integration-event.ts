@@ -18,5 +18,5 @@ export type IntegrationEventOutput = v.InferOutput<typeof integrationEventSchema
 /** GET .../events/{eventId}: the event and its delivery log. */
 export const integrationEventDetailSchema = v.object({
   event: integrationEventSchema,
-  trace: v.object({ logs: v.array(v.object({ message: v.string(), timestamp: timestampSchema, level: v.picklist(['debug', 'info', 'error']) })) }),
+  trace: v.object({ logs: v.array(v.object({ message: v.string(), timestamp: timestampSchema, level: v.picklist(['debug', 'info', 'warn', 'error']) })) }),
 });

@@ -36,11 +36,11 @@ export const siteCustomizationSchema = v.object({
     search: v.string(),
   }),
   internationalization: v.object({ locale: v.string() }),
-  favicon: v.object({ icon: v.optional(themed(urlSchema)) }),
+  favicon: v.object({ icon: v.optional(themed(urlSchema)), emoji: v.optional(v.string()) }),
   header: v.object({
     preset: v.picklist(['default', 'bold', 'contrast', 'custom', 'none']),
     logo: v.optional(themed(urlSchema)),
-    links: v.array(v.object({ title: v.string(), style: v.optional(v.string()), to: v.optional(contentRefSchema), links: v.optional(v.array(link)), condition: v.optional(v.string()) })),
+    links: v.array(v.object({ title: v.string(), style: v.optional(v.string()), to: v.optional(v.nullable(contentRefSchema)), links: v.optional(v.array(link)), condition: v.optional(v.string()) })),
   }),
   footer: v.object({
     logo: v.optional(themed(urlSchema)),
@@ -53,7 +53,7 @@ export const siteCustomizationSchema = v.object({
     link: v.optional(link),
     style: v.picklist(['info', 'warning', 'danger', 'success']),
   })),
-  themes: v.object({ default: v.picklist(['light', 'dark']), toggeable: v.boolean() }),
+  themes: v.object({ default: v.picklist(['light', 'dark', 'system']), toggeable: v.boolean() }),
   pdf: v.object({ enabled: v.boolean() }),
   feedback: v.object({ enabled: v.boolean() }),
   ai: v.object({ mode: v.string() }),
@@ -67,5 +67,7 @@ export const siteCustomizationSchema = v.object({
   socialPreview: v.object({ url: v.optional(urlSchema) }),
   socialAccounts: v.array(v.object({ platform: v.string(), handle: v.string(), display: v.object({ footer: v.boolean(), header: v.boolean() }) })),
   insights: v.object({ trackingCookie: v.boolean() }),
+  /** When the settings were last written (absent until they are). */
+  updatedAt: v.optional(v.string()),
 });
 export type SiteCustomizationOutput = v.InferOutput<typeof siteCustomizationSchema>;

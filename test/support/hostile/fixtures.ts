@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { queryAll } from '../../../shared/db/operations.ts';
-import type { Operation } from '../../../shared/http/operations.ts';
+import type { Operation } from '../../../functions/catalogue.ts';
 import { newOrg, type TestApi, type TestOrg } from '../api.ts';
 
 /**

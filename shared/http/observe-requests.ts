@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { runTraced, roundTrips } from '../db/trace.ts';
-import { runWithLogContext } from './context.ts';
-import { logger } from './logger.ts';
-import { recordRequest } from './metrics.ts';
+import { runWithLogContext } from '../observability/context.ts';
+import { logger } from '../observability/logger.ts';
+import { recordRequest } from '../observability/metrics.ts';
 
 /** A caller's x-request-id is reused as correlation id only if it is short and plain (it is echoed and logged). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;

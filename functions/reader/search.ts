@@ -1,0 +1,56 @@
+import type { ElementContent } from 'hast';
+import { h } from 'hastscript';
+import type { LocatedPage } from '../../shared/content/tree.ts';
+import { highlightedExcerpt, queryTerms } from '../../shared/content/search/excerpt.ts';
+import { presentRankedPages, rankRevision, type SearchPageResult } from '../../shared/content/search/space-search.ts';
+import type { ReaderSpace, spaceContent } from '../../shared/reader/site.ts';
+
+type Content = Awaited<ReturnType<typeof spaceContent>>;
+
+/** Results listed by the search page and the instant search. */
+export const READER_SEARCH_LIMIT = 20;
+
+/** Pages of the site space matching `q`, readable ones only, best first. */
+async function search(space: ReaderSpace, content: Content, pages: LocatedPage[], q: string): Promise<SearchPageResult[]> {
+  if (q.trim() === '') return [];
+  const readable = new Set(pages.map((p) => p.page.id));
+  const ranked = (await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q)).filter((r) => readable.has(r.where.page.id));
+  return presentRankedPages(space.space.id, ranked.slice(0, READER_SEARCH_LIMIT));
+}
+
+/** The no-JavaScript search page's body: results as a list, matched words in <mark>. */
+export async function searchResultsHtml(space: ReaderSpace, content: Content, pages: LocatedPage[], q: string): Promise<ElementContent[]> {
+  const heading = h('h1', `Search results for “${q}”`);
+  if (q.trim() === '') return [heading, h('p', 'Type something to search for.')];
+  const results = await search(space, content, pages, q);
+  if (results.length === 0) return [heading, h('p.no-results', 'No results.')];
+  const terms = queryTerms(q);
+  const items = results.map((r) => {
+    const excerpt = r.sections[0]?.body ?? r.description;
+    const anchor = r.sections[0]?.id ? `#${r.sections[0].id}` : '';
+    return h('li', [
+      h('a', { href: `${space.basePath}/${r.path}${anchor}` }, r.title),
+      ...(r.ancestors.length ? [' ', h('small', r.ancestors.map((a) => a.title).join(' › '))] : []),
+      ...(excerpt ? [h('p', highlightedExcerpt(excerpt, terms))] : []),
+    ]);
+  });
+  return [heading, h('ol.search-results', items)];
+}
+
+/**
+ * The instant search's answer (`<space>/~search?q=`): pages with their matching sections,
+ * as text (the script marks the terms itself and never parses HTML from here).
+ */
+export async function searchResultsJson(space: ReaderSpace, content: Content, pages: LocatedPage[], q: string) {
+  const results = await search(space, content, pages, q);
+  return {
+    query: q,
+    pages: results.map((r) => ({
+      title: r.title,
+      href: `${space.basePath}/${r.path}`,
+      breadcrumbs: [...r.ancestors.map((a) => a.title), r.title],
+      excerpt: r.sections.length === 0 ? r.description : '',
+      sections: r.sections.filter((s) => s.id).map((s) => ({ title: s.title.replaceAll(' > ', ' › '), href: `${space.basePath}/${s.path}`, excerpt: s.body })),
+    })),
+  };
+}

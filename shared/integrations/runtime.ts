@@ -1,0 +1,132 @@
+import { Miniflare } from 'miniflare';
+import type { IntegrationEventLog } from '../db/entities/integration.ts';
+import { scriptLimits, type ScriptLimits } from './limits.ts';
+import { usageOf, workerdChildren } from './process-watch.ts';
+
+/**
+ * Runs a published integration script — a Workers module as `@gitbook/cli` bundles it — in
+ * workerd through miniflare, the way `gitbook dev` does, one workerd process per run: no
+ * state leaks from one event or installation to the next, and killing the process is a
+ * complete stop. CPU time and memory are sampled from /proc (process-watch.ts) and wall
+ * time is a timer: going over any of them kills the process and the run fails with that
+ * reason. `console` output comes back as the run's logs; every outbound `fetch` of the
+ * script is handed to `outbound` (the service's egress guard, outbound.ts).
+ */
+export const COMPATIBILITY_DATE = '2025-05-25';
+const SAMPLE_INTERVAL_MS = 20;
+
+export type RunFailureReason = 'cpu' | 'memory' | 'wall' | 'response-size' | 'startup' | 'crash';
+
+export interface ScriptRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array | FormData;
+}
+
+export interface ScriptRun {
+  response?: { status: number; headers: Record<string, string>; body: Buffer };
+  failure?: { reason: RunFailureReason; message: string };
+  logs: IntegrationEventLog[];
+}
+
+export type OutboundHandler = (request: Request) => Promise<Response>;
+
+const levels: Record<string, IntegrationEventLog['level']> = { debug: 'debug', log: 'info', info: 'info', warn: 'warn', error: 'error' };
+
+/** Start-ups one at a time: the new workerd child is then the one this run started. */
+let startups: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
+  const run = startups.then(start, start);
+  startups = run.catch(() => undefined);
+  return run;
+}
+
+export async function runScript(script: string, request: ScriptRequest, outbound: OutboundHandler, limits: ScriptLimits = scriptLimits()): Promise<ScriptRun> {
+  const logs: IntegrationEventLog[] = [];
+  const log = (message: string, level: IntegrationEventLog['level'], timestamp = Date.now()) => {
+    logs.push({ message, level, timestamp: new Date(timestamp).toISOString() });
+  };
+  let mf: Miniflare | undefined;
+  let pid: number | undefined;
+  try {
+    ({ mf, pid } = await oneAtATime(async () => {
+      const before = await workerdChildren();
+      const instance = new Miniflare({
+        modules: true,
+        script,
+        compatibilityDate: COMPATIBILITY_DATE,
+        compatibilityFlags: ['nodejs_compat'],
+        handleStructuredLogs: ({ level, message, timestamp }: { level: string; message: string; timestamp: number }) => log(message, levels[level] ?? 'info', timestamp),
+        outboundService: outbound,
+      });
+      try {
+        await instance.ready;
+      } catch (error) {
+        await instance.dispose().catch(() => undefined);
+        throw error;
+      }
+      const started = [...await workerdChildren()].find((p) => !before.has(p));
+      return { mf: instance, pid: started };
+    }));
+  } catch (error) {
+    return { logs, failure: { reason: 'startup', message: `The script could not start: ${(error as Error).message}` } };
+  }
+
+  let failure: ScriptRun['failure'];
+  const controller = new AbortController();
+  const stop = (reason: RunFailureReason, message: string) => {
+    failure ??= { reason, message };
+    controller.abort();
+    if (pid !== undefined) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch { /* already gone */ }
+    }
+  };
+  const baseline = pid !== undefined ? await usageOf(pid) : undefined;
+  const sampler = pid !== undefined && baseline ? setInterval(() => {
+    void usageOf(pid!).then((usage) => {
+      if (!usage) return;
+      if (usage.cpuMs - baseline.cpuMs > limits.cpuMs) stop('cpu', `The script used more than ${limits.cpuMs} ms of CPU time and was stopped`);
+      else if (usage.rssBytes > limits.memoryBytes) stop('memory', `The script used more than ${Math.round(limits.memoryBytes / 1048576)} MB of memory and was stopped`);
+    });
+  }, SAMPLE_INTERVAL_MS) : undefined;
+  const wall = setTimeout(() => stop('wall', `The script did not answer within ${limits.wallMs} ms and was stopped`), limits.wallMs);
+  try {
+    const res = await mf.dispatchFetch(request.url, {
+      method: request.method, headers: request.headers, body: request.body as never, signal: controller.signal,
+    });
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of (res.body ?? []) as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > limits.responseBytes) {
+        stop('response-size', `The script's response is larger than ${limits.responseBytes} bytes`);
+        break;
+      }
+      chunks.push(chunk);
+    }
+    if (failure) return { logs, failure };
+    return { logs, response: { status: res.status, headers: responseHeaders(res.headers), body: Buffer.concat(chunks) } };
+  } catch (error) {
+    // V8 may give up on its heap before the sampler sees the process grow past the limit.
+    if (!failure && logs.some((l) => /out of memory/i.test(l.message))) {
+      failure = { reason: 'memory', message: 'The script ran out of memory and was stopped' };
+    }
+    return { logs, failure: failure ?? { reason: 'crash', message: `The script failed: ${(error as Error).message}` } };
+  } finally {
+    clearInterval(sampler);
+    clearTimeout(wall);
+    await mf.dispose().catch(() => undefined);
+  }
+}
+
+/** The script's answer headers, without miniflare's own and hop-by-hop ones. */
+function responseHeaders(headers: { forEach(fn: (value: string, name: string) => void): void }): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!name.startsWith('mf-') && !/^(content-length|transfer-encoding|connection|content-encoding)$/.test(name)) out[name] = value;
+  });
+  return out;
+}

@@ -1,0 +1,49 @@
+/**
+ * The reader's script, served from a long-cached URL (shared/reader/assets.ts) and loaded
+ * with `defer`. Everything it does improves a page that already works without it: tabs,
+ * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
+ * page tree after the page), copy buttons, the current heading in "On this page", and
+ * instant search (`/` or Ctrl/Cmd-K) over the space's `~search` JSON, the form's own
+ * submit staying the no-JavaScript path. Results are built as DOM nodes from text: no
+ * HTML from the server is ever parsed here.
+ */
+export const READER_JS = `(function(){'use strict';
+var d=document,root=d.documentElement;
+function all(s,el){return Array.prototype.slice.call((el||d).querySelectorAll(s));}
+d.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(!t)return;var g=t.closest('[data-tabs]');
+all(':scope>.tab-list>[role=tab]',g).forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));var p=d.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});});
+var toggle=d.querySelector('[data-theme-toggle]');
+function dark(){var t=root.getAttribute('data-theme');return t?t==='dark':matchMedia('(prefers-color-scheme: dark)').matches;}
+function label(){if(toggle){toggle.textContent=dark()?'☀':'☾';toggle.setAttribute('aria-label',dark()?'Switch to light mode':'Switch to dark mode');}}
+if(toggle){toggle.hidden=false;label();toggle.addEventListener('click',function(){var next=dark()?'light':'dark';root.setAttribute('data-theme',next);try{localStorage.setItem('reader-theme',next);}catch(e){}label();});}
+var menu=d.querySelector('.menu-link');
+if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','false');menu.addEventListener('click',function(e){e.preventDefault();var open=d.body.classList.toggle('menu-open');menu.setAttribute('aria-expanded',String(open));});}
+all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent='Copy';
+b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy';},1500);},function(){});});f.appendChild(b);});
+var toc=all('aside.toc a');
+if(toc.length&&'IntersectionObserver'in window){var byId={};toc.forEach(function(a){byId[decodeURIComponent(a.hash.slice(1))]=a;});var visible={};
+var io=new IntersectionObserver(function(entries){entries.forEach(function(en){visible[en.target.id]=en.isIntersecting;});var cur=null;
+for(var i=0;i<heads.length;i++){if(visible[heads[i].id]){cur=heads[i];break;}}if(!cur)return;toc.forEach(function(a){if(a===byId[cur.id])a.setAttribute('aria-current','location');else a.removeAttribute('aria-current');});},{rootMargin:'0px 0px -60% 0px'});
+var heads=Object.keys(byId).map(function(id){return d.getElementById(id);}).filter(Boolean);heads.forEach(function(h){io.observe(h);});}
+var form=d.querySelector('form.search'),input=form&&form.querySelector('input'),panel=form&&form.querySelector('.search-panel');
+if(!form||!input||!panel)return;
+d.addEventListener('keydown',function(e){var k=e.key;var typing=/^(INPUT|TEXTAREA|SELECT)$/.test((e.target.tagName||''))||e.target.isContentEditable;
+if((k==='k'||k==='K')&&(e.metaKey||e.ctrlKey)||(k==='/'&&!typing)){e.preventDefault();input.focus();input.select();}
+else if(k==='Escape'&&!panel.hidden){panel.hidden=true;input.focus();}});
+var timer,seq=0;
+function mark(el,text,terms){var re=terms.length?new RegExp('('+terms.map(function(t){return t.replace(/[.*+?^$()|[\\]{}\\\\]/g,'\\\\$&');}).join('|')+')','gi'):null;
+(re?text.split(re):[text]).forEach(function(part,i){if(!part)return;if(i%2){var m=d.createElement('mark');m.textContent=part;el.appendChild(m);}else el.appendChild(d.createTextNode(part));});}
+function show(data,q){panel.textContent='';var terms=q.toLowerCase().split(/[^\\p{L}\\p{N}]+/u).filter(function(t){return t.length>1;});
+if(!data.pages.length){var p=d.createElement('p');p.textContent='No results for “'+q+'”.';panel.appendChild(p);}
+data.pages.forEach(function(pg){var h=d.createElement('h2');h.textContent=pg.breadcrumbs.length?pg.breadcrumbs.join(' › '):pg.title;panel.appendChild(h);
+[{title:pg.title,href:pg.href,excerpt:pg.excerpt}].concat(pg.sections).forEach(function(s){var a=d.createElement('a');a.href=s.href;mark(a,s.title,terms);if(s.excerpt){var sp=d.createElement('span');mark(sp,s.excerpt,terms);a.appendChild(sp);}panel.appendChild(a);});});
+panel.hidden=false;}
+input.addEventListener('input',function(){clearTimeout(timer);var q=input.value.trim();if(!q){panel.hidden=true;return;}
+timer=setTimeout(function(){var mine=++seq;fetch(form.getAttribute('data-search')+'?q='+encodeURIComponent(q),{headers:{accept:'application/json'},credentials:'same-origin'}).then(function(r){return r.ok?r.json():null;}).then(function(data){if(data&&mine===seq)show(data,q);},function(){});},120);});
+input.addEventListener('keydown',function(e){if(e.key==='ArrowDown'&&!panel.hidden){var first=panel.querySelector('a');if(first){e.preventDefault();first.focus();}}});
+panel.addEventListener('keydown',function(e){var links=all('a',panel),i=links.indexOf(d.activeElement);if(e.key==='ArrowDown'&&i<links.length-1){e.preventDefault();links[i+1].focus();}else if(e.key==='ArrowUp'){e.preventDefault();(i>0?links[i-1]:input).focus();}});
+d.addEventListener('click',function(e){if(!form.contains(e.target))panel.hidden=true;});
+})();`;
+
+/** Runs in `<head>` before the first paint: the visitor's remembered theme, so a dark page never flashes light. */
+export const THEME_BOOT_JS = `try{var t=localStorage.getItem('reader-theme');if(t==='light'||t==='dark')document.documentElement.setAttribute('data-theme',t)}catch(e){}`;

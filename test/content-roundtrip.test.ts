@@ -1,0 +1,242 @@
+// Content fidelity (issue 16): every construct of the fixture corpus (test/fixtures/content-corpus)
+// survives import and export. The property: source -> import -> export -> import -> export gives
+// two identical exports and the source's document; then, over HTTP, a Git import, an edit through
+// the API, edit-and-export and a fresh export lose nothing, and `format=markdown` reads print
+// exactly the exported files.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { parsePageFile, printPageFile, type IdPaths, type PathResolver } from '../shared/git/pages.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
+import { cloneBranch, createRepo, useGitServer } from './support/git-server.ts';
+
+const CORPUS = path.join(import.meta.dirname, 'fixtures/content-corpus');
+
+async function corpusFiles(dir = CORPUS, prefix = ''): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.name === '.git') continue;
+    if (entry.isDirectory()) for (const [k, v] of await corpusFiles(dir, rel)) out.set(k, v);
+    else out.set(rel, await readFile(path.join(dir, rel)));
+  }
+  return out;
+}
+
+type Node = { type?: string; data?: Record<string, unknown>; nodes?: Node[]; fragments?: { fragment: string; nodes: Node[] }[] };
+function allBlocks(nodes: Node[] = []): Node[] {
+  return nodes.flatMap((n) => [n, ...allBlocks(n.nodes), ...(n.fragments ?? []).flatMap((f) => allBlocks(f.nodes))]);
+}
+
+const withoutKeys = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(withoutKeys)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'key').map(([k, v]) => [k, withoutKeys(v)])) : value;
+
+describe('round-trip property on the fixture corpus (import -> export -> import -> export)', () => {
+  let files: Map<string, Buffer>;
+  const paths: IdPaths = { pages: new Map(), files: new Map(), includes: new Map() };
+  const resolver: PathResolver = {
+    page: (p) => (paths.pages.has(`page:${p}`) ? `page:${p}` : undefined),
+    file: (p) => (paths.files.has(`file:${p}`) ? `file:${p}` : undefined),
+    include: (p) => (paths.includes.has(`include:${p}`) ? `include:${p}` : undefined),
+  };
+  const pages = () => [...files.keys()].filter((p) => p.endsWith('.md') && p !== 'SUMMARY.md' && !p.startsWith('.gitbook/'));
+
+  beforeAll(async () => {
+    files = await corpusFiles();
+    for (const p of files.keys()) {
+      if (p.startsWith('.gitbook/assets/')) paths.files.set(`file:${p}`, p);
+      else if (p.startsWith('.gitbook/includes/')) paths.includes.set(`include:${p}`, p);
+      else if (p.endsWith('.md') && p !== 'SUMMARY.md') paths.pages.set(`page:${p}`, p);
+    }
+  });
+
+  const roundTrip = async (p: string) => {
+    const source = files.get(p)!.toString();
+    const first = await parsePageFile(source, p, resolver);
+    const export1 = printPageFile({ title: first.title, ...first.metadata }, first.document, p, paths);
+    const second = await parsePageFile(export1, p, resolver);
+    const export2 = printPageFile({ title: second.title, ...second.metadata }, second.document, p, paths);
+    const third = await parsePageFile(export2, p, resolver);
+    return { source, first, second, third, export1, export2 };
+  };
+
+  it('every page: the two exports are identical and the document is the source\'s', async () => {
+    expect(pages().length).toBeGreaterThanOrEqual(7);
+    for (const p of pages()) {
+      const { first, second, third, export1, export2 } = await roundTrip(p);
+      expect(export2, p).toBe(export1);
+      // Equal to the source's document (block keys hash the written form, e.g. `dir/` vs `dir/README.md`)...
+      expect(withoutKeys(second.document), p).toEqual(withoutKeys(first.document));
+      // ...and from the first export on, equal keys and all.
+      expect(third.document, p).toEqual(second.document);
+      expect(second.title, p).toBe(first.title);
+      expect(second.metadata, p).toEqual(first.metadata);
+    }
+  });
+
+  it('every construct of the issue is a real block or field, and prints back', async () => {
+    const guide = await roundTrip('guide/README.md');
+    // Headings 4 to 6 keep their level, in a hint too.
+    expect(guide.export1).toContain('{% hint style="info" %}\n#### This is a heading\n');
+    expect(guide.export1).toContain('\n##### Option 1\n');
+    expect(guide.export1).toContain('\n###### Option 2\n');
+    expect(allBlocks(guide.first.document.nodes as Node[]).map((b) => b.type)).toEqual(expect.arrayContaining(['heading-4', 'heading-5', 'heading-6']));
+    // Every frontmatter key, a string cover included, and the formatted title.
+    for (const line of ['title: Getting started with the CLI', 'cover: .gitbook/assets/hero (1).png', 'coverY: 0', 'coverHeight: 320', 'tags:\n  - setup', 'metadata:\n  owner: docs-team', 'description: Install the tool and run it.']) {
+      expect(guide.export1).toContain(line);
+    }
+    expect(guide.export1).toContain('# Getting started with the `docs` CLI\n');
+    // Mentions, fence words, escaped tags, a table after a paragraph in a list (fixed point).
+    expect(guide.export1).toContain('[mention](mac-osx.md "mention")');
+    expect(guide.export1).toContain('```javascript copy\n');
+    expect(guide.export1).toContain('\\{%customer.name%}');
+    expect(guide.export1).toContain('   Run this:\n\n   | Flag | Meaning |');
+
+    const readme = await roundTrip('README.md');
+    expect(readme.export1).toContain('[#troubleshooting](guide/mac-osx.md#troubleshooting "mention")');
+    expect(readme.export1).toContain('[x](guide/configuring-iframe-auth/README.md "mention")');
+
+    const mac = await roundTrip('guide/mac-osx.md');
+    const images = allBlocks(mac.first.document.nodes as Node[]).filter((b) => b.type === 'image');
+    // Entities in a figure's src are decoded, so the path resolves to the file.
+    expect(images[0]!.data!.ref).toEqual({ kind: 'file', file: "file:.gitbook/assets/Don't (1).jpg" });
+    expect(images[1]!.data!.ref).toEqual({ kind: 'url', url: 'https://files.example.com/o/a.png?alt=media&token=abc' });
+    expect(images[2]!.data).toMatchObject({ ref: { kind: 'file', file: 'file:.gitbook/assets/light.png' }, refDark: { kind: 'file', file: 'file:.gitbook/assets/dark.png' } });
+    expect(mac.export1).toContain('<figcaption><p>What <strong>not</strong> to do, see <a href="../README.md">the welcome page</a></p></figcaption>');
+    expect(mac.export1).toContain('<picture><source srcset="../.gitbook/assets/dark.png" media="(prefers-color-scheme: dark)"><img src="../.gitbook/assets/light.png" alt="Screen"></picture>');
+    expect(mac.export1).toContain('Watch the [installation video](https://example.com/video)');
+
+    const auth = await roundTrip('guide/configuring-iframe-auth/README.md');
+    const authBlocks = allBlocks(auth.first.document.nodes as Node[]);
+    expect(authBlocks.find((b) => b.type === 'if')!.data).toEqual({ expression: 'visitor.claims.unsigned.beta' });
+    expect(authBlocks.find((b) => b.type === 'content-ref')!.data).toEqual({ ref: { kind: 'page', page: 'page:guide/mac-osx.md' } });
+    const expandables = authBlocks.filter((b) => b.type === 'expandable');
+    expect(expandables).toHaveLength(2);
+    expect(expandables[0]!.fragments!.map((f) => f.fragment)).toEqual(['expandable-title', 'expandable-body']);
+    expect(expandables[1]!.data).toEqual({ defaultExpanded: true });
+    expect(auth.export1).toContain('<summary>How does it <code>work</code>?</summary>');
+    expect(auth.export1).toContain('---\nicon: lock\nname: iframe-auth\n---');
+    expect(auth.export1).not.toContain('# Configuring iframe auth\n\n# Configuring');
+
+    const api = await roundTrip('reference/api.md');
+    const apiBlocks = allBlocks(api.first.document.nodes as Node[]);
+    expect(apiBlocks.filter((b) => b.type === 'swagger')).toHaveLength(3);
+    expect(apiBlocks.find((b) => b.type === 'swagger')!.data).toMatchObject({ ref: { kind: 'file', file: 'file:.gitbook/assets/openapi.yaml' }, path: '/pets', method: 'get' });
+    expect(apiBlocks.find((b) => b.type === 'openapi-operation')!.data).toEqual({ path: '/pets', method: 'get', ref: { kind: 'openapi', spec: 'petstore' } });
+    expect(apiBlocks.map((b) => b.type)).toEqual(expect.arrayContaining(['swagger-description', 'swagger-parameter', 'swagger-response']));
+    expect(api.export1).toContain('{% openapi src="https://petstore.example.com/v3/openapi.json" path="/pets/{id}" method="delete" %}');
+
+    const blocks = await roundTrip('reference/blocks.md');
+    const all = allBlocks(blocks.first.document.nodes as Node[]);
+    expect(all.map((b) => b.type)).toEqual(expect.arrayContaining(['prompt', 'columns', 'column', 'table', 'reusable-content']));
+    const [cards, rich] = all.filter((b) => b.type === 'table');
+    expect(cards!.data!.view).toEqual({ type: 'cards' });
+    // The multi-line code of a rich cell keeps its blank line.
+    const code = allBlocks(rich!.nodes).find((b) => b.type === 'code')!;
+    expect(code.data).toEqual({ syntax: 'bash' });
+    expect(code.nodes!.length).toBe(3);
+    expect(blocks.export1).toContain('<code class="language-bash">docs list\n\ndocs list --all\n</code>');
+
+    const changelog = await roundTrip('reference/changelog.md');
+    const updates = allBlocks(changelog.first.document.nodes as Node[]).filter((b) => b.type === 'update');
+    expect(updates.map((u) => u.data)).toEqual([{ date: '2024-05-01' }, { date: '2024-04-01' }]);
+  });
+});
+
+describe('Git import, edit through the API, export, and markdown reads (HTTP)', () => {
+  const api = useTestApi();
+  const server = useGitServer();
+  let org: TestOrg;
+  beforeAll(async () => {
+    org = await newOrg();
+  });
+
+  async function settle(spaceId: string) {
+    for (let i = 0; i < 60; i++) {
+      await pollOnce('git', 1);
+      const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
+      if (info.body.operations.running === null && info.body.operations.last) return info.body;
+    }
+    throw new Error(`git operations of ${spaceId} did not settle`);
+  }
+  const sync = async (spaceId: string, kind: 'import' | 'export', body: Record<string, unknown>) => {
+    const res = await api.request('POST', `/spaces/${spaceId}/git/${kind}`, { token: org.admin.token, body: { ref: 'refs/heads/main', ...(kind === 'export' ? { commitMessage: 'Export' } : {}), ...body } });
+    expect(res.status).toBe(204);
+    const info = await settle(spaceId);
+    expect(info.operations.last.status).toBe('succeeded');
+  };
+  type Page = { id: string; title: string; type: string; pages: Page[] };
+  const flat = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
+
+  it('edit-and-export and a fresh export keep every construct; markdown reads equal the exported files', async () => {
+    const source = Object.fromEntries(await corpusFiles());
+    const name = `corpus-${Date.now()}`;
+    await createRepo(server, name, source);
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    await sync(spaceId, 'import', { url });
+    const pages = flat((await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages);
+    const groups = pages.filter((p) => p.type === 'group').map((p) => p.title);
+    expect(groups).toEqual(['Guides', 'Reference']);
+    const guide = pages.find((p) => p.title === 'Getting started')!;
+
+    // An edit in the app (renamed, new description): the page's file is printed again from its document.
+    const cr = (await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } })).body;
+    const edit = await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes: [{ operation: 'update_page', page: guide.id, title: 'Getting started now', description: 'Install the tool and run it today.' }] } });
+    expect(edit.status).toBe(200);
+    expect((await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
+
+    // Edit-and-export: only the edited page changes, and it changes by the edit alone.
+    await sync(spaceId, 'export', { url, ref: 'refs/heads/edited' });
+    const editedDir = await cloneBranch(server, name, 'edited');
+    try {
+      const exported = await corpusFiles(editedDir);
+      for (const [file, bytes] of Object.entries(source)) {
+        if (file === 'guide/README.md' || file === 'SUMMARY.md') continue;
+        expect(exported.get(file)?.equals(bytes as Buffer), file).toBe(true);
+      }
+      expect(exported.get('SUMMARY.md')!.toString()).toContain('* [Getting started now](guide/README.md)');
+      // Printed again, the page says everything its file said (only the documented escape differs).
+      const edited = exported.get('guide/README.md')!.toString();
+      const frontmatter = /^---\n[\s\S]*?\n---\n/;
+      const sourceText = (source['guide/README.md'] as Buffer).toString();
+      expect(edited.replace(frontmatter, '')).toBe(sourceText.replace(frontmatter, '').replace('\\{%customer.name%\\}', '\\{%customer.name%}'));
+      expect(edited.match(frontmatter)![0].split('\n').sort()).toEqual(sourceText.match(frontmatter)![0].replace('run it.', 'run it today.').split('\n').sort());
+    } finally {
+      await rm(editedDir, { recursive: true, force: true });
+    }
+
+    // A fresh export into an empty repository prints every page; reads print the same files.
+    const fresh = `fresh-${Date.now()}`;
+    await createRepo(server, fresh, {});
+    await sync(spaceId, 'export', { url: `${server.url}/${fresh}.git` });
+    const freshDir = await cloneBranch(server, fresh, 'main');
+    try {
+      const exported = await corpusFiles(freshDir);
+      for (const file of ['README.md', 'guide/mac-osx.md', 'guide/configuring-iframe-auth/README.md', 'reference/api.md', 'reference/blocks.md', 'reference/changelog.md']) {
+        const page = pages.find((p) => p.title === { 'README.md': 'Welcome', 'guide/mac-osx.md': 'Mac OS X', 'guide/configuring-iframe-auth/README.md': 'Configuring iframe auth', 'reference/api.md': 'API', 'reference/blocks.md': 'Blocks', 'reference/changelog.md': 'Changelog' }[file])!;
+        const markdown = (await api.request('GET', `/spaces/${spaceId}/content/page/${page.id}?format=markdown`, { token: org.admin.token })).body.markdown;
+        expect(markdown, file).toBe(exported.get(file)!.toString());
+        // Printed from the document, the page says what its source said (documented normalisations aside).
+        expect(markdown, file).not.toMatch(/\]\((?!\.|https?:|#|guide|reference|<)/);
+      }
+      expect(exported.get('guide/mac-osx.md')!.toString()).toContain('src="../.gitbook/assets/Don&#x27;t (1).jpg"');
+      expect(exported.get('SUMMARY.md')!.toString()).toContain('## Guides\n');
+      // Imported again, the fresh export gives the same documents.
+      const again = (await createSpace(api, org)).id;
+      await sync(again, 'import', { url: `${server.url}/${fresh}.git` });
+      const againPages = flat((await api.request('GET', `/spaces/${again}/content/pages`, { token: org.admin.token })).body.pages);
+      for (const page of pages.filter((p) => p.type === 'document')) {
+        const twin = againPages.find((p) => p.title === (page.id === guide.id ? 'Getting started now' : page.title))!;
+        const a = (await api.request('GET', `/spaces/${spaceId}/content/page/${page.id}?format=markdown`, { token: org.admin.token })).body.markdown;
+        const b = (await api.request('GET', `/spaces/${again}/content/page/${twin.id}?format=markdown`, { token: org.admin.token })).body.markdown;
+        expect(b, page.title).toBe(a);
+      }
+    } finally {
+      await rm(freshDir, { recursive: true, force: true });
+    }
+  });
+});

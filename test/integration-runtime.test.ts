@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import * as gitbookApi from '@gitbook/api';
+import { GitBookAPI } from '@gitbook/api';
+// The package's own declarations do not resolve under NodeNext: its client type, as test/client-workflow.test.ts does.
+import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
+import { randomId } from '../shared/ids.ts';
+import { integrationScopes } from '../shared/http/token-scopes.ts';
+import { buildFixture } from './fixtures/integrations/build.ts';
+
+/**
+ * Published scripts run in workerd (shared/integrations/runtime.ts): an integration written
+ * with @gitbook/runtime, bundled as @gitbook/cli bundles it, published and installed with
+ * the official client, handles its events with an installation token limited to its scopes,
+ * answers on its public endpoint, and is stopped when it runs away.
+ */
+const api = useTestApi();
+const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
+const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
+
+async function publish(org: TestOrg, name: string, script: string, extra: { scopes?: string[]; secrets?: Record<string, string> } = {}) {
+  const res = await client(org.admin.token).integrations.publishIntegration(name, {
+    title: 'Runtime test', description: 'Runs in workerd', organization: org.id, visibility: 'private', script,
+    scopes: extra.scopes ?? [], secrets: extra.secrets ?? {},
+  } as never);
+  return res.data;
+}
+
+/** Polls the integration-events queue until the event of `type` is no longer pending; its detail. */
+async function settled(org: TestOrg, name: string, type: string) {
+  for (let i = 0; i < 40; i++) {
+    const list = await api.request('GET', `/integrations/${name}/events`, { token: org.admin.token });
+    const event = list.body.items?.find((e: { payload: { type: string } }) => e.payload.type === type);
+    if (event && event.status !== 'pending') {
+      const detail = await api.request('GET', `/integrations/${name}/events/${event.id}`, { token: org.admin.token });
+      return detail.body;
+    }
+    await pollOnce('integration-events', 1);
+  }
+  throw new Error(`${type} event of ${name} never settled`);
+}
+
+const messages = (detail: { trace: { logs: { message: string }[] } }) => detail.trace.logs.map((l) => l.message);
+
+describe('integration scopes', () => {
+  it('names every scope of the public interface and nothing else', () => {
+    const enums = gitbookApi as unknown as Record<'IntegrationScope' | 'APIIntegrationScope', Record<string, string>>;
+    const published = [...Object.values(enums.IntegrationScope), ...Object.values(enums.APIIntegrationScope)];
+    expect([...integrationScopes].sort()).toEqual(published.sort());
+  });
+});
+
+describe('published scripts in workerd', () => {
+  it('runs installation_setup with an installation token: allowed scope answers, missing scope is 403; console lines are in the trace', async () => {
+    const org = await newOrg();
+    await createSpace(api, org, { title: 'Existing' });
+    const name = uniqueName('hello');
+    await publish(org, name, await buildFixture('hello'), { scopes: ['space:metadata:read'] });
+    const installed = await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never);
+    expect(installed.status).toBe(201);
+
+    const detail = await settled(org, name, 'installation_setup');
+    expect(detail.event.status).toBe('success');
+    const lines = messages(detail);
+    expect(lines).toContain(`setup of ${installed.data.id} in ${org.id}`);
+    expect(lines).toContain('allowed: listed 1 spaces');
+    expect(lines).toContain('refused: HTTP 403');
+    expect(detail.trace.logs.find((l: { message: string }) => l.message === 'refused: HTTP 403').level).toBe('warn');
+    // The refused write left nothing behind.
+    const spaces = await api.request('GET', `/orgs/${org.id}/spaces`, { token: org.admin.token });
+    expect(spaces.body.items.map((s: { title: string }) => s.title)).toEqual(['Existing']);
+    // The space of the organization got its own setup event (the script does not handle it: 406, failed for good).
+    const spaceSetup = await settled(org, name, 'space_installation_setup');
+    expect(spaceSetup.event.payload.spaceId).toBe(spaces.body.items[0].id);
+    expect(spaceSetup.event.status).toBe('failed');
+    expect(messages(spaceSetup)).toContain('Script answered HTTP 406');
+  }, 60_000);
+
+  it('forwards requests on the public endpoints of the integration and of an installation to the script\'s fetch handler', async () => {
+    const org = await newOrg();
+    const name = uniqueName('hello');
+    const published = await publish(org, name, await buildFixture('hello'), { secrets: { GREETING: 'hi there' } });
+    const res = await fetch(`${published.urls.publicEndpoint}/hooks/chat?x=1`, { method: 'POST', body: 'ping', headers: { 'content-type': 'text/plain' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ integration: name, installation: null, method: 'POST', path: `/v1/integrations/${name}/public/hooks/chat`, body: 'ping', secret: 'hi there' });
+
+    const installation = (await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never)).data;
+    const viaInstallation = await fetch(installation.urls.publicEndpoint);
+    expect(viaInstallation.status).toBe(200);
+    expect((await viaInstallation.json()).installation).toBe(installation.id);
+
+    expect((await fetch(`${api.url}/v1/integrations/${uniqueName('none')}/public`)).status).toBe(404);
+    expect((await fetch(`${published.urls.publicEndpoint}/installations/nope`)).status).toBe(404);
+  }, 60_000);
+
+  it('stops a script that loops forever (CPU time) or allocates without bound (memory) and records the event as failed', async () => {
+    process.env.INTEGRATION_CPU_MS = '500';
+    process.env.INTEGRATION_MEMORY_MB = '128';
+    try {
+      const script = await buildFixture('runaway');
+      for (const [prefix, limit] of [['loop', 'CPU time'], ['alloc', 'memory']] as const) {
+        const org = await newOrg();
+        const name = uniqueName(prefix);
+        await publish(org, name, script);
+        await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never);
+        const detail = await settled(org, name, 'installation_setup');
+        expect(detail.event.status).toBe('failed');
+        expect(messages(detail)).toContain('running away');
+        expect(messages(detail).some((m: string) => m.includes(limit) && m.includes('stopped'))).toBe(true);
+      }
+    } finally {
+      delete process.env.INTEGRATION_CPU_MS;
+      delete process.env.INTEGRATION_MEMORY_MB;
+    }
+  }, 90_000);
+});

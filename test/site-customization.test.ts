@@ -1,0 +1,170 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { siteCustomizationEntity } from '../shared/db/entities/site-customization.ts';
+
+/**
+ * Customization of a site and a site space through the public interface's operations,
+ * stored, presented (GET, published profile) and applied by the reader.
+ */
+const api = useTestApi();
+let org: TestOrg;
+let site: { id: string; url: string; base: string };
+let siteSpaceId: string;
+
+beforeAll(async () => {
+  org = await newOrg();
+  const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN]);
+  site = await publishedSite(api, org, [space.id], 'public');
+  const spaces = await api.request('GET', `${site.base}/site-spaces`, { token: org.admin.token });
+  siteSpaceId = spaces.body.items[0].id;
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- presented bodies are edited freely
+type Settings = any;
+const current = async (): Promise<Settings> => {
+  const res = await api.request('GET', `${site.base}/customization`, { token: org.admin.token });
+  expect(res.status).toBe(200);
+  return res.body;
+};
+
+describe('site customization', () => {
+  it('starts at the defaults: following the system theme, never written', async () => {
+    const settings = await current();
+    expect(settings).toMatchObject({ title: 'Widget Docs', themes: { default: 'system', toggeable: true }, pagination: { enabled: true } });
+    expect(settings.updatedAt).toBeUndefined();
+  });
+
+  it('PUT replaces the settings, stores them, and the reader applies them', async () => {
+    const settings = await current();
+    delete settings.updatedAt;
+    settings.title = 'Widget Handbook';
+    settings.styling.primaryColor = { light: '#0A7D3E', dark: '#5EE29A' };
+    settings.styling.corners = 'straight';
+    settings.favicon = { emoji: '🚀' };
+    settings.header.links = [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com/' }, links: [] }];
+    settings.footer = { groups: [{ title: 'Company', links: [{ title: 'Blog', to: { kind: 'url', url: 'https://example.com/blog' } }] }], copyright: '© 2026 Widget Inc.' };
+    settings.announcement = { enabled: true, message: 'Version 2 is out', style: 'info', link: { title: 'Read more', to: { kind: 'url', url: 'https://example.com/v2' } } };
+    settings.themes = { default: 'dark', toggeable: true };
+    settings.pagination = { enabled: false };
+    const res = await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ title: 'Widget Handbook', styling: { primaryColor: { light: '#0A7D3E' }, corners: 'straight' }, themes: { default: 'dark' } });
+    expect(res.body.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+
+    const stored = await siteCustomizationEntity.get({ siteId: site.id, scope: 'site' }, { consistent: true });
+    expect(stored?.settings).toMatchObject({ title: 'Widget Handbook', footer: { copyright: '© 2026 Widget Inc.' } });
+    expect(await current()).toEqual(res.body);
+
+    const page = await fetch(`${site.url}/getting-started`);
+    const html = await page.text();
+    expect(html).toContain('<title>Getting started · Widget Handbook</title>');
+    expect(html).toContain('<html lang="en" data-theme="dark">');
+    expect(html).toMatch(/<style>:root\{--primary:#0A7D3E;[^}]*--radius:0[;}][^<]*:root\[data-theme=dark\]\{--primary:#5EE29A/);
+    expect(html).toContain('<div class="announcement announcement-info" role="status">Version 2 is out <a href="https://example.com/v2">Read more</a></div>');
+    expect(html).toContain('<nav class="links" aria-label="Header"><a href="https://status.example.com/">Status</a></nav>');
+    expect(html).toContain('<strong>Company</strong><ul><li><a href="https://example.com/blog">Blog</a></li></ul>');
+    expect(html).toContain('© 2026 Widget Inc.');
+    expect(html).toContain(`href="/s/${site.id}/~assets/favicon.svg?color=0A7D3E&#x26;glyph=%F0%9F%9A%80"`);
+    expect(html).not.toContain('class="pagination"');
+    const favicon = await fetch(`${site.url}/~assets/favicon.svg?color=0A7D3E&glyph=%F0%9F%9A%80`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await favicon.text()).toContain('fill="#0A7D3E"');
+  });
+
+  it('a page cached before the change is not answered 304 after it', async () => {
+    const before = await fetch(`${site.url}/configuration`);
+    const etag = before.headers.get('etag')!;
+    expect((await fetch(`${site.url}/configuration`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const settings = await current();
+    delete settings.updatedAt;
+    settings.footer.copyright = '© 2027 Widget Inc.';
+    expect((await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+    const after = await fetch(`${site.url}/configuration`, { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain('© 2027 Widget Inc.');
+  });
+
+  it('rejects bad values naming the field, and writes nothing', async () => {
+    const settings = await current();
+    const before = settings.updatedAt;
+    delete settings.updatedAt;
+    const cases: [(s: Settings) => void, string][] = [
+      [(s) => { s.styling.primaryColor.light = 'red; background:url(x)'; }, 'styling.primaryColor.light: must be a hex colour such as #346DDB'],
+      [(s) => { s.header.links = [{ title: 'x', to: { kind: 'url', url: 'javascript:alert(1)' }, links: [] }]; }, 'header.links.0.to.url: must be an http or https URL'],
+      [(s) => { s.header.logo = { light: 'data:image/png;base64,AAAA', dark: 'https://example.com/l.png' }; }, 'header.logo.light: must be an http or https URL'],
+      [(s) => { s.announcement = { enabled: true, message: 'x', style: 'info' }; }, 'announcement.message: must be 2 to 128 characters'],
+      [(s) => { s.themes.default = 'sepia'; }, 'themes.default: must be one of light, dark, system'],
+      [(s) => { delete s.styling; }, 'styling: '],
+    ];
+    for (const [change, message] of cases) {
+      const body = structuredClone(settings);
+      change(body);
+      const res = await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body });
+      expect(res.status, message).toBe(400);
+      expect(res.body.error.message).toContain(message);
+    }
+    expect((await current()).updatedAt).toBe(before);
+  });
+
+  it('needs the admin role to write, any member to read; other organizations see nothing', async () => {
+    const settings = await current();
+    delete settings.updatedAt;
+    const editor = await org.member('edit');
+    expect((await api.request('GET', `${site.base}/customization`, { token: editor.token })).status).toBe(200);
+    expect((await api.request('PUT', `${site.base}/customization`, { token: editor.token, body: settings })).status).toBe(403);
+    const stranger = await newOrg('Other');
+    expect((await api.request('GET', `${site.base}/customization`, { token: stranger.admin.token })).status).toBe(404);
+    expect((await api.request('GET', `/orgs/${org.id}/sites/nope/customization`, { token: org.admin.token })).status).toBe(404);
+  });
+});
+
+describe('site space customization', () => {
+  const path = () => `${site.base}/site-spaces/${siteSpaceId}/customization`;
+
+  it('PATCH overrides fields of the site, null resets them, DELETE removes the overrides', async () => {
+    const site0 = await current();
+    const patched = await api.request('PATCH', path(), { token: org.admin.token, body: { styling: { primaryColor: { light: '#8A2BE2', dark: '#C9A0FF' } }, pagination: { enabled: true } } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.styling.primaryColor).toEqual({ light: '#8A2BE2', dark: '#C9A0FF' });
+    // Fields not overridden keep the site's values.
+    expect(patched.body.styling.corners).toBe(site0.styling.corners);
+    expect(patched.body.title).toBe(site0.title);
+    expect((await current()).styling.primaryColor).toEqual(site0.styling.primaryColor);
+    expect((await api.request('GET', path(), { token: org.admin.token })).body).toEqual(patched.body);
+
+    // The published profile and the reader's pages show the site space's settings.
+    const profile = await api.request('GET', `${site.base}/published`, { token: org.admin.token });
+    expect(profile.body.customizations.site.styling.primaryColor).toEqual(site0.styling.primaryColor);
+    expect(profile.body.customizations.siteSpaces[siteSpaceId].styling.primaryColor.light).toBe('#8A2BE2');
+    const html = await (await fetch(`${site.url}/getting-started`)).text();
+    expect(html).toContain('--primary:#8A2BE2');
+    expect(html).toContain('class="pagination"');
+
+    const reset = await api.request('PATCH', path(), { token: org.admin.token, body: { styling: { primaryColor: null } } });
+    expect(reset.status).toBe(200);
+    expect(reset.body.styling.primaryColor).toEqual(site0.styling.primaryColor);
+    expect(reset.body.pagination).toEqual({ enabled: true });
+    const stored = await siteCustomizationEntity.get({ siteId: site.id, scope: siteSpaceId }, { consistent: true });
+    expect(stored?.settings).toEqual({ styling: {}, pagination: { enabled: true } });
+
+    expect((await api.request('DELETE', path(), { token: org.admin.token })).status).toBe(205);
+    expect((await api.request('DELETE', path(), { token: org.admin.token })).status).toBe(204);
+    expect(await siteCustomizationEntity.get({ siteId: site.id, scope: siteSpaceId }, { consistent: true })).toBeUndefined();
+    expect((await api.request('GET', path(), { token: org.admin.token })).body.pagination).toEqual(site0.pagination);
+  });
+
+  it('rejects empty and bad overrides, and unknown site spaces', async () => {
+    const empty = await api.request('PATCH', path(), { token: org.admin.token, body: {} });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error.message).toBe('body: must set at least one customization field');
+    const bad = await api.request('PATCH', path(), { token: org.admin.token, body: { styling: { corners: 'wavy' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('styling.corners: must be one of straight, rounded, circular');
+    const unknown = await api.request('GET', `${site.base}/site-spaces/nope/customization`, { token: org.admin.token });
+    expect(unknown.status).toBe(404);
+    const member = await org.member('read');
+    expect((await api.request('PATCH', path(), { token: member.token, body: { pagination: { enabled: false } } })).status).toBe(403);
+  });
+});
