@@ -42,6 +42,7 @@ export class DocsServiceStack extends Stack {
       table, bucket, queues, serviceSecret,
       environment: { PUBLIC_API_URL: api.httpApi.apiEndpoint },
     });
+    workers.integrationRuntime.servePublicEndpoints(api.httpApi);
 
     const monitoring = new DocsMonitoring(this, 'Monitoring', {
       httpApi: api.httpApi,

@@ -7,6 +7,7 @@ import { spaceEntity } from '../shared/db/entities/space.ts';
 import { changeRequestEntity, changeRequestNumberEntity } from '../shared/db/entities/change-request.ts';
 import { db } from '../shared/db/client.ts';
 import { transact } from '../shared/db/operations.ts';
+import { ConditionFailed } from '../shared/db/errors.ts';
 import { changeRequestRevisionWrite } from '../shared/commands/change-requests-update.ts';
 import { config } from '../shared/config.ts';
 
@@ -501,8 +502,8 @@ describe('changeRequestRevisionWrite (for content edits)', () => {
     expect(await getRecord(key)).toMatchObject({
       status: 'open', subject: 'Meanwhile', revision: 'rev-2', contributors: [org.admin.user.id, editor.user.id],
     });
-    // A second write from the same stale read fails its condition.
-    await expect(transact([changeRequestRevisionWrite(read, { revision: 'rev-3', now: new Date().toISOString() }).write])).rejects.toMatchObject({ status: 409 });
+    // A second write from the same stale read fails its condition (a typed storage error; HTTP maps it to 409).
+    await expect(transact([changeRequestRevisionWrite(read, { revision: 'rev-3', now: new Date().toISOString() }).write])).rejects.toBeInstanceOf(ConditionFailed);
     const listed = await api.request('GET', `/spaces/${space.id}/change-requests`, { token: org.admin.token, query: { contributor: editor.user.id } });
     expect(listed.body.items.map((i: { id: string }) => i.id)).toEqual([cr.id]);
   });

@@ -19,6 +19,10 @@ import {
   type ElementNode,
   type JSONDocument,
 } from '../shared/content/markdown/index.ts';
+import { blockText } from '../shared/content/markdown/text.ts';
+import { evaluateDocument } from '../shared/content/evaluate.ts';
+import { linkOpenAPISpecs } from '../shared/content/openapi-specs.ts';
+import type { StoredDocument } from '../shared/content/types.ts';
 
 /** markdown -> document -> markdown */
 function roundTrip(markdown: string): string {
@@ -1068,5 +1072,91 @@ describe('public document schemas', () => {
     expect(documentToMarkdown(document)).toBe(
       '<figure><img src="a.png" alt="A"><figcaption><p>Rich <strong>caption</strong></p></figcaption></figure>\n\n<figure><img src="b.png" alt=""><figcaption><p>Stored before</p></figcaption></figure>\n',
     );
+  });
+});
+
+describe('evaluating variables (shared/content/evaluate.ts) reaches every block of the model', () => {
+  const VARIABLE_BLOCKS = `{% swagger method="post" path="/pets" summary="Create a {{ space.vars.product }} pet" %}
+{% swagger-description %}
+Creates a {{ space.vars.product }} pet.
+{% endswagger-description %}
+
+{% swagger-parameter in="body" name="name" type="string" required="true" %}
+Name in {{ space.vars.product }}
+{% endswagger-parameter %}
+{% endswagger %}
+
+<details>
+
+<summary>About {{ space.vars.product }}</summary>
+
+Body of {{ page.vars.owner }}.
+
+</details>
+
+<table><thead><tr><th>A</th></tr></thead><tbody><tr><td><p>Cell {{ space.vars.product }}</p><pre><code>x
+y</code></pre></td></tr></tbody></table>
+
+{% tabs %}
+{% tab title="{{ space.vars.product }} tab" %}
+In a tab.
+{% endtab %}
+{% endtabs %}
+
+{% updates format="full" %}
+{% update date="2024-01-01" %}
+## Release of {{ space.vars.product }}
+{% endupdate %}
+{% endupdates %}
+
+{% columns %}
+{% column %}
+Column {{ space.vars.product }}
+{% endcolumn %}
+{% endcolumns %}
+
+{% embed url="https://example.com" %}
+Caption [{{ space.vars.product }}](https://example.com)
+{% endembed %}
+
+{% if space.vars.product == "{{ space.vars.product }}" %}
+If {{ space.vars.product }}
+{% endif %}
+`;
+
+  it('text in swagger parts, expandable titles and bodies, rich table cells, tabs, updates, columns, captions and ifs', () => {
+    const { document } = markdownToDocument(VARIABLE_BLOCKS);
+    const evaluated = evaluateDocument(document as unknown as StoredDocument, { space: { product: 'Widget' }, page: { owner: 'Ada' } });
+    const all = (nodes: ElementNode[]): ElementNode[] => nodes.flatMap((n) => [n, ...all((n.nodes ?? []).filter((c): c is ElementNode => c.object !== 'text')), ...(n.fragments ?? []).flatMap((f) => all(f.nodes as ElementNode[]))]);
+    const blocks = all(evaluated.nodes as unknown as ElementNode[]);
+    const byType = (type: string) => blocks.filter((b) => b.type === type);
+    // Every text a reader sees is evaluated...
+    for (const type of ['swagger-description', 'swagger-parameter', 'table-cell', 'update', 'column', 'if']) {
+      expect(byType(type).length, type).toBeGreaterThan(0);
+      for (const b of byType(type)) expect(blockText(b), type).not.toContain('{{');
+    }
+    expect(byType('swagger')[0]!.data?.summary).toBe('Create a Widget pet');
+    expect(byType('tabs-item')[0]!.data?.title).toBe('Widget tab');
+    const expandable = byType('expandable')[0]!;
+    expect(expandable.fragments!.map((f) => f.nodes.map((n) => blockText(n as ElementNode)).join())).toEqual(['About Widget', 'Body of Ada.']);
+    expect(blockText(byType('table-cell').at(-1)!)).toBe('Cell Widget\nx\ny');
+    const embed = byType('embed')[0]!;
+    expect(embed.data?.caption).toBe('Caption Widget');
+    expect(blockText(embed.fragments![0]!.nodes[0] as ElementNode)).toBe('Caption Widget');
+    // ...an if's condition is code, not text: kept as written.
+    expect(byType('if')[0]!.data?.expression).toContain('{{ space.vars.product }}');
+    expect(JSON.stringify(evaluated).match(/\{\{[^}]*\}\}/g)).toEqual(['{{ space.vars.product }}']);
+  });
+});
+
+describe('swagger blocks matched to stored OpenAPI specs (shared/content/openapi-specs.ts)', () => {
+  it('by source URL or by slug; other blocks and unknown sources are left as written', () => {
+    const { document } = markdownToDocument('{% openapi src="https://api.example.com/openapi.json" path="/a" method="get" %}\n{% endopenapi %}\n\n{% swagger src="petstore" path="/b" method="post" %}\n{% endswagger %}\n\n{% swagger src="https://other.example.com/x.json" path="/c" method="get" %}\n{% endswagger %}\n');
+    const linked = linkOpenAPISpecs(document as unknown as StoredDocument, [{ slug: 'public-api', sourceURL: 'https://api.example.com/openapi.json' }, { slug: 'petstore' }]);
+    const refs = (linked.nodes as unknown as ElementNode[]).map((n) => n.data?.ref);
+    expect(refs).toEqual([{ kind: 'openapi', spec: 'public-api' }, { kind: 'openapi', spec: 'petstore' }, { kind: 'url', url: 'https://other.example.com/x.json' }]);
+    expect((linked.nodes[0] as unknown as ElementNode).data?.sourceRef).toEqual({ kind: 'url', url: 'https://api.example.com/openapi.json' });
+    // The stored document is not changed.
+    expect((document.nodes[0] as ElementNode).data?.ref).toEqual({ kind: 'url', url: 'https://api.example.com/openapi.json' });
   });
 });

@@ -6,10 +6,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { toHtml } from 'hast-util-to-html';
+import { markdownToDocument, documentSections } from '../shared/content/markdown/index.ts';
+import { emptyManifest, type ManifestPage, type StoredDocument } from '../shared/content/types.ts';
+import { renderPdf } from '../shared/content/pdf/index.ts';
+import { renderDocument } from '../shared/reader/document.ts';
+import { segmentDocument } from '../shared/translate/segments.ts';
 import { parsePageFile, printPageFile, type IdPaths, type PathResolver } from '../shared/git/pages.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
-import { createSpace } from './support/factories.ts';
+import { createOpenAPISpec, createSpace } from './support/factories.ts';
+import { publishedSite } from './support/reader-site.ts';
 import { cloneBranch, createRepo, useGitServer } from './support/git-server.ts';
 
 const CORPUS = path.join(import.meta.dirname, 'fixtures/content-corpus');
@@ -146,6 +154,73 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
   });
 });
 
+describe('the new blocks in the reader, search, PDF and translations', () => {
+  let document: StoredDocument;
+  beforeAll(async () => {
+    const files = await corpusFiles();
+    const nodes = ['guide/README.md', 'guide/configuring-iframe-auth/README.md', 'reference/api.md', 'reference/blocks.md', 'reference/changelog.md']
+      .flatMap((p) => markdownToDocument(files.get(p)!.toString()).document.nodes);
+    document = { object: 'document', data: {}, nodes };
+  });
+
+  it('the reader renders them', async () => {
+    const page = { id: 'p', title: 'P', slug: 'p', type: 'document', pages: [] } as unknown as ManifestPage;
+    const rendered = await renderDocument(document, {
+      manifest: emptyManifest(), current: { page, ancestors: [], path: 'p' } as never, pageHref: (p: string) => `/${p}`, fileHref: () => '#',
+    } as Parameters<typeof renderDocument>[1]);
+    const html = toHtml(rendered.nodes);
+    expect(html).toContain('<h5 id="this-is-a-heading">');
+    expect(html).toContain('<h6 id="option-1">');
+    // A plain <details> (the reader's choice: the browser gives it its behaviour).
+    expect(html).toMatch(/<details><summary>How does it <code>work<\/code>\?<\/summary><p>The frame gets a signed token.<\/p>/);
+    expect(html).toContain('<details open><summary>Open by default</summary>');
+    expect(html).toContain('<div class="columns"><div class="column"><p>Left column.</p></div>');
+    expect(html).toContain('<span class="openapi-method">POST</span><code class="openapi-path">/pets</code>');
+    expect(html).toContain('<p>Creates a pet in the store.</p>');
+    expect(html).toContain('<time datetime="2024-05-01">2024-05-01</time>');
+    expect(html).toContain('<p class="prompt-description">Summarise this page</p>');
+    // Content behind a visitor condition stays hidden without claims (fail closed).
+    expect(html).not.toContain('Only beta readers');
+  });
+
+  it('search indexes their text, deep headings as sections', () => {
+    const sections = documentSections(document as never);
+    expect(sections.map((s) => s.title)).toEqual(expect.arrayContaining(['This is a heading', 'Option 1', 'Option 2', 'Version 2']));
+    const text = sections.map((s) => s.body).join('\n');
+    for (const words of ['The frame gets a signed token', 'How does it work?', 'Creates a pet in the store', 'post /pets Create a pet', 'Left column.', 'Summarise this page', 'docs list\n\ndocs list --all', 'Only beta readers see this.']) {
+      expect(text).toContain(words);
+    }
+  });
+
+  it('the PDF prints them', async () => {
+    const bytes = await renderPdf({
+      title: 'Corpus', date: new Date('2024-01-01T00:00:00Z'),
+      pages: [{ page: { id: 'p', title: 'Corpus', slug: 'p', type: 'document', pages: [] } as unknown as ManifestPage, ancestors: [], document }],
+      context: { pageTitle: () => undefined, fileName: () => undefined },
+    });
+    const pdf = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
+    let text = '';
+    for (let n = 1; n <= pdf.numPages; n++) text += (await (await pdf.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
+    await pdf.destroy();
+    text = text.replace(/\s+/g, ' ').replace(/ ([?.])/g, '$1');
+    for (const words of ['This is a heading', 'How does it work?', 'The frame gets a signed token', 'POST /pets Create a pet', 'Creates a pet in the store', '2024-05-01', 'Shown when: visitor.claims.unsigned.beta', 'Left column.']) {
+      expect(text).toContain(words);
+    }
+  });
+
+  it('translations get their text and keep their structure', () => {
+    const segmented = segmentDocument(document);
+    const sent = segmented.segments.filter((s) => s.translatable).map((s) => s.html).join('\n');
+    for (const words of ['This is a heading', 'How does it', 'The frame gets a signed token', 'Creates a pet in the store', 'Left column.', 'Adds ']) expect(sent).toContain(words);
+    expect(sent).not.toContain('visitor.claims');
+    const rebuilt = segmented.rebuild(segmented.segments.map((s) => s.html.toUpperCase()));
+    const types = (nodes: unknown[]): string[] => (nodes as Node[]).flatMap((n) => [String(n.type), ...types(n.nodes ?? []), ...(n.fragments ?? []).flatMap((f) => types(f.nodes))]);
+    expect(types(rebuilt.nodes)).toEqual(types(document.nodes));
+    expect(JSON.stringify(rebuilt)).toContain('THE FRAME GETS A SIGNED TOKEN');
+    expect(JSON.stringify(rebuilt)).toContain('"expression":"visitor.claims.unsigned.beta"');
+  });
+});
+
 describe('Git import, edit through the API, export, and markdown reads (HTTP)', () => {
   const api = useTestApi();
   const server = useGitServer();
@@ -171,6 +246,16 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
   type Page = { id: string; title: string; type: string; pages: Page[] };
   const flat = (pages: Page[]): Page[] => pages.flatMap((p) => [p, ...flat(p.pages)]);
 
+  it('a page path with . or .. segments is refused, naming the field', async () => {
+    const spaceId = (await createSpace(api, org)).id;
+    for (const path of ['..%2F..%2Fetc%2Fpasswd', 'a%2F.%2Fb', 'guide%2F..']) {
+      const res = await api.request('GET', `/spaces/${spaceId}/content/path/${path}`, { token: org.admin.token });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.message, path).toMatch(/^pagePath: /);
+    }
+    expect((await api.request('GET', `/spaces/${spaceId}/content/path/no-such-page`, { token: org.admin.token })).status).toBe(404);
+  });
+
   it('edit-and-export and a fresh export keep every construct; markdown reads equal the exported files', async () => {
     const source = Object.fromEntries(await corpusFiles());
     const name = `corpus-${Date.now()}`;
@@ -181,12 +266,35 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     const pages = flat((await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages);
     const groups = pages.filter((p) => p.type === 'group').map((p) => p.title);
     expect(groups).toEqual(['Guides', 'Reference']);
+    // A group's SUMMARY anchor is its slug; a file listed twice keeps both entries (the second a link to the file).
+    expect(pages.find((p) => p.title === 'Reference')).toMatchObject({ slug: 'api-reference' });
+    expect(pages.find((p) => p.title === 'Mac OS X, listed again')).toMatchObject({ type: 'link', href: 'guide/mac-osx.md' });
     const guide = pages.find((p) => p.title === 'Getting started')!;
+    const iframe = pages.find((p) => p.title === 'Configuring iframe auth')!;
 
-    // An edit in the app (renamed, new description): the page's file is printed again from its document.
+    // Every document reads through the API (checked against the public contract, extension blocks aside).
+    const documents = new Map<string, { nodes: Node[] }>();
+    for (const page of pages.filter((p) => p.type === 'document')) {
+      const read = await api.request('GET', `/spaces/${spaceId}/content/page/${page.id}`, { token: org.admin.token });
+      expect(read.status, page.title).toBe(200);
+      documents.set(page.id, read.body.document);
+    }
+    expect(allBlocks(documents.get(guide.id)!.nodes).map((b) => b.type)).toContain('heading-5');
+
+    // Edits in the app: the guide renamed, given a new description and one paragraph's text
+    // changed in its document; the iframe page edited as markdown (its `format=markdown` read,
+    // one word changed): its file is printed again from its document.
+    const guideDocument = structuredClone(documents.get(guide.id)!) as { nodes: (Node & { nodes?: { leaves?: { text: string }[] }[] })[] };
+    const paragraph = allBlocks(guideDocument.nodes).find((b) => b.type === 'paragraph' && JSON.stringify(b).includes('"Use the defaults."'))! as { nodes: { leaves: { text: string }[] }[] };
+    paragraph.nodes[0]!.leaves[0]!.text = 'Use the defaults here.';
+    const iframeMarkdown = (await api.request('GET', `/spaces/${spaceId}/content/page/${iframe.id}?format=markdown`, { token: org.admin.token })).body.markdown as string;
+    expect(iframeMarkdown).toContain('name: iframe-auth');
     const cr = (await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } })).body;
-    const edit = await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes: [{ operation: 'update_page', page: guide.id, title: 'Getting started now', description: 'Install the tool and run it today.' }] } });
-    expect(edit.status).toBe(200);
+    const edit = await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes: [
+      { operation: 'update_page', page: guide.id, title: 'Getting started now', description: 'Install the tool and run it today.', document: { document: { object: 'document', data: (guideDocument as { data?: unknown }).data, nodes: guideDocument.nodes } } },
+      { operation: 'update_page', page: iframe.id, document: { markdown: iframeMarkdown.replace('signed token', 'short-lived signed token') } },
+    ] } });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     expect((await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
 
     // Edit-and-export: only the edited page changes, and it changes by the edit alone.
@@ -195,19 +303,41 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     try {
       const exported = await corpusFiles(editedDir);
       for (const [file, bytes] of Object.entries(source)) {
-        if (file === 'guide/README.md' || file === 'SUMMARY.md') continue;
+        if (file === 'guide/README.md' || file === 'guide/configuring-iframe-auth/README.md' || file === 'SUMMARY.md') continue;
         expect(exported.get(file)?.equals(bytes as Buffer), file).toBe(true);
       }
-      expect(exported.get('SUMMARY.md')!.toString()).toContain('* [Getting started now](guide/README.md)');
+      // The table of contents: the rename alone (and the documented normalisation of an anchor equal to its title's slug).
+      expect(exported.get('SUMMARY.md')!.toString()).toBe((source['SUMMARY.md'] as Buffer).toString()
+        .replace('[Getting started]', '[Getting started now]').replace(' <a href="#guides" id="guides"></a>', ''));
+      // The markdown edit through the API kept every frontmatter key, the title and every block.
+      expect(exported.get('guide/configuring-iframe-auth/README.md')!.toString())
+        .toBe(iframeMarkdown.replace('signed token', 'short-lived signed token'));
       // Printed again, the page says everything its file said (only the documented escape differs).
       const edited = exported.get('guide/README.md')!.toString();
       const frontmatter = /^---\n[\s\S]*?\n---\n/;
       const sourceText = (source['guide/README.md'] as Buffer).toString();
-      expect(edited.replace(frontmatter, '')).toBe(sourceText.replace(frontmatter, '').replace('\\{%customer.name%\\}', '\\{%customer.name%}'));
+      expect(edited.replace(frontmatter, '')).toBe(sourceText.replace(frontmatter, '').replace('\\{%customer.name%\\}', '\\{%customer.name%}').replace('Use the defaults.', 'Use the defaults here.'));
       expect(edited.match(frontmatter)![0].split('\n').sort()).toEqual(sourceText.match(frontmatter)![0].replace('run it.', 'run it today.').split('\n').sort());
     } finally {
       await rm(editedDir, { recursive: true, force: true });
     }
+
+    // The published site: its markdown exports print links as site URLs, never ids, and a
+    // swagger block naming a stored OpenAPI spec (by source URL) renders from that spec.
+    expect((await createOpenAPISpec(api, org, `petstore-${Date.now()}`, { url: 'https://petstore.example.com/v3/openapi.json' })).slug).toMatch(/^petstore-/);
+    const site = await publishedSite(api, org, [spaceId]);
+    const located = flat((await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages) as (Page & { path: string })[];
+    const pathOf = (title: string) => located.find((p) => p.title === title)!.path;
+    const apiHtml = await (await fetch(`${site.url}/${pathOf('API')}`)).text();
+    expect(apiHtml).toMatch(/<span class="openapi-spec">petstore-\d+<\/span>/);
+    const guideMd = await (await fetch(`${site.url}/${pathOf('Getting started now')}.md`)).text();
+    expect(guideMd).toContain(`[mention](${site.url}/${pathOf('Mac OS X')} "mention")`);
+    expect(guideMd).toContain('title: Getting started with the CLI');
+    const full = await (await fetch(`${site.url}/llms-full.txt`)).text();
+    const ids = [...located.map((p) => p.id), ...((await api.request('GET', `/spaces/${spaceId}/content/files`, { token: org.admin.token })).body.items as { id: string }[]).map((f) => f.id)];
+    expect(ids.length).toBeGreaterThan(located.length);
+    for (const text of [guideMd, full]) for (const id of ids) expect(text).not.toContain(id);
+    expect(full).toContain(`${site.url}/${pathOf('Welcome')}`);
 
     // A fresh export into an empty repository prints every page; reads print the same files.
     const fresh = `fresh-${Date.now()}`;

@@ -28,6 +28,23 @@ describe('SUMMARY.md', () => {
     expect(parseSummary(printed)).toEqual(groups);
   });
 
+  it('keeps a group\'s anchor (its slug, when not its title\'s) and a file listed twice; printing is a fixed point', () => {
+    const source = '# Table of contents\n\n## Guides <a href="#guides" id="guides"></a>\n\n* [A](a.md)\n\n## API reference <a href="#reference" id="reference"></a>\n\n* [B](b.md)\n* [A again](a.md)\n  * [C](c.md)\n';
+    const groups = parseSummary(source);
+    expect(groups).toEqual([
+      // The anchor GitBook derives from the title says nothing the title does not.
+      { title: 'Guides', entries: [{ title: 'A', path: 'a.md', children: [] }] },
+      { title: 'API reference', anchor: 'reference', entries: [
+        { title: 'B', path: 'b.md', children: [] },
+        { title: 'A again', path: 'a.md', children: [{ title: 'C', path: 'c.md', children: [] }] },
+      ] },
+    ]);
+    const printed = printSummary(groups);
+    expect(printed).toBe('# Table of contents\n\n## Guides\n\n* [A](a.md)\n\n## API reference <a href="#reference" id="reference"></a>\n\n* [B](b.md)\n* [A again](a.md)\n  * [C](c.md)\n');
+    expect(parseSummary(printed)).toEqual(groups);
+    expect(printSummary(parseSummary(printed))).toBe(printed);
+  });
+
   it('relative paths between content files', () => {
     expect(relativePath('guide', 'reference/api.md')).toBe('../reference/api.md');
     expect(relativePath('', 'guide/setup.md')).toBe('guide/setup.md');

@@ -4,11 +4,14 @@ import { GitBookAPI } from '@gitbook/api';
 // The package's own declarations do not resolve under NodeNext: its client type, as test/client-workflow.test.ts does.
 import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
-import { createSpace } from './support/factories.ts';
+import { createChangeRequest, createSpace, editChangeRequest, mergeChangeRequest } from './support/factories.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { randomId } from '../shared/ids.ts';
 import { integrationScopes } from '../shared/http/token-scopes.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
+import { installationEntity, integrationEntity } from '../shared/db/entities/integration.ts';
+import { INSTALLATION_TOKEN_TTL_SECONDS, mintInstallationToken } from '../shared/integrations/installation-token.ts';
+import { advanceClock, resetClock } from '../shared/clock.ts';
 
 /**
  * Published scripts run in workerd (shared/integrations/runtime.ts): an integration written
@@ -52,6 +55,38 @@ describe('integration scopes', () => {
   });
 });
 
+describe('installation tokens', () => {
+  it('reach only the installation\'s organization, only with the integration\'s scopes, and expire', async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const space = await createSpace(api, org, { title: 'Mine' });
+    const foreign = await createSpace(api, other, { title: 'Theirs' });
+    const name = uniqueName('scoped');
+    await publish(org, name, await buildFixture('hello'), { scopes: ['space:metadata:read', 'space:content:read'] });
+    const installation = (await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never)).data;
+    const integration = (await integrationEntity.get({ name }))!;
+    const token = await mintInstallationToken(integration, (await installationEntity.get({ name, installationId: installation.id }))!);
+
+    expect((await api.request('GET', `/spaces/${space.id}`, { token })).status).toBe(200);
+    expect((await api.request('GET', `/spaces/${space.id}/content`, { token })).status).toBe(200);
+    // Another organization's space does not exist for it.
+    expect((await api.request('GET', `/spaces/${foreign.id}`, { token })).status).toBe(404);
+    // Scopes it lacks, and operations closed to integrations, are refused naming the scope.
+    const write = await api.request('PATCH', `/spaces/${space.id}`, { token, body: { title: 'Renamed' } });
+    expect(write.status).toBe(403);
+    expect(write.body.error.message).toContain('space:metadata:write');
+    expect((await api.request('GET', `/orgs/${org.id}/members`, { token })).status).toBe(403);
+    expect((await api.request('GET', `/spaces/${space.id}`, { token: org.admin.token })).body.title).toBe('Mine');
+    // An hour later it no longer authenticates.
+    advanceClock((INSTALLATION_TOKEN_TTL_SECONDS + 1) * 1000);
+    try {
+      expect((await api.request('GET', `/spaces/${space.id}`, { token })).status).toBe(401);
+    } finally {
+      resetClock();
+    }
+  }, 60_000);
+});
+
 describe('published scripts in workerd', () => {
   it('runs installation_setup with an installation token: allowed scope answers, missing scope is 403; console lines are in the trace', async () => {
     const org = await newOrg();
@@ -76,6 +111,22 @@ describe('published scripts in workerd', () => {
     expect(spaceSetup.event.payload.spaceId).toBe(spaces.body.items[0].id);
     expect(spaceSetup.event.status).toBe('failed');
     expect(messages(spaceSetup)).toContain('Script answered HTTP 406');
+  }, 60_000);
+
+  it('emits space_content_updated to installed integrations when a change request is merged', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Docs' });
+    const name = uniqueName('hello');
+    await publish(org, name, await buildFixture('hello'));
+    await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never);
+    const cr = await createChangeRequest(api, org, space);
+    await editChangeRequest(api, org, space, cr, [{ operation: 'insert_page', title: 'New page', document: { markdown: 'Hello\n' } }]);
+    const merged = await mergeChangeRequest(api, org, space, cr);
+    const detail = await settled(org, name, 'space_content_updated');
+    expect(detail.event.payload).toMatchObject({ type: 'space_content_updated', spaceId: space.id, revisionId: merged.revision, installationId: expect.any(String) });
+    // The hello script handles only installation_setup: 406, recorded as failed with the script's answer.
+    expect(detail.event.status).toBe('failed');
+    expect(messages(detail)).toContain('Script answered HTTP 406');
   }, 60_000);
 
   it('forwards requests on the public endpoints of the integration and of an installation to the script\'s fetch handler', async () => {

@@ -65,8 +65,9 @@ describe('XSS corpus in the served HTML', () => {
       if (problems.length > 0) found[i === 0 ? 'llms-full.txt' : vectorUrls[i - 1]!] = problems;
     }
     expect(found).toEqual({});
-    // A benign raw HTML block is exported as written.
-    expect(full).toContain('<details>\n<summary>More details</summary>');
+    // Benign raw HTML is exported as written; `<details>` (now an expandable block) as GitBook writes it.
+    expect(full).toContain('Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, note<sup>1</sup> and H<sub>2</sub>O.<br>New line.');
+    expect(full).toContain('<details>\n\n<summary>More details</summary>\n\nHidden **text** inside.\n\n</details>');
   });
 
   it('benign raw HTML renders as elements, not as code', async () => {
@@ -75,7 +76,7 @@ describe('XSS corpus in the served HTML', () => {
     expect(html).toContain('<kbd>Ctrl</kbd>+<kbd>C</kbd>');
     expect(html).toContain('<sup>1</sup>');
     expect(html).toContain('<sub>2</sub>');
-    expect(html).toContain('<figure class="image"><img src="http://example.com/photo.png" alt="A photo" loading="lazy"><figcaption>A caption</figcaption></figure>');
+    expect(html).toContain('<figure class="image"><img src="http://example.com/photo.png" alt="A photo" loading="lazy" decoding="async"><figcaption>A caption</figcaption></figure>');
     expect(html).toMatch(/<table>\s*<thead><tr><th>Name<\/th><th>Value<\/th><\/tr><\/thead>/);
     expect(html).toContain('<th class="align-left">Left</th><th class="align-right">Right</th>');
     expect(html).not.toContain('&#x3C;details');
@@ -108,7 +109,8 @@ describe('XSS corpus in the served HTML', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('XSS corpus in Chromium', () => {
+// Under CI=true a missing browser fails the run (the describe runs and cannot launch it) instead of skipping.
+describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('XSS corpus in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');

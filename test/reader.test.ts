@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT } from 'jose';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
-import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, IMAGES_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { pngFile } from './support/png.ts';
+import { READER_ASSETS } from '../shared/reader/assets.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
 import { evaluateCondition, visitorContext } from '../shared/reader/conditions.ts';
 import { handler, isContentTypeBinary } from '../functions/reader/handler.ts';
@@ -296,5 +298,84 @@ describe('Lambda handler', () => {
     expect(res.statusCode).toBe(404);
     expect(res.isBase64Encoded).toBe(false);
     expect(res.body).toContain('Page not found');
+  });
+});
+
+describe('layout, files, assets and instant search', () => {
+  const png = pngFile(1280, 720, 3);
+  let site: { id: string; url: string; base: string };
+  beforeAll(async () => {
+    const docs = await spaceWithPages(api, org, 'Shots', [IMAGES_MARKDOWN, CONFIG_MARKDOWN], [{ name: 'dashboard.png', contentType: 'image/png', bytes: png }]);
+    site = await publishedSite(api, org, [docs.id], 'public');
+  });
+
+  it('images have their size, load lazily, from a stable URL under the site (never a presigned one)', async () => {
+    const html = await (await get(`${site.url}/screenshots`)).text();
+    const img = /<img src="([^"]+)" alt="The dashboard" width="1280" height="720" loading="lazy" decoding="async">/.exec(html);
+    expect(img, html.slice(html.indexOf('<article'), html.indexOf('</article>'))).not.toBeNull();
+    expect(img![1]).toMatch(new RegExp(`^/s/${site.id}/~files/[0-9a-f]{64}/dashboard\\.png$`));
+    expect(html).not.toMatch(/X-Amz-|Signature=/);
+    const file = await get(`${api.url}${img![1]}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(file.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(Buffer.from(await file.arrayBuffer()).equals(png)).toBe(true);
+    expect((await get(`${api.url}${img![1]}`, { 'if-none-match': file.headers.get('etag')! })).status).toBe(304);
+    expect((await get(`${site.url}/~files/${'0'.repeat(64)}/dashboard.png`)).status).toBe(404);
+  });
+
+  it('files of a share-link site need the share link like its pages', async () => {
+    const shared = await publishedSite(api, org, [(await api.request('GET', `${site.base}/site-spaces`, { token: org.admin.token })).body.items[0].space.id], 'share-link');
+    const link = await api.request('POST', `${shared.base}/share-links`, { token: org.admin.token, body: { name: 'Files' } });
+    const page = await get(link.body.urls.published.replace('?', '/screenshots?'));
+    const src = /<img src="([^"]+)"/.exec(await page.text())![1]!;
+    expect((await get(`${api.url}${src}`)).status).toBe(401);
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const file = await get(`${api.url}${src}`, { cookie });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('cache-control')).toBe('private, max-age=3600');
+  });
+
+  it('page layout: breadcrumbs, "On this page", highlighted code with a language label, last updated', async () => {
+    const html = await (await get(`${site.url}/screenshots`)).text();
+    expect(html).toContain(`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/s/${site.id}">Shots</a></li></ol></nav>`);
+    expect(html).toContain('<aside class="toc"><nav aria-label="On this page"><p class="toc-title">On this page</p><ul><li class="toc-2"><a href="#script">Script</a></li><li class="toc-2"><a href="#next-steps">Next steps</a></li></ul></nav></aside>');
+    expect(html).toMatch(/<figure class="code"><figcaption class="code-header"><span class="code-lang">js<\/span><\/figcaption><pre class="shiki [^"]*" tabindex="0"><code class="language-js"><span class="line"><span class="sk-[0-9a-z]+">const<\/span>/);
+    expect(html).toMatch(/<span>Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{4}-\d\d-\d\d<\/time><\/span>/);
+    expect(html).toContain('<a class="menu-link icon-button" href="#sidebar" aria-controls="sidebar">');
+  });
+
+  it('serves its stylesheet and script from content-hashed URLs cached for a year, allowed by the CSP as self', async () => {
+    const res = await get(`${site.url}/screenshots`);
+    const html = await res.text();
+    const css = `/s/${site.id}/~assets/${READER_ASSETS.css.file}`;
+    const js = `/s/${site.id}/~assets/${READER_ASSETS.js.file}`;
+    expect(html).toContain(`<link rel="stylesheet" href="${css}">`);
+    expect(html).toContain(`<script src="${js}" defer></script>`);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[^']+' 'self'; style-src 'sha256-[^']+' 'self';/);
+    for (const [path, type] of [[css, 'text/css; charset=utf-8'], [js, 'text/javascript; charset=utf-8']] as const) {
+      const asset = await get(`${api.url}${path}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toBe(type);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await get(`${site.url}/~assets/reader.AAAAAAAAAAAA.css`)).status).toBe(404);
+    expect((await get(`${site.url}/~assets/favicon.svg?color=zz&glyph=%3Cscript%3E`)).status).toBe(404);
+  });
+
+  it('instant search answers JSON grouped by page with its sections; the HTML search page still works', async () => {
+    const res = await get(`${site.url}/~search?q=${encodeURIComponent('flux capacitor')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await res.json();
+    expect(body.query).toBe('flux capacitor');
+    expect(body.pages[0]).toMatchObject({ title: 'Configuration', href: `/s/${site.id}/configuration`, breadcrumbs: ['Configuration'] });
+    expect(body.pages[0].excerpt + JSON.stringify(body.pages[0].sections)).toContain('flux capacitor');
+    const sections = await (await get(`${site.url}/~search?q=answer`)).json();
+    expect(sections.pages[0]).toMatchObject({ title: 'Screenshots', sections: [expect.objectContaining({ title: 'Script', href: `/s/${site.id}/screenshots#script` })] });
+    expect((await (await get(`${site.url}/~search?q=`)).json()).pages).toEqual([]);
+    const page = await (await get(`${site.url}?q=flux`)).text();
+    expect(page).toMatch(/<ol class="search-results"><li><a href="[^"]+configuration[^"]*">Configuration<\/a>/);
   });
 });

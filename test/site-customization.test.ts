@@ -14,7 +14,7 @@ let siteSpaceId: string;
 
 beforeAll(async () => {
   org = await newOrg();
-  const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN]);
+  const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN, '# Links\n\nSee [the vendor](https://vendor.example.com/) and [configuration](configuration.md).\n']);
   site = await publishedSite(api, org, [space.id], 'public');
   const spaces = await api.request('GET', `${site.base}/site-spaces`, { token: org.admin.token });
   siteSpaceId = spaces.body.items[0].id;
@@ -47,6 +47,7 @@ describe('site customization', () => {
     settings.announcement = { enabled: true, message: 'Version 2 is out', style: 'info', link: { title: 'Read more', to: { kind: 'url', url: 'https://example.com/v2' } } };
     settings.themes = { default: 'dark', toggeable: true };
     settings.pagination = { enabled: false };
+    settings.externalLinks = { target: 'blank' };
     const res = await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ title: 'Widget Handbook', styling: { primaryColor: { light: '#0A7D3E' }, corners: 'straight' }, themes: { default: 'dark' } });
@@ -71,6 +72,10 @@ describe('site customization', () => {
     expect(favicon.status).toBe(200);
     expect(favicon.headers.get('content-type')).toBe('image/svg+xml');
     expect(await favicon.text()).toContain('fill="#0A7D3E"');
+    // Links to other sites open in a new tab; links inside the site do not.
+    const links = await (await fetch(`${site.url}/links`)).text();
+    expect(links).toContain('<a href="https://vendor.example.com/" target="_blank" rel="noopener">the vendor</a>');
+    expect(links).toContain(`<a href="/s/${site.id}/configuration">configuration</a>`);
   });
 
   it('a page cached before the change is not answered 304 after it', async () => {

@@ -4,6 +4,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand } from '@aws-sdk/li
 import { config } from '../../shared/config.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { createGroupApp } from '../../shared/http/group-app.ts';
+import { operationGroup } from '../../shared/http/declare.ts';
 import { loadSpaceAccess } from '../../shared/policies/access.ts';
 import type { Key } from '../../shared/db/table.ts';
 
@@ -49,7 +50,13 @@ export function createBareApp() {
  *   reads), answering a tiny JSON instead of the presented space.
  */
 export function createDiagApp() {
-  const app = createGroupApp([]);
+  // The group app answers only declared paths (shared/http/path-params.ts): the two diagnostic
+  // routes are declared in a bench-only group, never part of the catalogue.
+  const group = operationGroup('spaces', '0');
+  const declare = (path: string, operationId: string) => group.declare({
+    method: 'GET', path, operationId, summary: 'Benchmark diagnostic.', inSpec: false, role: 'authenticated', responses: { 200: { description: 'ok' } },
+  });
+  const app = createGroupApp([declare('/bench/auth-only', 'benchAuthOnly'), declare('/spaces/{spaceId}/bench-access', 'benchAccess')]);
   app.get('/bench/auth-only', (c) => c.json({ ok: true, userId: c.get('caller').userId }));
   app.get('/spaces/:spaceId/bench-access', async (c) => {
     const { space, role } = await loadSpaceAccess(c.var.scope, c.req.param('spaceId'));

@@ -15,7 +15,13 @@ export class KeepAliveClient {
 
   constructor(private readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
 
-  send(method: string, path: string, body?: unknown): Promise<HttpResult> {
+  async send(method: string, path: string, body?: unknown): Promise<HttpResult> {
+    const res = await this.sendRaw(method, path, body);
+    return { ...res, body: res.body.toString('utf8') };
+  }
+
+  /** The body as received (no decoding: what a proxy or a streaming client pays). */
+  sendRaw(method: string, path: string, body?: unknown): Promise<Omit<HttpResult, 'body'> & { body: Buffer }> {
     const url = new URL(path, this.baseUrl);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = { ...this.headers };
@@ -29,7 +35,7 @@ export class KeepAliveClient {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
           res.on('error', reject);
         },
       );

@@ -1,3 +1,4 @@
+import '../support/quiet-logs.ts';
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,25 +9,36 @@ import { randomBytes } from 'node:crypto';
 import { Checkout } from '../../shared/git/repo.ts';
 import { IMPORT_BATCH } from '../../shared/git/import.ts';
 import { createRepo, git, pngFile, startGitServer, type GitServer } from '../../test/support/git-server.ts';
+import { largePng } from './large-png.ts';
 import { median, ratio, table } from '../api/stats.ts';
 import { startBenchStack, type BenchStack } from '../support/local-stack.ts';
 
 /**
- * `npm run bench:git`: import of a generated repository (1,000 pages, 200 assets) against
- * `git clone --depth 1 --single-branch` of the same repository, in one run, all on 127.0.0.1:
- * the repository is served by `git http-backend` (test/support/git-server.ts), the service
- * runs against in-memory emulators, and the git worker runs in its own process (as a Lambda)
- * so its peak RSS is its own. Each round imports into a new space with a fresh worker process.
- * Knobs: BENCH_PAGES (1000), BENCH_ASSETS (200), BENCH_ROUNDS (3).
+ * `npm run bench:git`: import of generated repositories against `git clone --depth 1
+ * --single-branch` of the same repository, in one run, all on 127.0.0.1: the repository is
+ * served by `git http-backend` (test/support/git-server.ts), the service runs against
+ * in-memory emulators, and the git worker runs in its own process (as a Lambda) so its peak
+ * RSS is its own. Each round imports into a new space with a fresh worker process.
+ * Two shapes (issue 17): "generated" (1,000 pages, 200 small assets) and "real" (the shape of
+ * the slowest real documentation repository: 220 pages and 250 large images of 100-500 KB).
+ * Targets: import <= 3x git clone, worker peak RSS < 512 MB (the git Lambda's memory).
+ * Knobs: BENCH_PAGES (1000), BENCH_ASSETS (200), BENCH_REAL_PAGES (220), BENCH_REAL_IMAGES
+ * (250), BENCH_SHAPES (generated,real), BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_CPU_PROF (a folder:
+ * CPU profiles of the git worker process).
  */
 const intEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
 };
+const QUICK = process.env.BENCH_QUICK === '1';
 const PAGES = intEnv('BENCH_PAGES', 1000);
 const ASSETS = intEnv('BENCH_ASSETS', 200);
-const ROUNDS = intEnv('BENCH_ROUNDS', 3);
+const REAL_PAGES = intEnv('BENCH_REAL_PAGES', 220);
+const REAL_IMAGES = intEnv('BENCH_REAL_IMAGES', 250);
+const SHAPES = (process.env.BENCH_SHAPES ?? 'generated,real').split(',');
+const ROUNDS = intEnv('BENCH_ROUNDS', QUICK ? 1 : 3);
 const SECTION = 50;
+const targets = { ratio: 3, rssBytes: 512 * 1024 * 1024 };
 
 const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -55,7 +67,14 @@ function nodeBinary(): string {
   return existsSync(local) ? realpathSync(local) : process.execPath;
 }
 
-const assetName = (n: number) => (n % 2 ? `data-${String(n).padStart(4, '0')}.bin` : `figure-${String(n).padStart(4, '0')}.png`);
+type AssetKind = 'mixed' | 'large-images';
+const assetName = (n: number, kind: AssetKind) => (kind === 'mixed' && n % 2 ? `data-${String(n).padStart(4, '0')}.bin` : `figure-${String(n).padStart(4, '0')}.png`);
+
+/** Small assets: half 64x64 PNGs, half 4-16 KB of random bytes. Large: screenshots of 100-500 KB that do not compress. */
+function assetBytes(n: number, kind: AssetKind): Uint8Array {
+  if (kind === 'large-images') return largePng(100 * 1024 + ((n * 7919) % (400 * 1024)), n);
+  return n % 2 ? randomBytes(4096 + ((n * 997) % 12288)) : pngFile(64, 64, n + 1);
+}
 
 /**
  * `pages` pages in sections of 50 (a folder README, 39 pages, 10 deeper pages under
@@ -64,11 +83,9 @@ const assetName = (n: number) => (n % 2 ? `data-${String(n).padStart(4, '0')}.bi
  * to its section and an image; `assets` files under .gitbook/assets, half 64x64 PNGs, half
  * 4-16 KB binary files of random bytes.
  */
-function generate(pages: number, assets: number): Record<string, string | Uint8Array> {
+function generate(pages: number, assets: number, kind: AssetKind): Record<string, string | Uint8Array> {
   const files: Record<string, string | Uint8Array> = {};
-  for (let n = 0; n < assets; n++) {
-    files[`.gitbook/assets/${assetName(n)}`] = n % 2 ? randomBytes(4096 + ((n * 997) % 12288)) : pngFile(64, 64, n + 1);
-  }
+  for (let n = 0; n < assets; n++) files[`.gitbook/assets/${assetName(n, kind)}`] = assetBytes(n, kind);
   const summary = ['# Table of contents', ''];
   files['README.md'] = '# Welcome\n\nA generated documentation repository.\n';
   summary.push('* [Welcome](README.md)');
@@ -90,7 +107,7 @@ function generate(pages: number, assets: number): Record<string, string | Uint8A
         '## Steps', '', '1. Install the tool.', `2. Set the option \`level\` to ${p}.`, '3. Deploy.', '',
         '{% hint style="info" %}', `Section ${s} needs no restart.`, '{% endhint %}', '',
         '```bash', `tool deploy --level ${p}`, '```', '',
-        `![Figure](${up}.gitbook/assets/${assetName((s * SECTION + p) % assets)})`, '',
+        `![Figure](${up}.gitbook/assets/${assetName((s * SECTION + p) % assets, kind)})`, '',
       ].join('\n');
       summary.push(`${deep ? '        ' : '    '}* [Page ${s}.${p}](${file})`);
     }
@@ -104,9 +121,13 @@ interface ChildResult { ok: boolean; error?: string; baseline: number; peak: num
 function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): void }> {
   const child = fork(join(here, 'worker-child.ts'), [], {
     execPath: nodeBinary(),
-    execArgv: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', '--expose-gc'],
+    // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
+    // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker (and its parse threads), written when it exits.
+    execArgv: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
     cwd: projectRoot,
-    env: { ...process.env },
+    // As in the Lambda, pages are parsed on the job's thread (its bundle has no parse worker
+    // file: shared/content/markdown/parse-pool.ts), so the RSS is the Lambda's, threads included.
+    env: { ...process.env, MARKDOWN_PARSE_WORKERS: '0' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   children.add(child);
@@ -135,18 +156,26 @@ function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): void }> {
   });
 }
 
-async function main() {
-  progress('starting emulators');
-  stack = await startBenchStack('bench-git');
-  const { org } = stack;
-  const call = async (method: string, path: string, body?: unknown) => (await stack!.call(method, path, body)).body;
+interface Shape { name: string; pages: number; assets: number; kind: AssetKind }
 
-  progress(`generating a repository of ${PAGES} pages and ${ASSETS} assets`);
-  gitServer = await startGitServer();
-  const files = generate(PAGES, ASSETS);
-  await createRepo(gitServer, 'bench', files);
-  const url = `${gitServer.url}/bench.git`;
-  const packBytes = Number((await git(['count-objects', '-v'], join(gitServer.root, 'bench.git'))).match(/size-pack: (\d+)/)?.[1] ?? 0) * 1024;
+interface ShapeResult {
+  shape: Shape;
+  packBytes: number;
+  repoBytes: number;
+  clones: number[];
+  clonesOnly: number[];
+  imports: number[];
+  peak: ChildResult;
+}
+
+async function runShape(shape: Shape): Promise<ShapeResult> {
+  const call = async (method: string, path: string, body?: unknown) => (await stack!.call(method, path, body)).body;
+  progress(`${shape.name}: generating a repository of ${shape.pages} pages and ${shape.assets} assets`);
+  const files = generate(shape.pages, shape.assets, shape.kind);
+  const repoBytes = Object.values(files).reduce((sum, f) => sum + (typeof f === 'string' ? Buffer.byteLength(f) : f.byteLength), 0);
+  await createRepo(gitServer!, shape.name, files);
+  const url = `${gitServer!.url}/${shape.name}.git`;
+  const packBytes = Number((await git(['count-objects', '-v'], join(gitServer!.root, `${shape.name}.git`))).match(/size-pack: (\d+)/)?.[1] ?? 0) * 1024;
 
   // git clone (CLI) of the served URL, shallow and single-branch, as the worker fetches.
   const clones: number[] = [];
@@ -154,7 +183,7 @@ async function main() {
   const imports: number[] = [];
   const peaks: ChildResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    progress(`round ${round}/${ROUNDS}: git clone`);
+    progress(`${shape.name} round ${round}/${ROUNDS}: git clone`);
     const dir = await mkdtemp(join(tmpdir(), 'bench-git-clone-'));
     try {
       const t0 = performance.now();
@@ -165,7 +194,7 @@ async function main() {
     }
 
     // isomorphic-git's shallow clone alone (the worker's "cloning" stage), for attribution.
-    progress(`round ${round}/${ROUNDS}: isomorphic-git clone`);
+    progress(`${shape.name} round ${round}/${ROUNDS}: isomorphic-git clone`);
     const t1 = performance.now();
     const checkout = await Checkout.open(url, 'refs/heads/main', { requireRef: true });
     await checkout.files(checkout.head);
@@ -173,42 +202,66 @@ async function main() {
     await checkout.close();
 
     // The import job: enqueue through the API, one git worker process polls and runs it.
-    progress(`round ${round}/${ROUNDS}: import`);
+    progress(`${shape.name} round ${round}/${ROUNDS}: import`);
     const worker = await startWorker();
-    const space = await call('POST', `/orgs/${org.id}/spaces`, { title: `Import ${round}` });
+    const space = await call('POST', `/orgs/${stack!.org.id}/spaces`, { title: `Import ${shape.name} ${round}` });
     const t2 = performance.now();
     const result = worker.run();
     await call('POST', `/spaces/${space.id}/git/import`, { url, ref: 'refs/heads/main' });
     const measured = await result;
     imports.push(performance.now() - t2);
     worker.stop();
-    if (!measured.ok) throw new Error(`import round ${round}: ${measured.error}`);
+    if (!measured.ok) throw new Error(`${shape.name} import round ${round}: ${measured.error}`);
     peaks.push(measured);
     const info = await call('GET', `/spaces/${space.id}/git/info`);
-    if (info.operations.last?.status !== 'succeeded') throw new Error(`import round ${round}: ${JSON.stringify(info.operations.last)}`);
+    if (info.operations.last?.status !== 'succeeded') throw new Error(`${shape.name} import round ${round}: ${JSON.stringify(info.operations.last)}`);
     const content = await call('GET', `/spaces/${space.id}/content`);
     let count = 0;
     const walk = (pages: { type: string; pages: unknown[] }[]) => pages.forEach((p) => (p.type === 'document' && count++, walk(p.pages as never)));
     walk(content.pages);
-    if (count !== PAGES || content.files.length !== ASSETS) throw new Error(`import round ${round}: ${count} pages, ${content.files.length} files`);
+    if (count !== shape.pages || content.files.length !== shape.assets) throw new Error(`${shape.name} import round ${round}: ${count} pages, ${content.files.length} files`);
   }
+  return { shape, packBytes, repoBytes, clones, clonesOnly, imports, peak: peaks.reduce((a, b) => (b.peak > a.peak ? b : a)) };
+}
 
-  const clone = median(clones);
-  const iso = median(clonesOnly);
-  const imp = median(imports);
-  const peak = peaks.reduce((a, b) => (b.peak > a.peak ? b : a));
-  out(`== bench:git: ${PAGES} pages, ${ASSETS} assets (pack ${(packBytes / 1024 / 1024).toFixed(1)} MB), ${ROUNDS} rounds, medians ==`);
-  out(table(['measure', 'ms', 'per round'], [
-    ['git clone --depth 1 --single-branch (CLI)', clone.toFixed(0), clones.map((x) => x.toFixed(0)).join(' / ')],
-    ['isomorphic-git shallow clone + tree (worker stage "cloning")', iso.toFixed(0), clonesOnly.map((x) => x.toFixed(0)).join(' / ')],
-    ['import job: enqueue -> revision primary (worker process)', imp.toFixed(0), imports.map((x) => x.toFixed(0)).join(' / ')],
-  ]));
+async function main() {
+  progress('starting emulators');
+  stack = await startBenchStack('bench-git');
+  gitServer = await startGitServer();
+  // The served repositories are on 127.0.0.1: the egress guard lets the worker reach this one port.
+  process.env.EGRESS_ALLOWLIST = new URL(gitServer.url).host;
+  const shapes: Shape[] = [
+    { name: 'generated', pages: PAGES, assets: ASSETS, kind: 'mixed' as const },
+    { name: 'real', pages: REAL_PAGES, assets: REAL_IMAGES, kind: 'large-images' as const },
+  ].filter((s) => SHAPES.includes(s.name));
+  const results: ShapeResult[] = [];
+  for (const shape of shapes) results.push(await runShape(shape));
+
+  out(`== bench:git: ${ROUNDS} round(s) per shape, medians${QUICK ? ' (BENCH_QUICK)' : ''} ==`);
+  const verdicts: string[][] = [];
+  for (const r of results) {
+    const { shape, peak } = r;
+    const clone = median(r.clones);
+    const iso = median(r.clonesOnly);
+    const imp = median(r.imports);
+    out();
+    out(`-- ${shape.name}: ${shape.pages} pages, ${shape.assets} ${shape.kind === 'mixed' ? 'small assets' : 'large images'} (files ${mb(r.repoBytes)}, pack ${(r.packBytes / 1024 / 1024).toFixed(1)} MB) --`);
+    out(table(['measure', 'ms', 'per round'], [
+      ['git clone --depth 1 --single-branch (CLI)', clone.toFixed(0), r.clones.map((x) => x.toFixed(0)).join(' / ')],
+      ['isomorphic-git shallow clone + tree (worker stage "cloning")', iso.toFixed(0), r.clonesOnly.map((x) => x.toFixed(0)).join(' / ')],
+      ['import job: enqueue -> revision primary (worker process)', imp.toFixed(0), r.imports.map((x) => x.toFixed(0)).join(' / ')],
+    ]));
+    out(`import / git clone: ${ratio(imp / clone)}; isomorphic-git clone / git clone: ${ratio(iso / clone)}`);
+    out(`pages/s: ${(shape.pages / (imp / 1000)).toFixed(0)} (${shape.pages} pages + ${shape.assets} files, ${IMPORT_BATCH} at a time); MB/s: ${(r.repoBytes / 1024 / 1024 / (imp / 1000)).toFixed(1)}`);
+    out(`worker peak RSS: ${mb(peak.peak)} (idle ${mb(peak.baseline)}, +${mb(peak.peak - peak.baseline)}; maxRSS ${mb(peak.maxRssKb * 1024)})`);
+    out(`worker heap: idle ${mb(peak.heapBaseline)}, peak ${mb(peak.heapPeak)}, after the job and a full GC ${mb(peak.retained)}`);
+    const peakRss = Math.max(peak.peak, peak.maxRssKb * 1024);
+    verdicts.push([`${shape.name}: import / git clone`, `${ratio(imp / clone)} (${imp.toFixed(0)} / ${clone.toFixed(0)} ms)`, `<= ${targets.ratio}x`, imp / clone <= targets.ratio ? 'PASS' : 'MISS']);
+    verdicts.push([`${shape.name}: git worker peak RSS`, mb(peakRss), `< ${mb(targets.rssBytes)}`, peakRss < targets.rssBytes ? 'PASS' : 'MISS']);
+  }
   out();
-  out(`import / git clone: ${ratio(imp / clone)}`);
-  out(`isomorphic-git clone / git clone: ${ratio(iso / clone)}`);
-  out(`pages/s: ${(PAGES / (imp / 1000)).toFixed(0)} (${PAGES} pages + ${ASSETS} files, batches of ${IMPORT_BATCH})`);
-  out(`worker peak RSS: ${mb(peak.peak)} (idle ${mb(peak.baseline)}, +${mb(peak.peak - peak.baseline)}; maxRSS ${mb(peak.maxRssKb * 1024)})`);
-  out(`worker heap: idle ${mb(peak.heapBaseline)}, peak ${mb(peak.heapPeak)}, after the job and a full GC ${mb(peak.retained)}`);
+  out('== SUMMARY ==');
+  out(table(['measure', 'value', 'target', 'result'], verdicts));
 }
 
 try {

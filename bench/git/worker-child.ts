@@ -4,14 +4,27 @@
  * `git` queue with the same handler the Lambda runs until one batch has been processed,
  * sampling its own RSS, then answers with the peak and its idle baseline.
  */
-import { pollOnce } from '../../shared/local/queue-poller.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { sqs } from '../../shared/aws/clients.ts';
+import { config } from '../../shared/config.ts';
+// The git Lambda's handler alone: the local poller (shared/local/queue-poller.ts) would also
+// load the other queues' workers (the integration runtime among them), which the git Lambda
+// does not hold, and their memory would count in this process's RSS.
+import { handler } from '../../functions/workers/git/handler.ts';
+
+// A full GC on demand without --expose-gc on the command line (worker threads refuse that flag).
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
 
 const send = (message: unknown) => process.send!(message);
 
 process.on('message', async (message: { cmd: string }) => {
   if (message.cmd === 'exit') process.exit(0);
   if (message.cmd !== 'run') return;
-  globalThis.gc?.();
+  gc();
   const heapBaseline = process.memoryUsage().heapUsed;
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
@@ -24,13 +37,13 @@ process.on('message', async (message: { cmd: string }) => {
   try {
     const deadline = Date.now() + 5 * 60_000;
     let processed = 0;
-    while (processed === 0 && Date.now() < deadline) processed = await pollOnce('git', 1);
+    while (processed === 0 && Date.now() < deadline) processed = await pollGitOnce();
     if (processed === 0) throw new Error('no git job arrived within 5 minutes');
     const m = process.memoryUsage();
     peak = Math.max(peak, m.rss);
     heapPeak = Math.max(heapPeak, m.heapUsed);
     // What the job left behind once garbage is collected (caches: blobs, isomorphic-git).
-    globalThis.gc?.();
+    gc();
     const retained = process.memoryUsage().heapUsed;
     send({ ok: true, baseline, peak, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
   } catch (error) {
@@ -39,5 +52,24 @@ process.on('message', async (message: { cmd: string }) => {
     clearInterval(sampler);
   }
 });
+
+/** One receive from the git queue, handled as the Lambda's event source mapping would (one message). */
+async function pollGitOnce(): Promise<number> {
+  const url = config.queueUrl('git')!;
+  const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 1, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
+  const message = out.Messages?.[0];
+  if (!message) return 0;
+  const event: SQSEvent = {
+    Records: [{
+      messageId: message.MessageId!, receiptHandle: message.ReceiptHandle!, body: message.Body ?? '',
+      attributes: message.Attributes as never, messageAttributes: {}, md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs', eventSourceARN: url, awsRegion: config.region,
+    }],
+  };
+  const result = await handler(event);
+  if (result.batchItemFailures.length > 0) throw new Error('the git job failed (see the log above)');
+  await sqs().send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
+  return 1;
+}
 
 send({ ready: true });

@@ -1,8 +1,8 @@
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { mountPdf } from './pdf.ts';
-import { mountMerge } from './merge.ts';
-import { mountReviews } from './reviews.ts';
+import { pdfRoutes } from './pdf.ts';
+import { mergeRoutes } from './merge.ts';
+import { reviewsRoutes } from './reviews.ts';
 import { loadRootAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import type { RichDocument } from '../../shared/db/entities/change-request.ts';
 import { presentList } from '../../shared/presenters/list.ts';
@@ -67,4 +67,4 @@ route(routes, op.listChangeRequestsForOrganization, async (c) => {
   },
 );
 
-export const app = groupApp(op.group, routes, operationRoutes(mountMerge), operationRoutes(mountReviews), operationRoutes(mountPdf));
+export const app = groupApp(op.group, routes, mergeRoutes, reviewsRoutes, pdfRoutes);

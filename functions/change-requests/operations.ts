@@ -1,5 +1,6 @@
 import { operationGroup } from '../../shared/http/declare.ts';
-import { getReviewQuery, listRequestedReviewersQuery, listReviewsQuery, requestReviewersBody, requestedReviewerParams, reviewParams, submitReviewBody } from './review-schemas.ts';
+import { getReviewQuery, listRequestedReviewersQuery, listReviewsQuery, requestReviewersBody, submitReviewBody } from './review-schemas.ts';
+import { requestedReviewerParams, reviewParams } from './schemas.ts';
 import { changeRequestParams, createChangeRequestBody, listOrganizationChangeRequestsQuery, listSpaceChangeRequestsQuery, organizationParams, pdfQuery, spaceParams, updateChangeRequestBody } from './schemas.ts';
 import { listSchema } from '../../shared/presenters/schemas/list.ts';
 import { changeRequestMergeResultSchema, changeRequestSchema, changeRequestUpdateResultSchema, pdfExportSchema } from '../../shared/presenters/schemas/change-request.ts';

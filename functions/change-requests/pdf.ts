@@ -1,4 +1,4 @@
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { loadChangeRequestContent } from '../../shared/content/change-request-content.ts';
@@ -12,25 +12,25 @@ import { revisionPdf, type PdfSelection } from '../../shared/content/pdf/export.
  * Without `page`: every page; with `page`: that page and its subpages; with `only=true`
  * too: that page alone. Needs read access to the space (404 otherwise, as every read).
  */
-export function mountPdf(app: OperationRoutes): void {
-  route(app, op.getChangeRequestPDF, async (c) => {
-      const { spaceId, changeRequestId } = c.req.valid('param');
-      const { only, page: pageId } = c.req.valid('query');
-      const content = await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId);
-      const { changeRequest: cr, space } = content;
-      const located = pageId !== undefined ? findPage(content.manifest, pageId) : undefined;
-      if (pageId !== undefined && !located) throw notFound(`No page ${pageId} in change request ${changeRequestId}`);
-      const selection: PdfSelection = pageId === undefined ? { kind: 'all' } : { kind: only ? 'page' : 'tree', pageId };
-      const label = `Change request #${cr.number}${cr.subject ? `: ${cr.subject}` : ''}`;
-      const pdf = await revisionPdf({
-        spaceId,
-        revision: content.revision,
-        manifest: content.manifest,
-        selection,
-        title: located ? located.page.title : `${space.title} - ${label}`,
-        header: `${space.title} \u00b7 ${label}`,
-      });
-      const filename = `${slugify(space.title)}-change-request-${cr.number}${located ? `-${located.page.slug}` : ''}.pdf`;
-      return c.json({ url: await blobDownloadUrl(pdf.blob, 'application/pdf', filename) });
+export const pdfRoutes = operationRoutes();
+
+route(pdfRoutes, op.getChangeRequestPDF, async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { only, page: pageId } = c.req.valid('query');
+    const content = await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId);
+    const { changeRequest: cr, space } = content;
+    const located = pageId !== undefined ? findPage(content.manifest, pageId) : undefined;
+    if (pageId !== undefined && !located) throw notFound(`No page ${pageId} in change request ${changeRequestId}`);
+    const selection: PdfSelection = pageId === undefined ? { kind: 'all' } : { kind: only ? 'page' : 'tree', pageId };
+    const label = `Change request #${cr.number}${cr.subject ? `: ${cr.subject}` : ''}`;
+    const pdf = await revisionPdf({
+      spaceId,
+      revision: content.revision,
+      manifest: content.manifest,
+      selection,
+      title: located ? located.page.title : `${space.title} - ${label}`,
+      header: `${space.title} \u00b7 ${label}`,
     });
-}
+    const filename = `${slugify(space.title)}-change-request-${cr.number}${located ? `-${located.page.slug}` : ''}.pdf`;
+    return c.json({ url: await blobDownloadUrl(pdf.blob, 'application/pdf', filename) });
+  });

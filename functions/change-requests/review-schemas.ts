@@ -5,9 +5,6 @@ import { MAX_USERS_PER_REVIEW_REQUEST } from '../../shared/commands/change-reque
 import { MAX_MARKDOWN_BYTES } from '../comments/schemas.ts';
 import { description, subject } from './schemas.ts';
 
-export const reviewParams = v.object({ spaceId: id, changeRequestId: id, reviewId: id });
-export const requestedReviewerParams = v.object({ spaceId: id, changeRequestId: id, userId: id });
-
 /** requestReviewersForChangeRequest: user ids (repeats collapse), and optionally a new subject and description. */
 export const requestReviewersBody = v.strictObject({
   users: v.pipe(

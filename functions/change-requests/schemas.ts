@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, partialBody, queryBoolean, richDocument } from '../../shared/http/schemas.ts';
-import { changeRequestStatuses } from '../../shared/db/entities/change-request.ts';
+export { organizationParams, spaceParams, changeRequestParams } from '../../shared/http/schemas.ts';
 
-export const spaceParams = v.object({ spaceId: id });
-export const changeRequestParams = v.object({ spaceId: id, changeRequestId: id });
-export const organizationParams = v.object({ organizationId: id });
+export const reviewParams = v.object({ spaceId: id, changeRequestId: id, reviewId: id });
+export const requestedReviewerParams = v.object({ spaceId: id, changeRequestId: id, userId: id });
+import { changeRequestStatuses } from '../../shared/db/entities/change-request.ts';
 
 /** Spec 8: at most 100 characters (surrounding whitespace removed); may be empty. */
 export const subject = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(100, 'must be at most 100 characters'));

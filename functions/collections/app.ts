@@ -1,15 +1,10 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { badRequest, conflict } from '../../shared/http/errors.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { loadCollectionAccess, loadRootAccess } from '../../shared/policies/access.ts';
 import { collectionEntity, type CollectionItem } from '../../shared/db/entities/collection.ts';
-import { childrenPartition } from '../../shared/db/entities/children.ts';
-import { ENTITY_TYPE } from '../../shared/db/table.ts';
-import { db } from '../../shared/db/client.ts';
-import { queryPage } from '../../shared/db/operations.ts';
-import { config } from '../../shared/config.ts';
+import { ConditionFailed } from '../../shared/db/errors.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { randomId } from '../../shared/ids.ts';
 import { presentCollection } from '../../shared/presenters/collection.ts';
@@ -38,12 +33,7 @@ route(routes, op.updateCollectionById, async (c) => {
   const { collection, role } = access;
   policies.collection.authorize(access, 'admin', collection);
   const updated: CollectionItem = { ...collection, ...body, updatedAt: nowIso() };
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: collectionEntity.toRecord({ collectionId }, updated),
-    ConditionExpression: 'updatedAt = :previous',
-    ExpressionAttributeValues: { ':previous': collection.updatedAt },
-  })).catch(rethrowConflict);
+  await collectionEntity.replace({ collectionId }, updated, (w) => w.eq('updatedAt', collection.updatedAt)).go().catch(rethrowConflict);
   return c.json(presentCollection(updated, { role }));
 });
 
@@ -62,12 +52,8 @@ route(routes, op.listSpacesInCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const { page, limit } = c.req.valid('query');
   const { collection, org } = await loadCollectionAccess(c.var.scope, collectionId);
-  const result = await queryPage({
-    index: 'gsi2', partition: childrenPartition(collection.orgId, collection.id), limit, cursor: page,
-    filter: { expression: '#type = :space', names: { '#type': ENTITY_TYPE }, values: { ':space': 'space' } },
-  });
-  const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
-  const items = await presentReadable(c.var.scope, org, spaces, (space, role) => presentSpace(space, { role, org }));
+  const result = await spaceEntity.query.children({ orgId: collection.orgId, parent: collection.id }).page({ limit, cursor: page });
+  const items = await presentReadable(c.var.scope, org, result.items, (space, role) => presentSpace(space, { role, org }));
   return c.json(presentList(items, result.next));
 });
 
@@ -117,14 +103,11 @@ route(routes, op.listCollectionsInOrganizationById, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, nested } = c.req.valid('query');
   const { org } = await loadRootAccess(c.var.scope, organizationId);
-  const result = nested
-    ? await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#COLLECTIONS`, limit, cursor: page })
-    : await queryPage({
-        index: 'gsi2', partition: childrenPartition(organizationId, undefined), limit, cursor: page,
-        filter: { expression: '#type = :collection', names: { '#type': ENTITY_TYPE }, values: { ':collection': 'collection' } },
-      });
-  const collections = result.records.map((r) => collectionEntity.fromRecord(r));
-  const items = await presentReadable(c.var.scope, org, collections, (collection, role) => presentCollection(collection, { role }));
+  const query = nested
+    ? collectionEntity.query.byOrg({ orgId: organizationId })
+    : collectionEntity.query.children({ orgId: organizationId });
+  const result = await query.page({ limit, cursor: page });
+  const items = await presentReadable(c.var.scope, org, result.items, (collection, role) => presentCollection(collection, { role }));
   return c.json(presentList(items, result.next));
 });
 
@@ -158,17 +141,13 @@ route(routes, op.createCollection, async (c) => {
     createdAt: now,
     updatedAt: now,
   };
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: collectionEntity.toRecord({ collectionId: collection.id }, collection),
-    ConditionExpression: 'attribute_not_exists(pk)',
-  }));
+  await collectionEntity.create({ collectionId: collection.id }, collection).go();
   c.header('Location', apiLocation(`/collections/${collection.id}`));
   return c.json(presentCollection(collection, { role: orgAccess.role === 'admin' ? 'admin' : role }), 201);
 });
 
 function rethrowConflict(error: unknown): never {
-  if ((error as Error).name === 'ConditionalCheckFailedException') throw conflict('The collection was changed by another request; retry');
+  if (error instanceof ConditionFailed) throw conflict('The collection was changed by another request; retry');
   throw error;
 }
 

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { defaultLevel, id, listQueryEntries, moveContentBody, partialBody, queryBoolean } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 
 export const collectionParams = v.object({ collectionId: id });
-export const organizationParams = v.object({ organizationId: id });
 
 const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(50, 'must be at most 50 characters'));
 const description = v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'));

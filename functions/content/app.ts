@@ -1,16 +1,16 @@
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { mountTemplate } from './template.ts';
+import { templateRoutes } from './template.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { loadChangeRequestContent } from '../../shared/content/change-request-content.ts';
 import { findPageByPath } from '../../shared/content/tree.ts';
 import { presentPageContent } from './page-content.ts';
 import { revisionReads } from './reads.ts';
-import { mountChangeRequestWrites } from './writes.ts';
-import { mountSearch } from './search.ts';
-import { mountLinks } from './links.ts';
-import { mountPageMetaLinks } from './page-meta-links.ts';
+import { changeRequestWritesRoutes } from './writes.ts';
+import { searchRoutes } from './search.ts';
+import { linksRoutes } from './links.ts';
+import { pageMetaLinksRoutes } from './page-meta-links.ts';
 import type { changeRequestParams, revisionParams, spaceParams } from './schemas.ts';
 
 /**
@@ -37,4 +37,4 @@ route(routes, op.getPageByPath, async (c) => {
   return c.json(await presentPageContent(located, content, c.req.valid('query')));
 });
 
-export const app = groupApp(op.group, spaceContent, changeRequestContent, revisionContent, routes, operationRoutes(mountChangeRequestWrites), operationRoutes(mountSearch), operationRoutes(mountLinks), operationRoutes(mountPageMetaLinks), operationRoutes(mountTemplate));
+export const app = groupApp(op.group, spaceContent, changeRequestContent, revisionContent, routes, changeRequestWritesRoutes, searchRoutes, linksRoutes, pageMetaLinksRoutes, templateRoutes);

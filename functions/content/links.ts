@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
@@ -39,48 +39,48 @@ async function backlinksList(c: Context<AppEnv>, content: LoadedRevision & { spa
  * backlinks (GET .../content/files/{fileId}/backlinks), for the space's primary content and
  * for a change request's content. See shared/content/links.
  */
-export function mountLinks(app: OperationRoutes): void {
-  route(app, op.listPageLinksInSpace, async (c) => {
-    const { spaceId, pageId } = c.req.valid('param');
-    const content = await loadSpaceContent(c.var.scope, spaceId);
+export const linksRoutes = operationRoutes();
+
+route(linksRoutes, op.listPageLinksInSpace, async (c) => {
+  const { spaceId, pageId } = c.req.valid('param');
+  const content = await loadSpaceContent(c.var.scope, spaceId);
+  requirePage(content, pageId);
+  const revision = revisionInSpace(content);
+  const links = await revisionLinks(revision, pageId);
+  const fromChangeRequests = await brokenInChangeRequests(c.var.scope, revision, links, pageId);
+  return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}:${pageId}`));
+});
+
+route(linksRoutes, op.listPageLinksInChangeRequest, async (c) => {
+    const { spaceId, changeRequestId, pageId } = c.req.valid('param');
+    const content = await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId);
     requirePage(content, pageId);
     const revision = revisionInSpace(content);
     const links = await revisionLinks(revision, pageId);
-    const fromChangeRequests = await brokenInChangeRequests(c.var.scope, revision, links, pageId);
-    return c.json(linksResponse(revision, links, c.req.valid('query'), fromChangeRequests, `links:${revision.manifestHash}:${pageId}`));
+    // broken.changeRequest: the broken links this change request brings into the page.
+    const primary = content.space.revision ? await loadRevision(spaceId, content.space.revision) : undefined;
+    const primaryLinks = primary ? await revisionLinks(revisionInSpace({ ...primary, space: content.space }), pageId) : [];
+    const introduced = brokenIntroduced(primaryLinks, links).size;
+    return c.json(linksResponse(revision, links, c.req.valid('query'), introduced, `links:${revision.manifestHash}:${pageId}`));
   });
 
-  route(app, op.listPageLinksInChangeRequest, async (c) => {
-      const { spaceId, changeRequestId, pageId } = c.req.valid('param');
-      const content = await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId);
-      requirePage(content, pageId);
-      const revision = revisionInSpace(content);
-      const links = await revisionLinks(revision, pageId);
-      // broken.changeRequest: the broken links this change request brings into the page.
-      const primary = content.space.revision ? await loadRevision(spaceId, content.space.revision) : undefined;
-      const primaryLinks = primary ? await revisionLinks(revisionInSpace({ ...primary, space: content.space }), pageId) : [];
-      const introduced = brokenIntroduced(primaryLinks, links).size;
-      return c.json(linksResponse(revision, links, c.req.valid('query'), introduced, `links:${revision.manifestHash}:${pageId}`));
-    });
+route(linksRoutes, op.listSpaceFileBacklinks, async (c) => {
+  const { spaceId, fileId } = c.req.valid('param');
+  return backlinksList(c, await loadSpaceContent(c.var.scope, spaceId), { kind: 'file', id: fileId }, c.req.valid('query'));
+});
 
-  route(app, op.listSpaceFileBacklinks, async (c) => {
-    const { spaceId, fileId } = c.req.valid('param');
-    return backlinksList(c, await loadSpaceContent(c.var.scope, spaceId), { kind: 'file', id: fileId }, c.req.valid('query'));
+route(linksRoutes, op.listChangeRequestFileBacklinks, async (c) => {
+    const { spaceId, changeRequestId, fileId } = c.req.valid('param');
+    return backlinksList(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), { kind: 'file', id: fileId }, c.req.valid('query'));
   });
 
-  route(app, op.listChangeRequestFileBacklinks, async (c) => {
-      const { spaceId, changeRequestId, fileId } = c.req.valid('param');
-      return backlinksList(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), { kind: 'file', id: fileId }, c.req.valid('query'));
-    });
+// Page backlinks: the places of other pages that link to a page, shaped like file backlinks.
+route(linksRoutes, op.listSpacePageBacklinks, async (c) => {
+  const { spaceId, pageId } = c.req.valid('param');
+  return backlinksList(c, await loadSpaceContent(c.var.scope, spaceId), { kind: 'page', id: pageId }, c.req.valid('query'));
+});
 
-  // Page backlinks: the places of other pages that link to a page, shaped like file backlinks.
-  route(app, op.listSpacePageBacklinks, async (c) => {
-    const { spaceId, pageId } = c.req.valid('param');
-    return backlinksList(c, await loadSpaceContent(c.var.scope, spaceId), { kind: 'page', id: pageId }, c.req.valid('query'));
-  });
-
-  route(app, op.listChangeRequestPageBacklinks, async (c) => {
-    const { spaceId, changeRequestId, pageId } = c.req.valid('param');
-    return backlinksList(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), { kind: 'page', id: pageId }, c.req.valid('query'));
-  });
-}
+route(linksRoutes, op.listChangeRequestPageBacklinks, async (c) => {
+  const { spaceId, changeRequestId, pageId } = c.req.valid('param');
+  return backlinksList(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), { kind: 'page', id: pageId }, c.req.valid('query'));
+});

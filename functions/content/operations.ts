@@ -4,7 +4,7 @@ import { linksQuery } from '../../shared/content/links/responses.ts';
 import { listQuery, searchQuery } from '../../shared/http/schemas.ts';
 import { applyTemplateBody, changeRequestFileParams, changeRequestPageParams, changeRequestParams, contentChangesBody, contentQuery, contentUpdateQuery, fileParams, filesQuery, pageParams, pagePathParams, pageQuery, revisionParams, spaceParams } from './schemas.ts';
 
-import { revisionPageParams } from './page-links-schemas.ts';
+import { revisionPageParams } from './schemas.ts';
 import { listSchema } from '../../shared/presenters/schemas/list.ts';
 import { revisionFileSchema, revisionPageWithContentSchema, revisionPagesSchema, revisionSchema, updateChangeRequestContentSchema } from '../../shared/presenters/schemas/revision.ts';
 import { contentLinksSchema, pageLocationSchema, pageMetaLinksSchema } from '../../shared/presenters/schemas/content-links.ts';

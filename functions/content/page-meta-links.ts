@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { findPage } from '../../shared/content/tree.ts';
 import type { LoadedRevision } from '../../shared/content/revisions.ts';
@@ -21,19 +21,19 @@ async function metaLinksOf(c: Context<AppEnv>, content: LoadedRevision & Content
  * listChangeRequestPageMetaLinks and listRevisionPageMetaLinks) of the primary content, a
  * change request's and a revision's: see shared/content/links/meta-links.ts.
  */
-export function mountPageMetaLinks(app: OperationRoutes): void {
-  route(app, op.listSpacePageMetaLinks, async (c) => {
-    const { spaceId, pageId } = c.req.valid('param');
-    return metaLinksOf(c, await loadSpaceContent(c.var.scope, spaceId), pageId);
-  });
+export const pageMetaLinksRoutes = operationRoutes();
 
-  route(app, op.listChangeRequestPageMetaLinks, async (c) => {
-    const { spaceId, changeRequestId, pageId } = c.req.valid('param');
-    return metaLinksOf(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), pageId);
-  });
+route(pageMetaLinksRoutes, op.listSpacePageMetaLinks, async (c) => {
+  const { spaceId, pageId } = c.req.valid('param');
+  return metaLinksOf(c, await loadSpaceContent(c.var.scope, spaceId), pageId);
+});
 
-  route(app, op.listRevisionPageMetaLinks, async (c) => {
-    const { spaceId, revisionId, pageId } = c.req.valid('param');
-    return metaLinksOf(c, await loadSpaceContent(c.var.scope, spaceId, revisionId), pageId);
-  });
-}
+route(pageMetaLinksRoutes, op.listChangeRequestPageMetaLinks, async (c) => {
+  const { spaceId, changeRequestId, pageId } = c.req.valid('param');
+  return metaLinksOf(c, await loadChangeRequestContent(c.var.scope, spaceId, changeRequestId), pageId);
+});
+
+route(pageMetaLinksRoutes, op.listRevisionPageMetaLinks, async (c) => {
+  const { spaceId, revisionId, pageId } = c.req.valid('param');
+  return metaLinksOf(c, await loadSpaceContent(c.var.scope, spaceId, revisionId), pageId);
+});

@@ -7,7 +7,9 @@ import { notFound } from '../../shared/http/errors.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { findPage } from '../../shared/content/tree.ts';
 import type { LoadedRevision } from '../../shared/content/revisions.ts';
-import type { ContentContext } from '../../shared/presenters/revision.ts';
+import type { ContentContext, ContentOptions } from '../../shared/presenters/revision.ts';
+import { PresentedJsonCache, jsonWithSerializedField } from '../../shared/presenters/presented-json-cache.ts';
+import { config } from '../../shared/config.ts';
 import { presentFile, presentPage } from '../../shared/presenters/revision.ts';
 import { presentLoadedRevision } from '../../shared/commands/revision-present.ts';
 import { presentPageContent } from './page-content.ts';
@@ -15,6 +17,18 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { contentQuery, filesQuery, pageQuery } from './schemas.ts';
 
 type Loaded = LoadedRevision & ContentContext;
+
+/** Presented page trees by manifest, space and options: 32 MB (about ten 5,000-page spaces). */
+const pagesJson = new PresentedJsonCache(32 * 1024 * 1024);
+
+/** The presented page tree of a revision, as JSON bytes (a manifest never changes, so neither does this). */
+function presentedPages(content: Loaded, options: ContentOptions): Buffer {
+  const key = `${content.revision.manifest}|${content.space.id}|${options.metadata}|${config.appUrl}`;
+  return pagesJson.get(key, () => content.manifest.pages.map((page) => presentPage(page, '', content, options)));
+}
+
+const jsonText = (c: Context<AppEnv>, bytes: Buffer) =>
+  c.body(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), 200, { 'content-type': 'application/json' });
 
 /** A declared read of one revision, with its query schema (and path, where handlers read a path parameter). */
 type RevisionRead<Q extends v.GenericSchema, Path extends string = string> = Operation<OperationInput & { path: Path; params: v.GenericSchema; query: Q }>;
@@ -39,15 +53,18 @@ export function revisionReads<P extends v.GenericSchema>(
   load: (c: Context<AppEnv>, params: v.InferOutput<P>) => Promise<Loaded>,
 ): OperationRoutes {
   const app = operationRoutes();
+  // The page tree, the bulk of both answers, is served from its stored serialization.
   route(app, operations.revision, async (c) => {
     const content = await load(c, c.req.valid('param') as v.InferOutput<P>);
-    return c.json(await presentLoadedRevision(c.var.scope, content, c.req.valid('query')));
+    const options = c.req.valid('query');
+    const withoutPages = { ...content, manifest: { ...content.manifest, pages: [] } };
+    const rest = await presentLoadedRevision(c.var.scope, withoutPages, options);
+    return jsonText(c, jsonWithSerializedField({ ...rest }, 'pages', presentedPages(content, options)));
   });
 
   route(app, operations.pages, async (c) => {
     const content = await load(c, c.req.valid('param') as v.InferOutput<P>);
-    const options = c.req.valid('query');
-    return c.json({ pages: content.manifest.pages.map((page) => presentPage(page, '', content, options)) });
+    return jsonText(c, Buffer.concat([Buffer.from('{"pages":'), presentedPages(content, c.req.valid('query')), Buffer.from('}')]));
   });
 
   route(app, operations.files, async (c) => {

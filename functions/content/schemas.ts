@@ -1,8 +1,11 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, queryBoolean } from '../../shared/http/schemas.ts';
+export { spaceParams, changeRequestParams } from '../../shared/http/schemas.ts';
+
+/** A page of a revision by id (.../revisions/{revisionId}/page/{pageId}/meta-links). */
+export const revisionPageParams = v.object({ spaceId: id, revisionId: id, pageId: id });
 import { templateIds } from '../../shared/content/templates.ts';
 
-export const spaceParams = v.object({ spaceId: id });
 export const pageParams = v.object({ spaceId: id, pageId: id });
 export const fileParams = v.object({ spaceId: id, fileId: id });
 export const changeRequestPageParams = v.object({ spaceId: id, changeRequestId: id, pageId: id });
@@ -22,9 +25,17 @@ export const pageQuery = v.object({
   evaluated: v.optional(v.picklist(['true', 'false', 'deterministic-only'], 'must be true, false or deterministic-only'), 'false'),
 });
 
-export const changeRequestParams = v.object({ spaceId: id, changeRequestId: id });
 export const revisionParams = v.object({ spaceId: id, revisionId: id });
-export const pagePathParams = v.object({ spaceId: id, pagePath: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(2000, 'must be at most 2000 characters')) });
+/** A page path: slugs joined by slashes; `.` and `..` segments are never a page's (no traversal). */
+export const pagePathParams = v.object({
+  spaceId: id,
+  pagePath: v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(2000, 'must be at most 2000 characters'),
+    v.check((path) => !path.split('/').some((segment) => segment === '.' || segment === '..'), 'must not contain . or .. segments'),
+  ),
+});
 
 /** Content references one template application may name (a template uses a handful). */
 export const MAX_TEMPLATE_CONTENT_REFS = 50;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
@@ -15,15 +15,15 @@ export function searchScope(kind: string, ...parts: string[]): string {
  * GET /spaces/{spaceId}/search (searchSpaceContent): ranked full-text search of the space's
  * primary content through the revision's stored index (shared/content/search).
  */
-export function mountSearch(app: OperationRoutes): void {
-  route(app, op.searchSpaceContent, async (c) => {
-    const { spaceId } = c.req.valid('param');
-    const { query, page, limit } = c.req.valid('query');
-    const content = await loadSpaceContent(c.var.scope, spaceId);
-    const manifestHash = content.revision.manifest;
-    const ranked = await rankRevision({ manifestHash, manifest: content.manifest }, query);
-    // Only the pages of the requested page of results are presented (excerpts cost).
-    const one = pageOfArray(ranked, { limit, cursor: page, scope: searchScope('search', manifestHash, query) });
-    return c.json(presentList(presentRankedPages(spaceId, one.items), one.next));
-  });
-}
+export const searchRoutes = operationRoutes();
+
+route(searchRoutes, op.searchSpaceContent, async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const { query, page, limit } = c.req.valid('query');
+  const content = await loadSpaceContent(c.var.scope, spaceId);
+  const manifestHash = content.revision.manifest;
+  const ranked = await rankRevision({ manifestHash, manifest: content.manifest }, query);
+  // Only the pages of the requested page of results are presented (excerpts cost).
+  const one = pageOfArray(ranked, { limit, cursor: page, scope: searchScope('search', manifestHash, query) });
+  return c.json(presentList(presentRankedPages(spaceId, one.items), one.next));
+});

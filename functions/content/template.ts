@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { ApiError, badRequest } from '../../shared/http/errors.ts';
 import { policies } from '../../shared/policies/index.ts';
@@ -30,17 +30,17 @@ const ATTEMPTS = 5;
  * `changeRequestId` or else of the space's primary content. Needs `edit` and an unlocked
  * space. 201 without a body.
  */
-export function mountTemplate(app: OperationRoutes): void {
-  route(app, op.applyTemplateToSpace, async (c) => {
-    const { spaceId } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const template = contentTemplates[body.id]!;
-    const refs = (body.params?.contentRefs ?? {}) as Record<string, TemplateContentRef>;
-    if (body.changeRequestId !== undefined) await applyToChangeRequest(c, spaceId, body.changeRequestId, template, refs);
-    else await applyToPrimaryContent(c, spaceId, template, refs);
-    return c.body(null, 201);
-  });
-}
+export const templateRoutes = operationRoutes();
+
+route(templateRoutes, op.applyTemplateToSpace, async (c) => {
+  const { spaceId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const template = contentTemplates[body.id]!;
+  const refs = (body.params?.contentRefs ?? {}) as Record<string, TemplateContentRef>;
+  if (body.changeRequestId !== undefined) await applyToChangeRequest(c, spaceId, body.changeRequestId, template, refs);
+  else await applyToPrimaryContent(c, spaceId, template, refs);
+  return c.body(null, 201);
+});
 
 const noRevert = async (): Promise<never> => {
   throw badRequest('templates do not revert pages');

@@ -1,4 +1,4 @@
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { ApiError } from '../../shared/http/errors.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
@@ -14,25 +14,25 @@ import { presentContentUpdate } from '../../shared/presenters/content-update.ts'
  * in the public interface): a batch of 1 to 50 changes becomes one new revision of the change
  * request, or nothing at all.
  */
-export function mountChangeRequestWrites(app: OperationRoutes): void {
-  route(app, op.updateChangeRequestContent, async (c) => {
-      const { spaceId, changeRequestId } = c.req.valid('param');
-      const { changes } = c.req.valid('json');
-      const { result: applied, changeRequest, content } = await editChangeRequestContent(c.var.scope, spaceId, changeRequestId, async (current, now) => {
-        const result = await applyChanges(current.manifest, changes, {
-          now,
-          async revertSource(revisionId) {
-            const source = await loadRevision(spaceId, revisionId ?? changeRequestBase(current.changeRequest));
-            if (!source) throw new ApiError(400, `changes: no revision ${revisionId} in space ${spaceId}`);
-            return source.manifest;
-          },
-        });
-        return { manifest: result.manifest, result };
+export const changeRequestWritesRoutes = operationRoutes();
+
+route(changeRequestWritesRoutes, op.updateChangeRequestContent, async (c) => {
+    const { spaceId, changeRequestId } = c.req.valid('param');
+    const { changes } = c.req.valid('json');
+    const { result: applied, changeRequest, content } = await editChangeRequestContent(c.var.scope, spaceId, changeRequestId, async (current, now) => {
+      const result = await applyChanges(current.manifest, changes, {
+        now,
+        async revertSource(revisionId) {
+          const source = await loadRevision(spaceId, revisionId ?? changeRequestBase(current.changeRequest));
+          if (!source) throw new ApiError(400, `changes: no revision ${revisionId} in space ${spaceId}`);
+          return source.manifest;
+        },
       });
-      const [presented] = await presentChangeRequests(c.var.scope, [changeRequest], () => content.space.revision);
-      // The public interface's two answers: the change request (compat, the default), or with the pages and files.
-      if (c.req.valid('query').compat) return c.json(presented!);
-      const insertedFiles = await Promise.all(applied.insertedFiles.map((file) => presentFile(file, { metadata: true })));
-      return c.json(presentContentUpdate(changes, applied, presented!, insertedFiles));
+      return { manifest: result.manifest, result };
     });
-}
+    const [presented] = await presentChangeRequests(c.var.scope, [changeRequest], () => content.space.revision);
+    // The public interface's two answers: the change request (compat, the default), or with the pages and files.
+    if (c.req.valid('query').compat) return c.json(presented!);
+    const insertedFiles = await Promise.all(applied.insertedFiles.map((file) => presentFile(file, { metadata: true })));
+    return c.json(presentContentUpdate(changes, applied, presented!, insertedFiles));
+  });

@@ -5,11 +5,10 @@ import type { AppEnv } from '../../shared/http/env.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess } from '../../shared/policies/access.ts';
-import { getRecord, queryPage, type QueryOptions } from '../../shared/db/operations.ts';
 import {
-  clusterIssuesPartition, clustersPartition, conversationEntity, conversationIssueEntity, conversationsClusterEntity,
-  conversationsPartition, issuesPartition, type ConversationIssueItem,
+  conversationEntity, conversationIssueEntity, conversationsClusterEntity, type ConversationIssueItem,
 } from '../../shared/db/entities/conversation.ts';
+import type { Where } from '../../shared/db/conditions.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import {
   presentConversation, presentConversationDetails, presentConversationIssue, presentConversationsCluster,
@@ -33,22 +32,20 @@ route(routes, op.listConversationsIssuesClusters, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, order, status } = c.req.valid('query');
   await readerAccess(c, organizationId);
-  const result = await queryPage({
-    index: 'gsi1', partition: clustersPartition(organizationId), limit, cursor: page, forward: order === 'asc',
-    filter: status ? { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': status } } : undefined,
-  });
-  return c.json(presentList(result.records.map((r) => presentConversationsCluster(conversationsClusterEntity.fromRecord(r))), result.next));
+  const result = await conversationsClusterEntity.query.byOrg({ orgId: organizationId }, {
+    forward: order === 'asc', where: status ? (w) => w.eq('status', status) : undefined,
+  }).page({ limit, cursor: page });
+  return c.json(presentList(result.items.map((cluster) => presentConversationsCluster(cluster)), result.next));
 });
 
 route(routes, op.listConversations, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, source } = c.req.valid('query');
   await readerAccess(c, organizationId);
-  const result = await queryPage({
-    index: 'gsi1', partition: conversationsPartition(organizationId), limit, cursor: page, forward: false,
-    filter: source !== undefined ? { expression: '#source = :source', names: { '#source': 'source' }, values: { ':source': source } } : undefined,
-  });
-  return c.json(presentList(result.records.map((r) => presentConversation(conversationEntity.fromRecord(r))), result.next));
+  const result = await conversationEntity.query.byOrg({ orgId: organizationId }, {
+    forward: false, where: source !== undefined ? (w) => w.eq('source', source) : undefined,
+  }).page({ limit, cursor: page });
+  return c.json(presentList(result.items.map((conversation) => presentConversation(conversation)), result.next));
 });
 
 route(routes, op.ingestConversation, async (c) => {
@@ -75,22 +72,19 @@ route(routes, op.listConversationsIssues, async (c) => {
   const { organizationId } = c.req.valid('param');
   const { page, limit, cluster, conversation } = c.req.valid('query');
   await readerAccess(c, organizationId);
-  const options: QueryOptions = cluster !== undefined
-    ? { index: 'gsi2', partition: clusterIssuesPartition(organizationId, cluster), limit, cursor: page, forward: false }
-    : { index: 'gsi1', partition: issuesPartition(organizationId), limit, cursor: page, forward: false };
-  if (conversation !== undefined) {
-    options.filter = { expression: '#conversation = :conversation', names: { '#conversation': 'conversation' }, values: { ':conversation': conversation } };
-  }
-  const result = await queryPage(options);
-  const issues = result.records.map((r) => conversationIssueEntity.fromRecord(r));
-  return c.json(presentList(await withConversations(c, organizationId, issues), result.next));
+  const options = { forward: false, where: conversation !== undefined ? (w: Where<ConversationIssueItem>) => w.eq('conversation', conversation) : undefined };
+  const query = cluster !== undefined
+    ? conversationIssueEntity.query.byCluster({ orgId: organizationId, cluster }, options)
+    : conversationIssueEntity.query.byOrg({ orgId: organizationId }, options);
+  const result = await query.page({ limit, cursor: page });
+  return c.json(presentList(await withConversations(c, organizationId, result.items), result.next));
 });
 
 route(routes, op.getConversationsIssueById, async (c) => {
   const { organizationId, issueId } = c.req.valid('param');
   await readerAccess(c, organizationId);
-  const record = await getRecord(conversationIssueEntity.key({ orgId: organizationId, issueId }));
-  const [item] = record ? await withConversations(c, organizationId, [conversationIssueEntity.fromRecord(record)]) : [];
+  const issue = await conversationIssueEntity.get({ orgId: organizationId, issueId });
+  const [item] = issue ? await withConversations(c, organizationId, [issue]) : [];
   if (!item) throw notFound(`No conversation issue found with id ${issueId}`);
   return c.json(item);
 });
@@ -98,9 +92,9 @@ route(routes, op.getConversationsIssueById, async (c) => {
 route(routes, op.getConversationById, async (c) => {
   const { organizationId, conversationId } = c.req.valid('param');
   await readerAccess(c, organizationId);
-  const record = await getRecord(conversationEntity.key({ orgId: organizationId, conversationId }));
-  if (!record) throw notFound(`No conversation found with id ${conversationId}`);
-  return c.json(presentConversationDetails(conversationEntity.fromRecord(record)));
+  const conversation = await conversationEntity.get({ orgId: organizationId, conversationId });
+  if (!conversation) throw notFound(`No conversation found with id ${conversationId}`);
+  return c.json(presentConversationDetails(conversation));
 });
 
 export const app = groupApp(op.group, routes);

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, order, storedSize } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 import { clusterStatuses } from '../../shared/db/entities/conversation.ts';
 
 /** Path parameters of the `conversations` group. */
@@ -9,7 +10,6 @@ export const pathParams = v.partial(v.object({
   organizationId: id,
 }));
 
-export const organizationParams = v.object({ organizationId: id });
 export const conversationParams = v.object({ organizationId: id, conversationId: id });
 export const issueParams = v.object({ organizationId: id, issueId: id });
 

@@ -1,9 +1,7 @@
 import * as v from 'valibot';
-import { id } from '../../shared/http/schemas.ts';
+export { spaceParams } from '../../shared/http/schemas.ts';
 import { egressUrl } from '../../shared/net/url-schema.ts';
 import { gitSyncProviders } from '../../shared/presenters/schemas/git-info.ts';
-
-export const spaceParams = v.object({ spaceId: id });
 
 /** A public http(s) URL (shared/net: checked again when the worker connects), possibly with basic-auth credentials. */
 const repoUrl = egressUrl;

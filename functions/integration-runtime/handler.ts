@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import { handle } from 'hono/aws-lambda';
-import { createGroupApp } from '../../shared/http/group-app.ts';
-import { publicEndpoint } from '../integrations/public-endpoint.ts';
+import { app } from './app.ts';
 import { handler as deliverEvents } from '../workers/integration-events/handler.ts';
 
 /**
@@ -9,10 +8,9 @@ import { handler as deliverEvents } from '../workers/integration-events/handler.
  * infra/constructs/integration-runtime.ts): it consumes the integration-events queue and
  * answers the integrations' public endpoints, the two places where published scripts run.
  */
-const publicApp = createGroupApp(publicEndpoint);
-const serveHttp = handle(publicApp);
+const serveHttp = handle(app);
 
 export async function handler(event: SQSEvent | APIGatewayProxyEventV2, context: unknown) {
   if ('Records' in event) return deliverEvents(event, context as never);
-  return serveHttp(event, context as never);
+  return serveHttp(event as never, context as never);
 }

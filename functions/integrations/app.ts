@@ -22,7 +22,6 @@ import { apiLocation } from '../../shared/presenters/urls.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
 import { webhookSigningSecret } from '../../shared/integrations/signature.ts';
-import { publicEndpoint } from './public-endpoint.ts';
 import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations-write.ts';
 
 /**
@@ -242,4 +241,4 @@ function publicUrls(location: string, publicPath: string) {
   return { location: apiLocation(location), publicEndpoint, publicContentEndpoint: publicEndpoint };
 }
 
-export const app = groupApp(op.group, publicEndpoint, routes);
+export const app = groupApp(op.group, routes);

@@ -18,9 +18,6 @@ import { integrationParams } from './schemas.ts';
  */
 export const PUBLIC_ENDPOINT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** Paths under /v1, for the local server and API Gateway. */
-export const INTEGRATION_PUBLIC_PATHS = ['/integrations/{integrationName}/public', '/integrations/{integrationName}/public/{proxy+}'] as const;
-
 const installationPrefix = /^\/installations\/([^/]+)/;
 
 async function forward(c: Context<AppEnv>): Promise<Response> {

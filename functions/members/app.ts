@@ -9,14 +9,13 @@ import { isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
 import { organizationEntity } from '../../shared/db/entities/organization.ts';
 import { memberEntity, type MemberItem } from '../../shared/db/entities/member.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
-import { memberTeamsPartition, teamEntity, teamMemberEntity } from '../../shared/db/entities/team.ts';
-import { queryPage } from '../../shared/db/operations.ts';
+import { teamEntity, teamMemberEntity } from '../../shared/db/entities/team.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentTeam } from '../../shared/presenters/team.ts';
 import { listMemberPage } from '../../shared/commands/members-list.ts';
 import { presentMembers, presentOneMember } from '../../shared/commands/members-present.ts';
-import { ancestorKeys, memberSpaceRole, orgSpacesPartition, queryOrgSpaces } from '../../shared/commands/members-spaces.ts';
+import { ancestorKeys, memberSpaceRole, queryOrgSpaces } from '../../shared/commands/members-spaces.ts';
 import { removeMember, setMemberAttributes, touchMember, updateMemberRole } from '../../shared/commands/members-write.ts';
 import { signVisitorClaims } from '../../shared/commands/members-claims.ts';
 
@@ -107,8 +106,8 @@ route(routes, op.listSpacesForOrganizationMember, async (c) => {
   const member = found(target, userId);
   // gsi1 ORG#<org>#SPACES is sorted by createdAt. Spaces the member cannot read are
   // dropped from the page after the Query (a page may hold fewer than `limit` items).
-  const result = await queryPage({ index: 'gsi1', partition: orgSpacesPartition(organizationId), forward: order === 'asc', limit, cursor: page });
-  const spaces = result.records.map((r) => spaceEntity.fromRecord(r)).filter((s) => !s.deletedAt && !isExpired(s));
+  const result = await spaceEntity.query.byOrg({ orgId: organizationId }, { forward: order === 'asc' }).page({ limit, cursor: page });
+  const spaces = result.items.filter((s) => !s.deletedAt && !isExpired(s));
   const loader = c.get('loader');
   await loader.load(ancestorKeys(spaces));
   const items = [];
@@ -126,11 +125,10 @@ route(routes, op.listTeamsForOrganizationMember, async (c) => {
   policies.member.authorize(access, 'listOwn', { userId });
   const { role, target } = access;
   found(target, userId);
-  const result = await queryPage({
-    index: 'gsi1', partition: memberTeamsPartition(organizationId, userId), limit, cursor: page,
-    ...(title ? { filter: { expression: 'contains(titleLower, :title)', values: { ':title': title.toLowerCase() } } } : {}),
-  });
-  const memberships = result.records.map((r) => teamMemberEntity.fromRecord(r));
+  const result = await teamMemberEntity.query.byMember({ orgId: organizationId, userId }, {
+    where: title ? (w) => w.contains('titleLower', title.toLowerCase()) : undefined,
+  }).page({ limit, cursor: page });
+  const memberships = result.items;
   const loader = c.get('loader');
   await loader.load(memberships.map((m) => teamEntity.key({ orgId: organizationId, teamId: m.teamId })));
   const items = memberships.flatMap((m) => {

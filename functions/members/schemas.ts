@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, nullableRole, order, roles } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 
-export const organizationParams = v.object({ organizationId: id });
 export const memberParams = v.object({ organizationId: id, userId: id });
 
 const roleOrGuest = [...roles, 'guest'] as const;

@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { id, listQueryEntries } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 
 /** Path parameters of the `openapi` group (all operations). */
 export const pathParams = v.partial(v.object({
   organizationId: id,
   specSlug: id,
 }));
-
-export const organizationParams = v.object({ organizationId: id });
 
 /** OpenAPISpecSlug (spec 2.11). */
 export const slug = v.pipe(

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
@@ -11,9 +10,6 @@ import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
 import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { isActiveMember, isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
-import { db } from '../../shared/db/client.ts';
-import { queryPage } from '../../shared/db/operations.ts';
-import { config } from '../../shared/config.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { organizationEntity, type OrganizationItem } from '../../shared/db/entities/organization.ts';
 import { memberEntity } from '../../shared/db/entities/member.ts';
@@ -43,11 +39,9 @@ const routes = operationRoutes();
  */
 route(routes, op.listOrganizationsForAuthenticatedUser, async (c) => {
   const { page, limit } = c.req.valid('query');
-  const result = await queryPage({
-    index: 'gsi1', partition: `USER#${c.get('caller').userId}#ORGS`, limit, cursor: page,
-    filter: { expression: '#disabled <> :true', names: { '#disabled': 'disabled' }, values: { ':true': true } },
-  });
-  const members = result.records.map((r) => memberEntity.fromRecord(r));
+  const result = await memberEntity.query.byUser({ userId: c.get('caller').userId }, { where: (w) => w.ne('disabled', true) })
+    .page({ limit, cursor: page });
+  const members = result.items;
   const loader = c.get('loader');
   await loader.load(members.map((m) => organizationEntity.key({ orgId: m.orgId })));
   const items = members.flatMap((m) => {
@@ -80,7 +74,7 @@ route(routes, op.deleteOrganizationInviteById, async (c) => {
   const { organizationId, inviteId } = c.req.valid('param');
   policies.organization.authorize(await loadOrgAccess(c.var.scope, organizationId), 'admin');
   // 204 whether or not the invite existed (spec 4.12 and 7.1).
-  await db().send(new DeleteCommand({ TableName: config.tableName, Key: inviteEntity.key({ orgId: organizationId, inviteId }) }));
+  await inviteEntity.delete({ orgId: organizationId, inviteId }).go();
   return c.body(null, 204);
 });
 
@@ -161,10 +155,7 @@ route(routes, op.updateOrganizationAgentInstructions, async (c) => {
     updatedBy: c.get('caller').userId,
   };
   // A PUT replaces the whole document: the last write wins.
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: agentInstructionsEntity.toRecord({ orgId: organizationId }, item),
-  }));
+  await agentInstructionsEntity.put({ orgId: organizationId }, item).go();
   return c.json(presentAgentInstructions(org, item));
 });
 
@@ -178,9 +169,8 @@ route(routes, op.updateOrganizationAgentInstructions, async (c) => {
 route(routes, op.getOrganizationsForEmailDomain, async (c) => {
   const { emailDomain } = c.req.valid('param');
   const userId = c.get('caller').userId;
-  const partition = emailDomainEntity.key({ domain: emailDomain, orgId: '' }).pk;
-  const result = await queryPage({ partition, limit: MAX_PAGE_SIZE });
-  const orgIds = result.records.map((r) => emailDomainEntity.fromRecord(r).orgId);
+  const result = await emailDomainEntity.query.byDomain({ domain: emailDomain }).page({ limit: MAX_PAGE_SIZE });
+  const orgIds = result.items.map((d) => d.orgId);
   const loader = c.get('loader');
   const userKey = userEntity.key({ userId });
   await loader.load([

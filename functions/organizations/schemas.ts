@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, mergeRules, nullableRole, partialBody, richDocument } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 export { searchQuery } from '../../shared/http/schemas.ts';
 
-export const organizationParams = v.object({ organizationId: id });
 export const inviteParams = v.object({ organizationId: id, inviteId: id });
 
 /** A DNS name with at least two labels and an alphabetic (or punycode) top-level label. */
@@ -87,7 +87,6 @@ export const updateOrganizationBody = partialBody({
 export type UpdateOrganizationBody = v.InferOutput<typeof updateOrganizationBody>;
 
 export const listQuery = v.object(listQueryEntries);
-
 
 /** Serialized size cap of stored instructions (a DynamoDB item holds at most 400 KB). */
 export const MAX_INSTRUCTIONS_BYTES = 256 * 1024;

@@ -15,8 +15,10 @@ import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
 import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
+import { withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
+import { publishedScriptBody, siteScripts } from '../../shared/reader/site-scripts.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
@@ -38,6 +40,9 @@ app.use('*', observeRequests({ group: 'reader' }));
 app.use('*', async (c, next) => {
   await next();
   for (const [name, value] of Object.entries(BASE_HEADERS)) {
+    // A 304's headers replace the cached page's: the default policy would then block the
+    // page's own style and script, so a 304 keeps the policy the page was sent with.
+    if (c.res.status === 304 && name === 'Content-Security-Policy') continue;
     if (!c.res.headers.has(name)) c.res.headers.set(name, value);
   }
 });
@@ -87,6 +92,17 @@ app.get('/s/:siteId/~assets/:file', (c) => {
   const asset = findAsset(c.req.param('file'));
   if (!asset) return notFound(c);
   return c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': ASSET_CACHE });
+});
+// An integration's published-site script (shared/reader/site-scripts.ts), loaded async by every page.
+app.get('/s/:siteId/~integrations/:name/script.js', async (c) => {
+  const siteId = c.req.param('siteId');
+  if (!v.is(siteIdSchema, siteId)) return notFound(c);
+  const tree = await loadPublishedTree(siteId);
+  if (!tree) return notFound(c);
+  const script = (await siteScripts(tree.site)).find((s) => s.integration.name === c.req.param('name'));
+  if (!script) return notFound(c);
+  const { body, fresh } = await publishedScriptBody(siteId, script);
+  return c.body(body, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': fresh ? 'public, max-age=300' : 'no-store' });
 });
 app.get('/s/:siteId/*', read);
 app.get('/s/:siteId', read);
@@ -141,12 +157,16 @@ async function read(c: Context) {
   const pages = readablePages(manifest);
   const customization = await readerCustomization(tree, space.siteSpace.id);
   const resolveLink = linkResolver(manifest, space);
+  const scripts = await siteScripts(tree.site);
+  // Part of every page's ETag: installing or publishing an integration changes the page.
+  const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
   const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
-    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, ...extra,
+    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, scripts, ...extra,
   }));
 
   // `<space>/~files/<blob>/<name>`: a file of the space, at a URL that never changes for these bytes.
-  if (pagePath.startsWith('~files/') && !asMarkdown) return serveFile(c, manifest, pagePath, access);
+  // (Found by its blob: a file named `*.md` is a file here, not a page's markdown.)
+  if (pagePath.startsWith('~files/')) return serveFile(c, manifest, pagePath, access);
   // `<space>/~search?q=`: the instant search's JSON.
   if (pagePath === '~search' && !asMarkdown) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
@@ -168,16 +188,17 @@ async function read(c: Context) {
   }
   if (!located || located.page.type !== 'document') {
     if (pagePath === '' && !asMarkdown) {
-      if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey])) return c.body(null, 304);
+      if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey, scriptsKey])) return c.body(null, 304);
       return shell(space.title, [h('h1', space.title), h('p', 'This space has no pages yet.')]);
     }
     return notFound(c);
   }
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey, customization.updatedAt ?? ''])) return c.body(null, 304);
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey, customization.updatedAt ?? '', asMarkdown ? '' : scriptsKey])) return c.body(null, 304);
 
-  if (asMarkdown) return text(c, await markdownOf(located, manifest), 'text/markdown');
+  if (asMarkdown) return text(c, await markdownOf(located, manifest, space), 'text/markdown');
 
-  const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
+  // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
+  const document = await withOpenAPISpecs(evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} }), space.space.orgId);
   const body = await renderDocument(document, {
     manifest, current: located, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
   });

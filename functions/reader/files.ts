@@ -1,7 +1,7 @@
 import { config } from '../../shared/config.ts';
 import { evaluateDocument } from '../../shared/content/evaluate.ts';
 import { loadPageDocument, pageMarkdown } from '../../shared/presenters/page-document.ts';
-import type { LocatedPage } from '../../shared/content/tree.ts';
+import { walkPages, type LocatedPage } from '../../shared/content/tree.ts';
 import type { Manifest } from '../../shared/content/types.ts';
 import type { List, Root } from 'mdast';
 import remarkStringify from 'remark-stringify';
@@ -9,6 +9,7 @@ import { unified } from 'unified';
 import { x } from 'xastscript';
 import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
+import { fileHref } from './file-route.ts';
 import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
 
 /** Absolute URL of a reader path (llms.txt, sitemap.xml and robots.txt carry absolute URLs). */
@@ -22,10 +23,17 @@ export async function spacesWithPages(site: ReaderSite) {
   }));
 }
 
-/** A page's markdown (frontmatter, `# Title`, document), variables evaluated. */
-export async function markdownOf(located: LocatedPage, manifest: Manifest): Promise<string> {
+/**
+ * A page's markdown as Git export prints its file, variables evaluated; links to pages and
+ * files are their absolute URLs on the site (these files have no repository around them).
+ */
+export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace): Promise<string> {
   const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
-  return pageMarkdown(located.page, exportableDocument(document));
+  const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
+  return pageMarkdown(located.page, exportableDocument(document), manifest, {
+    page: (id) => (pagePaths.has(id) ? absolute(`${space.basePath}/${pagePaths.get(id)}`) : undefined),
+    file: (file) => absolute(fileHref(space, file)),
+  });
 }
 
 export const markdownUrl = (space: ReaderSpace, path: string) => absolute(`${space.basePath}/${path}.md`);
@@ -58,7 +66,7 @@ export async function llmsFullTxt(site: ReaderSite): Promise<string> {
   const parts: string[] = [];
   for (const { space, content, pages } of all) {
     for (const located of pages) {
-      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest)).trim()}\n`);
+      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest, space)).trim()}\n`);
     }
   }
   return `# ${site.tree.site.title}\n\n${parts.join('\n---\n\n')}`;

@@ -1,4 +1,4 @@
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { loadSiteIn, type SiteTree } from '../../shared/commands/sites-structure.ts';
@@ -18,49 +18,49 @@ function siteSpaceIn(tree: SiteTree, siteSpaceId: string): void {
   if (!tree.siteSpaces.some((s) => s.id === siteSpaceId)) throw notFound(`No site space found with id ${siteSpaceId}`);
 }
 
-export function mountCustomization(app: OperationRoutes) {
-  route(app, op.getSiteCustomizationById, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
-    return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId)));
-  });
+export const customizationRoutes = operationRoutes();
 
-  route(app, op.updateSiteCustomizationById, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const settings = c.req.valid('json');
-    const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
-    await siteCustomizationEntity.put({ siteId, scope: SITE_SCOPE }, { siteId, scope: SITE_SCOPE, settings, updatedAt: nowIso() }).go();
-    return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId)));
-  });
+route(customizationRoutes, op.getSiteCustomizationById, async (c) => {
+  const { organizationId, siteId } = c.req.valid('param');
+  const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
+  return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId)));
+});
 
-  route(app, op.getSiteSpaceCustomizationById, async (c) => {
-    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
-    siteSpaceIn(tree, siteSpaceId);
-    return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId), siteSpaceId));
-  });
+route(customizationRoutes, op.updateSiteCustomizationById, async (c) => {
+  const { organizationId, siteId } = c.req.valid('param');
+  const settings = c.req.valid('json');
+  const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
+  await siteCustomizationEntity.put({ siteId, scope: SITE_SCOPE }, { siteId, scope: SITE_SCOPE, settings, updatedAt: nowIso() }).go();
+  return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId)));
+});
 
-  route(app, op.overrideSiteSpaceCustomizationById, async (c) => {
-    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const patch = c.req.valid('json');
-    const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
-    siteSpaceIn(tree, siteSpaceId);
-    const key = { siteId, scope: siteSpaceId };
-    // Read, merge, write if unchanged meanwhile; a concurrent PATCH makes it start over.
-    await retryOnConflict(async () => {
-      const before = await siteCustomizationEntity.get(key, { consistent: true });
-      const settings = patchOverrides(before?.settings ?? {}, patch);
-      const item = { siteId, scope: siteSpaceId, settings, updatedAt: nowIso() };
-      await siteCustomizationEntity.put(key, item, (w) => (before ? w.eq('updatedAt', before.updatedAt) : w.absent())).go();
-    });
-    return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId), siteSpaceId));
-  });
+route(customizationRoutes, op.getSiteSpaceCustomizationById, async (c) => {
+  const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
+  const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
+  siteSpaceIn(tree, siteSpaceId);
+  return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId), siteSpaceId));
+});
 
-  route(app, op.deleteSiteSpaceCustomizationById, async (c) => {
-    const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
-    const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
-    siteSpaceIn(tree, siteSpaceId);
-    const deleted = await siteCustomizationEntity.delete({ siteId, scope: siteSpaceId }).go();
-    return c.body(null, deleted ? 205 : 204);
+route(customizationRoutes, op.overrideSiteSpaceCustomizationById, async (c) => {
+  const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
+  const patch = c.req.valid('json');
+  const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
+  siteSpaceIn(tree, siteSpaceId);
+  const key = { siteId, scope: siteSpaceId };
+  // Read, merge, write if unchanged meanwhile; a concurrent PATCH makes it start over.
+  await retryOnConflict(async () => {
+    const before = await siteCustomizationEntity.get(key, { consistent: true });
+    const settings = patchOverrides(before?.settings ?? {}, patch);
+    const item = { siteId, scope: siteSpaceId, settings, updatedAt: nowIso() };
+    await siteCustomizationEntity.put(key, item, (w) => (before ? w.eq('updatedAt', before.updatedAt) : w.absent())).go();
   });
-}
+  return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId), siteSpaceId));
+});
+
+route(customizationRoutes, op.deleteSiteSpaceCustomizationById, async (c) => {
+  const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
+  const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
+  siteSpaceIn(tree, siteSpaceId);
+  const deleted = await siteCustomizationEntity.delete({ siteId, scope: siteSpaceId }).go();
+  return c.body(null, deleted ? 205 : 204);
+});

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 import { siteTypes, siteVisibilities } from '../../shared/db/entities/site.ts';
 
-export const organizationParams = v.object({ organizationId: id });
 export const siteParams = v.object({ organizationId: id, siteId: id });
 export const siteSpaceParams = v.object({ organizationId: id, siteId: id, siteSpaceId: id });
 export const sectionParams = v.object({ organizationId: id, siteId: id, siteSectionId: id });

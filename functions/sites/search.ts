@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
@@ -29,29 +29,29 @@ const searchable = ({ page, ancestors }: LocatedPage) =>
  * indexes as the space and organization searches. Readers of the site (org members with a
  * role) search the spaces among those they can read. Items are spaces with hits, best first.
  */
-export function mountSiteSearch(app: OperationRoutes) {
-  route(app, op.searchSiteContent, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const { page, limit } = c.req.valid('query');
-    const body = c.req.valid('json');
-    const { scope, field } = siteSearchScope(body);
-    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
+export const siteSearchRoutes = operationRoutes();
 
-    const loader = c.get('loader');
-    await loader.load(tree.siteSpaces.map((s) => spaceEntity.key({ spaceId: s.spaceId })));
-    const spaceOf = (spaceId: string) => {
-      const record = loader.peek(spaceEntity.key({ spaceId }));
-      return record ? (spaceEntity.fromRecord(record) as SpaceItem) : undefined;
-    };
-    const selected = siteSpacesInScope(tree, scope, field, (s) => spaceOf(s.spaceId)?.language);
-    const spaces = [...new Map(selected.map((s) => [s.spaceId, spaceOf(s.spaceId)])).values()]
-      .filter((s): s is SpaceItem => s !== undefined && !s.deletedAt && !isExpired(s));
-    const readable = (await presentReadable(c.var.scope, org, spaces, (space) => space)).slice(0, MAX_SPACES_PER_SITE_SEARCH);
+route(siteSearchRoutes, op.searchSiteContent, async (c) => {
+  const { organizationId, siteId } = c.req.valid('param');
+  const { page, limit } = c.req.valid('query');
+  const body = c.req.valid('json');
+  const { scope, field } = siteSearchScope(body);
+  const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
 
-    const results = await searchSpaces(c.var.scope, readable, body.query, { searchable });
-    // A cursor belongs to the search it came from: same site, query and scope.
-    const cursorScope = `sitesearch:${createHash('sha256').update([siteId, body.query, JSON.stringify(scope)].join('\n')).digest('base64url').slice(0, 22)}`;
-    const one = pageOfArray(results, { limit, cursor: page, scope: cursorScope });
-    return c.json(presentList(one.items, one.next));
-  });
-}
+  const loader = c.get('loader');
+  await loader.load(tree.siteSpaces.map((s) => spaceEntity.key({ spaceId: s.spaceId })));
+  const spaceOf = (spaceId: string) => {
+    const record = loader.peek(spaceEntity.key({ spaceId }));
+    return record ? (spaceEntity.fromRecord(record) as SpaceItem) : undefined;
+  };
+  const selected = siteSpacesInScope(tree, scope, field, (s) => spaceOf(s.spaceId)?.language);
+  const spaces = [...new Map(selected.map((s) => [s.spaceId, spaceOf(s.spaceId)])).values()]
+    .filter((s): s is SpaceItem => s !== undefined && !s.deletedAt && !isExpired(s));
+  const readable = (await presentReadable(c.var.scope, org, spaces, (space) => space)).slice(0, MAX_SPACES_PER_SITE_SEARCH);
+
+  const results = await searchSpaces(c.var.scope, readable, body.query, { searchable });
+  // A cursor belongs to the search it came from: same site, query and scope.
+  const cursorScope = `sitesearch:${createHash('sha256').update([siteId, body.query, JSON.stringify(scope)].join('\n')).digest('base64url').slice(0, 22)}`;
+  const one = pageOfArray(results, { limit, cursor: page, scope: cursorScope });
+  return c.json(presentList(one.items, one.next));
+});

@@ -1,7 +1,7 @@
 import { nowIso } from '../../shared/clock.ts';
 import { randomId } from '../../shared/ids.ts';
 import { badRequest, notFound } from '../../shared/http/errors.ts';
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import type { SiteSectionItem } from '../../shared/db/entities/site.ts';
@@ -23,99 +23,99 @@ export function findSection(tree: SiteTree, sectionId: string): SiteSectionItem 
 }
 
 /** Site sections (spec 4.9): top-level parts of a site, each with its site spaces. */
-export function mountSections(app: OperationRoutes) {
-  route(app, op.listSiteSections, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const query = c.req.valid('query');
-    const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
-    const ctx = await structureContext(c, org, tree, query.shareKey);
-    const page = pageOfArray(sectionsInOrder(tree), { limit: query.limit, cursor: query.page, scope: `sections:${siteId}` });
-    return c.json(presentList(page.items.map((s) => presentSection(s, ctx)), page.next));
-  });
+export const sectionsRoutes = operationRoutes();
 
-  route(app, op.addSectionToSite, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
-      const space = await resolveSpace(c.var.scope, organizationId, body.spaceId, 'spaceId');
-      const now = nowIso();
-      const title = body.title ?? space.title;
-      const section: SiteSectionItem = {
-        id: randomId(),
-        siteId,
-        title,
-        ...(body.icon ? { icon: body.icon } : {}),
-        path: uniquePath(slugify(title, 'section'), new Set(t.sections.map((s) => s.path))),
-        position: positionAtEnd(childrenOf(t, undefined).map((child) => child.item)),
-        createdAt: now,
-      };
-      // The first section adopts the site spaces of the root level (a site shows either
-      // root site spaces or sections, never both).
-      if (t.sections.length === 0) for (const s of t.siteSpaces) s.section = section.id;
-      t.sections.push(section);
-      t.siteSpaces.push(newSiteSpace(t, space, section.id, now));
-      return section.id;
-    });
-    const ctx = await structureContext(c, access.org, tree);
-    return c.json(presentSection(findSection(tree, result), ctx), 201);
-  });
+route(sectionsRoutes, op.listSiteSections, async (c) => {
+  const { organizationId, siteId } = c.req.valid('param');
+  const query = c.req.valid('query');
+  const { tree, org } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
+  const ctx = await structureContext(c, org, tree, query.shareKey);
+  const page = pageOfArray(sectionsInOrder(tree), { limit: query.limit, cursor: query.page, scope: `sections:${siteId}` });
+  return c.json(presentList(page.items.map((s) => presentSection(s, ctx)), page.next));
+});
 
-  route(app, op.updateSiteSectionById, async (c) => {
-    const { organizationId, siteId, siteSectionId } = c.req.valid('param');
-    const body = c.req.valid('json');
-    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
-      const section = findSection(t, siteSectionId);
-      if (body.title !== undefined) section.title = body.title;
-      if (body.path !== undefined && body.path !== section.path) {
-        if (t.sections.some((s) => s.id !== section.id && s.path === body.path)) {
-          throw new Rejection(409, `path: another section of this site uses ${body.path}`);
-        }
-        section.path = body.path;
-      }
-      if (body.defaultSiteSpace !== undefined) {
-        if (!siteSpacesIn(t, section.id).some((s) => s.id === body.defaultSiteSpace)) {
-          throw badRequest(`defaultSiteSpace: no site space ${body.defaultSiteSpace} in this section`);
-        }
-        section.defaultSiteSpace = body.defaultSiteSpace;
-      }
-      for (const field of ['condition', 'icon', 'description'] as const) {
-        const value = body[field];
-        if (value === null) delete section[field];
-        else if (value !== undefined) section[field] = value;
-      }
-    });
-    const ctx = await structureContext(c, access.org, tree);
-    return c.json(presentSection(findSection(tree, siteSectionId), ctx));
+route(sectionsRoutes, op.addSectionToSite, async (c) => {
+  const { organizationId, siteId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
+    const space = await resolveSpace(c.var.scope, organizationId, body.spaceId, 'spaceId');
+    const now = nowIso();
+    const title = body.title ?? space.title;
+    const section: SiteSectionItem = {
+      id: randomId(),
+      siteId,
+      title,
+      ...(body.icon ? { icon: body.icon } : {}),
+      path: uniquePath(slugify(title, 'section'), new Set(t.sections.map((s) => s.path))),
+      position: positionAtEnd(childrenOf(t, undefined).map((child) => child.item)),
+      createdAt: now,
+    };
+    // The first section adopts the site spaces of the root level (a site shows either
+    // root site spaces or sections, never both).
+    if (t.sections.length === 0) for (const s of t.siteSpaces) s.section = section.id;
+    t.sections.push(section);
+    t.siteSpaces.push(newSiteSpace(t, space, section.id, now));
+    return section.id;
   });
+  const ctx = await structureContext(c, access.org, tree);
+  return c.json(presentSection(findSection(tree, result), ctx), 201);
+});
 
-  route(app, op.deleteSiteSectionById, async (c) => {
-    const { organizationId, siteId, siteSectionId } = c.req.valid('param');
-    // Its site spaces go with it (normalizeTree drops site spaces of a missing section).
-    return deleteOrNoContent(c, organizationId, siteId, (t) => {
-      const before = t.sections.length;
-      t.sections = t.sections.filter((s) => s.id !== siteSectionId);
-      return t.sections.length < before;
-    }, { deleted: 205 });
+route(sectionsRoutes, op.updateSiteSectionById, async (c) => {
+  const { organizationId, siteId, siteSectionId } = c.req.valid('param');
+  const body = c.req.valid('json');
+  const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
+    const section = findSection(t, siteSectionId);
+    if (body.title !== undefined) section.title = body.title;
+    if (body.path !== undefined && body.path !== section.path) {
+      if (t.sections.some((s) => s.id !== section.id && s.path === body.path)) {
+        throw new Rejection(409, `path: another section of this site uses ${body.path}`);
+      }
+      section.path = body.path;
+    }
+    if (body.defaultSiteSpace !== undefined) {
+      if (!siteSpacesIn(t, section.id).some((s) => s.id === body.defaultSiteSpace)) {
+        throw badRequest(`defaultSiteSpace: no site space ${body.defaultSiteSpace} in this section`);
+      }
+      section.defaultSiteSpace = body.defaultSiteSpace;
+    }
+    for (const field of ['condition', 'icon', 'description'] as const) {
+      const value = body[field];
+      if (value === null) delete section[field];
+      else if (value !== undefined) section[field] = value;
+    }
   });
+  const ctx = await structureContext(c, access.org, tree);
+  return c.json(presentSection(findSection(tree, siteSectionId), ctx));
+});
 
-  route(app, op.moveSiteSection, async (c) => {
-    const { organizationId, siteId, siteSectionId } = c.req.valid('param');
-    const { position } = c.req.valid('json');
-    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
-      const section = findSection(t, siteSectionId);
-      const siblings = childrenOf(t, section.sectionGroup).map((child) => child.item).filter((s) => s.id !== section.id);
-      if (!position) {
-        section.position = positionAtEnd(siblings);
-        return;
-      }
-      const side = 'before' in position ? 'before' : 'after';
-      const target = 'before' in position ? position.before.siteSection : position.after.siteSection;
-      if (!t.sections.some((s) => s.id === target && s.id !== section.id && s.sectionGroup === section.sectionGroup)) {
-        throw badRequest(`position: section ${target} is not another section of the same ${section.sectionGroup ? 'section group' : 'site level'}`);
-      }
-      section.position = positionNextTo(siblings, target, side);
-    });
-    const ctx = await structureContext(c, access.org, tree);
-    return c.json(presentSection(findSection(tree, siteSectionId), ctx));
+route(sectionsRoutes, op.deleteSiteSectionById, async (c) => {
+  const { organizationId, siteId, siteSectionId } = c.req.valid('param');
+  // Its site spaces go with it (normalizeTree drops site spaces of a missing section).
+  return deleteOrNoContent(c, organizationId, siteId, (t) => {
+    const before = t.sections.length;
+    t.sections = t.sections.filter((s) => s.id !== siteSectionId);
+    return t.sections.length < before;
+  }, { deleted: 205 });
+});
+
+route(sectionsRoutes, op.moveSiteSection, async (c) => {
+  const { organizationId, siteId, siteSectionId } = c.req.valid('param');
+  const { position } = c.req.valid('json');
+  const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
+    const section = findSection(t, siteSectionId);
+    const siblings = childrenOf(t, section.sectionGroup).map((child) => child.item).filter((s) => s.id !== section.id);
+    if (!position) {
+      section.position = positionAtEnd(siblings);
+      return;
+    }
+    const side = 'before' in position ? 'before' : 'after';
+    const target = 'before' in position ? position.before.siteSection : position.after.siteSection;
+    if (!t.sections.some((s) => s.id === target && s.id !== section.id && s.sectionGroup === section.sectionGroup)) {
+      throw badRequest(`position: section ${target} is not another section of the same ${section.sectionGroup ? 'section group' : 'site level'}`);
+    }
+    section.position = positionNextTo(siblings, target, side);
   });
-}
+  const ctx = await structureContext(c, access.org, tree);
+  return c.json(presentSection(findSection(tree, siteSectionId), ctx));
+});

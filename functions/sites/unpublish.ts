@@ -1,4 +1,4 @@
-import { route, type OperationRoutes } from '../../shared/http/route.ts';
+import { operationRoutes, route } from '../../shared/http/route.ts';
 import { changeSite } from '../../shared/commands/sites-structure.ts';
 import { presentSite } from '../../shared/presenters/site.ts';
 import * as op from './operations.ts';
@@ -10,12 +10,12 @@ import * as op from './operations.ts';
  * for it at once (it checks `published` on every request) and `urls.published` goes away.
  * Unpublishing an unpublished site changes nothing and answers the site.
  */
-export function mountUnpublish(app: OperationRoutes) {
-  route(app, op.unpublishSite, async (c) => {
-    const { organizationId, siteId } = c.req.valid('param');
-    const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
-      t.site.published = false;
-    });
-    return c.json(presentSite(tree.site, access.org, access.role));
+export const unpublishRoutes = operationRoutes();
+
+route(unpublishRoutes, op.unpublishSite, async (c) => {
+  const { organizationId, siteId } = c.req.valid('param');
+  const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
+    t.site.published = false;
   });
-}
+  return c.json(presentSite(tree.site, access.org, access.role));
+});

@@ -7,8 +7,8 @@ import { policies } from '../../shared/policies/index.ts';
 import { isExpired, loadCollectionAccess, loadContentAccess, loadRootAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
 import { collectionEntity } from '../../shared/db/entities/collection.ts';
-import { queryPage, transact } from '../../shared/db/operations.ts';
-import { config } from '../../shared/config.ts';
+import { transact } from '../../shared/db/writes.ts';
+import type { WhereFn } from '../../shared/db/conditions.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentList } from '../../shared/presenters/list.ts';
@@ -82,7 +82,7 @@ route(routes, op.restoreSpace, async (c) => {
     restored.ancestors = [];
     restored.position = positionAmong(await listChildren(space.orgId, undefined), space.id, undefined);
   }
-  await putIfUnchanged(restored, space.updatedAt, 'deletedAt = :deletedAt', { ':deletedAt': space.deletedAt });
+  await putIfUnchanged(restored, space.updatedAt, (w) => w.eq('deletedAt', space.deletedAt!));
   const after = await loadContentAccess(c.var.scope, restored.orgId, restored, restored.ancestors);
   return c.json(presentSpace(restored, { role: after.role, org }));
 });
@@ -112,7 +112,7 @@ route(routes, op.duplicateSpace, async (c) => {
   });
   copy.revision = first.revision.id;
   await transact([
-    { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: copy.id }, copy), ConditionExpression: 'attribute_not_exists(pk)' } },
+    spaceEntity.create({ spaceId: copy.id }, copy),
     first.put,
   ]);
   const access = await loadContentAccess(c.var.scope, copy.orgId, copy, copy.ancestors);
@@ -182,9 +182,8 @@ route(routes, op.listSpacesInOrganizationById, async (c) => {
   const { page, limit } = c.req.valid('query');
   const { org } = await loadRootAccess(c.var.scope, organizationId);
   // Oldest first: creation order is stable under concurrent inserts, so cursors never skip.
-  const result = await queryPage({ index: 'gsi1', partition: `ORG#${organizationId}#SPACES`, limit, cursor: page });
-  const spaces = result.records.map((r) => spaceEntity.fromRecord(r));
-  const items = await presentReadable(c.var.scope, org, spaces, (space, role) => presentSpace(space, { role, org }));
+  const result = await spaceEntity.query.byOrg({ orgId: organizationId }).page({ limit, cursor: page });
+  const items = await presentReadable(c.var.scope, org, result.items, (space, role) => presentSpace(space, { role, org }));
   return c.json(presentList(items, result.next));
 });
 
@@ -205,7 +204,7 @@ route(routes, op.createSpace, async (c) => {
   });
   space.revision = initial.revision.id;
   await transact([
-    { Put: { TableName: config.tableName, Item: spaceEntity.toRecord({ spaceId: space.id }, space), ConditionExpression: 'attribute_not_exists(pk)' } },
+    spaceEntity.create({ spaceId: space.id }, space),
     initial.put,
   ]);
   const access = await loadContentAccess(c.var.scope, organizationId, space, ancestors);
@@ -231,15 +230,10 @@ async function targetAncestors(c: Context<AppEnv>, orgId: string, parentId: stri
 }
 
 /** Replaces the space record if no other request changed it since it was read (409 otherwise). */
-async function putIfUnchanged(space: SpaceItem, previousUpdatedAt: string, extraCondition?: string, extraValues: Record<string, unknown> = {}) {
-  await transact([{
-    Put: {
-      TableName: config.tableName,
-      Item: spaceEntity.toRecord({ spaceId: space.id }, space),
-      ConditionExpression: `updatedAt = :previous${extraCondition ? ` AND ${extraCondition}` : ''}`,
-      ExpressionAttributeValues: { ':previous': previousUpdatedAt, ...extraValues },
-    },
-  }], () => conflict('The space was changed by another request; retry'));
+async function putIfUnchanged(space: SpaceItem, previousUpdatedAt: string, extra?: WhereFn<SpaceItem>) {
+  await transact([
+    spaceEntity.replace({ spaceId: space.id }, space, (w) => w.and(w.eq('updatedAt', previousUpdatedAt), extra?.(w))),
+  ], () => conflict('The space was changed by another request; retry'));
 }
 
 export const app = groupApp(op.group, routes);

@@ -1,8 +1,6 @@
 import * as v from 'valibot';
 import { defaultLevel, id, listQueryEntries, mergeRules, moveContentBody, partialBody } from '../../shared/http/schemas.ts';
-
-export const spaceParams = v.object({ spaceId: id });
-export const organizationParams = v.object({ organizationId: id });
+export { organizationParams, spaceParams } from '../../shared/http/schemas.ts';
 
 const title = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(50, 'must be at most 50 characters'));
 const emoji = v.nullable(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters')));

@@ -1,6 +1,10 @@
 import * as v from 'valibot';
 import { X509Certificate } from 'node:crypto';
 import { id, listQueryEntries, nullableRole, partialBody } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
+
+/** A SAML provider's service-provider endpoints (/sso/saml/{providerId}/..., service-provider.ts). */
+export const serviceProviderParams = v.object({ providerId: id });
 
 /** Path parameters of the `sso` group (all operations). */
 export const pathParams = v.partial(v.object({
@@ -8,7 +12,6 @@ export const pathParams = v.partial(v.object({
   samlProviderId: id,
 }));
 
-export const organizationParams = v.object({ organizationId: id });
 export const providerParams = v.object({ organizationId: id, samlProviderId: id });
 export const listProvidersQuery = v.object(listQueryEntries);
 

@@ -13,7 +13,8 @@ import { identityOf } from '../../shared/sso/identity.ts';
 import { isServiceUrl, withTokenFragment } from '../../shared/sso/return-url.ts';
 import { MAX_SAML_RESPONSE_CHARS } from '../../shared/sso/settings.ts';
 import { signInWithSAML } from '../../shared/commands/sso-login.ts';
-import { acsForm, providerParams, startQuery } from './sp-schemas.ts';
+import { acsForm, startQuery } from './sp-schemas.ts';
+import { serviceProviderParams } from './schemas.ts';
 import { tokenPage } from './token-page.ts';
 import { observeRequests } from '../../shared/http/observe-requests.ts';
 
@@ -34,12 +35,12 @@ serviceProviderApp.use('*', bodyLimit({
 serviceProviderApp.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
 serviceProviderApp.onError((error, c) => errorResponse(c, error));
 
-serviceProviderApp.get('/:providerId', validate('param', providerParams), async (c) => {
+serviceProviderApp.get('/:providerId', validate('param', serviceProviderParams), async (c) => {
   const provider = await providerById(c.req.valid('param').providerId);
   return c.body(serviceProviderMetadata(provider), 200, { 'Content-Type': 'application/samlmetadata+xml; charset=utf-8' });
 });
 
-serviceProviderApp.get('/:providerId/start', validate('param', providerParams), validate('query', startQuery), async (c) => {
+serviceProviderApp.get('/:providerId/start', validate('param', serviceProviderParams), validate('query', startQuery), async (c) => {
   const provider = await providerById(c.req.valid('param').providerId);
   // HTTP-Redirect binding; node-saml stores the request id as pending (shared/sso/pending-requests.ts).
   const location = await samlClient(provider).getAuthorizeUrlAsync(c.req.valid('query').RelayState ?? '', undefined, {});
@@ -47,7 +48,7 @@ serviceProviderApp.get('/:providerId/start', validate('param', providerParams), 
   return c.redirect(location, 302);
 });
 
-serviceProviderApp.post('/:providerId/acs', validate('param', providerParams), validate('form', acsForm), async (c) => {
+serviceProviderApp.post('/:providerId/acs', validate('param', serviceProviderParams), validate('form', acsForm), async (c) => {
   const provider = await providerById(c.req.valid('param').providerId);
   const { SAMLResponse, RelayState } = c.req.valid('form');
   const verified = await verifySAMLResponse(provider, SAMLResponse);

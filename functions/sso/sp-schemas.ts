@@ -1,10 +1,8 @@
 import * as v from 'valibot';
-import { id } from '../../shared/http/schemas.ts';
 import { isServiceUrl } from '../../shared/sso/return-url.ts';
 import { MAX_RELAY_STATE_CHARS, MAX_SAML_RESPONSE_CHARS } from '../../shared/sso/settings.ts';
 
-/** Requests of the SAML service-provider endpoints (service-provider.ts). */
-export const providerParams = v.object({ providerId: id });
+/** Requests of the SAML service-provider endpoints (service-provider.ts); path parameters in schemas.ts. */
 
 const relayState = v.pipe(v.string('must be a string'), v.maxLength(MAX_RELAY_STATE_CHARS, `must be at most ${MAX_RELAY_STATE_CHARS} characters`));
 

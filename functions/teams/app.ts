@@ -5,8 +5,7 @@ import { policies } from '../../shared/policies/index.ts';
 import { loadOrgAccess } from '../../shared/policies/access.ts';
 import { organizationEntity } from '../../shared/db/entities/organization.ts';
 import { memberEntity } from '../../shared/db/entities/member.ts';
-import { memberTeamsPartition, teamEntity, teamMemberEntity, type TeamItem } from '../../shared/db/entities/team.ts';
-import { queryPage, type QueryOptions } from '../../shared/db/operations.ts';
+import { teamEntity, teamMemberEntity, type TeamItem } from '../../shared/db/entities/team.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentTeam } from '../../shared/presenters/team.ts';
 import { createTeam, deleteTeam, renameTeam } from '../../shared/commands/teams-write.ts';
@@ -30,9 +29,7 @@ route(routes, op.listTeamsInOrganizationById, async (c) => {
   const access = await loadOrgAccess(c.var.scope, organizationId);
   const { role } = access;
   policies.team.authorize(access, 'read');
-  const titleFilter = title
-    ? { expression: 'contains(titleLower, :title)', values: { ':title': title.toLowerCase() } }
-    : undefined;
+  const titleLower = title ? title.toLowerCase() : undefined;
   let teams: TeamItem[];
   let next: string | undefined;
   const ownerRecord = ownerKey ? loader.peek(ownerKey) : undefined;
@@ -42,13 +39,10 @@ route(routes, op.listTeamsInOrganizationById, async (c) => {
     teams = []; // a disabled member manages nothing
   } else if (ownerMember && ownerMember.role !== 'admin') {
     // Teams the member owns: their memberships (gsi1, by team id) with role owner.
-    const filter: QueryOptions['filter'] = {
-      expression: `#role = :owner${titleFilter ? ` AND ${titleFilter.expression}` : ''}`,
-      names: { '#role': 'role' },
-      values: { ':owner': 'owner', ...titleFilter?.values },
-    };
-    const result = await queryPage({ index: 'gsi1', partition: memberTeamsPartition(organizationId, ownerMember.userId), limit, cursor: page, filter });
-    const keys = result.records.map((r) => teamEntity.key({ orgId: organizationId, teamId: teamMemberEntity.fromRecord(r).teamId }));
+    const result = await teamMemberEntity.query.byMember({ orgId: organizationId, userId: ownerMember.userId }, {
+      where: (w) => w.and(w.eq('role', 'owner'), titleLower && w.contains('titleLower', titleLower)),
+    }).page({ limit, cursor: page });
+    const keys = result.items.map((m) => teamEntity.key({ orgId: organizationId, teamId: m.teamId }));
     await loader.load(keys);
     teams = keys.flatMap((k) => {
       const record = loader.peek(k);
@@ -57,8 +51,10 @@ route(routes, op.listTeamsInOrganizationById, async (c) => {
     next = result.next;
   } else {
     // No owner filter, or the owner is an org admin (admins manage every team).
-    const result = await queryPage({ partition: `ORG#${organizationId}`, prefix: 'TEAM#', limit, cursor: page, filter: titleFilter });
-    teams = result.records.map((r) => teamEntity.fromRecord(r));
+    const result = await teamEntity.query.inOrg({ orgId: organizationId }, {
+      where: titleLower ? (w) => w.contains('titleLower', titleLower) : undefined,
+    }).page({ limit, cursor: page });
+    teams = result.items;
     next = result.next;
   }
   return c.json(presentList(teams.map((team) => presentTeam(team, { role })), next));

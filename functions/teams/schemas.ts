@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { id, listQueryEntries } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 
-export const organizationParams = v.object({ organizationId: id });
 export const teamParams = v.object({ organizationId: id, teamId: id });
 
 const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, richDocument } from '../../shared/http/schemas.ts';
+export { organizationParams } from '../../shared/http/schemas.ts';
 
 /** Path parameters of the `translations` group. */
 export const pathParams = v.partial(v.object({
@@ -7,7 +8,6 @@ export const pathParams = v.partial(v.object({
   translationId: id,
 }));
 
-export const organizationParams = v.object({ organizationId: id });
 export const translationParams = v.object({ organizationId: id, translationId: id });
 
 /** TranslationLanguage of the public interface. */

@@ -70,8 +70,8 @@ const searchesContent = { read: ['blobs', 'indexes'], write: ['indexes'], probes
 export const groupAccess: Record<GroupName, FunctionAccess> = {
   collections: http({}),
   spaces: http({ bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // initial content, links
-  content: http({ bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // edits, files, search, links
-  'change-requests': http({ bucket: { read: ['blobs'], write: ['blobs'] } }), // merges, PDF exports (presigned)
+  content: http({ queues: ['integration-events'], bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // edits, files, search, links; space_content_updated
+  'change-requests': http({ queues: ['integration-events'], bucket: { read: ['blobs'], write: ['blobs'] } }), // merges (space_content_updated), PDF exports (presigned)
   comments: http({ bucket: { read: ['blobs'] } }), // comment targets in page documents
   openapi: http({ queues: ['jobs'], bucket: { write: ['blobs'] } }), // source texts
   sites: http({ bucket: searchesContent }), // site search
@@ -81,7 +81,7 @@ export const groupAccess: Record<GroupName, FunctionAccess> = {
   sso: http({}),
   translations: http({ queues: ['translations'] }),
   conversations: http({ queues: ['jobs'] }),
-  integrations: http({ queues: ['integration-events'], bucket: { write: ['blobs'] } }), // icons, scripts, previews
+  integrations: http({ queues: ['integration-events'], bucket: { write: ['blobs'] } }), // icons, scripts, previews; installation events
   git: http({ queues: ['git'] }),
 };
 
@@ -90,9 +90,11 @@ export const readerAccess: FunctionAccess = http({ table: 'read', bucket: search
 
 /** Queue consumers, and the stream consumer that turns TTL removals into purge jobs. */
 export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = {
-  git: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
+  git: worker({ queues: ['integration-events'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_gitsync_* events
   translations: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
-  'integration-events': worker({}), // delivery records; signs with a key derived from the secret
+  // The integration runtime (infra/constructs/integration-runtime.ts): delivery records, installation tokens,
+  // scripts (blobs), signing and sealing keys derived from the secret; also serves the public endpoints.
+  'integration-events': worker({ bucket: { read: ['blobs'] } }),
   // OpenAPI processing, space purges, the blob sweep (scans the table, lists and deletes blobs/).
   jobs: worker({ scansTable: true, bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
   // Reads nothing but its stream records (granted by the event source) and sends purge-space jobs.

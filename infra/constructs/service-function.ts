@@ -48,12 +48,23 @@ const copyFonts = (inputDir: string, outputDir: string) => [
   ...Object.values(FONT_FILES).map(([pkg, file]) => `cp "${join(inputDir, 'node_modules', pkg, file)}" "${join(outputDir, FONT_DIR)}/"`),
 ];
 
+/** The variables naming what a function may touch (and nothing else), plus the shared ones. */
+export function functionEnvironment(access: FunctionAccess, { table, bucket, queues, serviceSecret, environment }: ServiceResources): Record<string, string> {
+  return {
+    ...(access.table !== 'none' || access.rateLimitCounters ? { TABLE_NAME: table.tableName } : {}),
+    ...(usesBucket(access) ? { BUCKET_NAME: bucket.bucketName } : {}),
+    ...Object.fromEntries(access.queues.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
+    ...(access.secret ? { SERVICE_SECRET_ARN: serviceSecret.secretArn } : {}),
+    NODE_OPTIONS: '--enable-source-maps',
+    ...environment,
+  };
+}
+
 const requireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
 
 /** Every Lambda of the service, with runtime, bundling, logging and environment fixed once. */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const { table, bucket, queues, serviceSecret, environment } = props.resources;
     const { access } = props;
     super(scope, id, {
       entry: join(projectRoot, props.entry),
@@ -69,13 +80,8 @@ export class ServiceFunction extends NodejsFunction {
       // X-Ray: Powertools Tracer (shared/observability) adds the handler and AWS SDK subsegments.
       tracing: Tracing.ACTIVE,
       environment: {
-        ...(access.table !== 'none' || access.rateLimitCounters ? { TABLE_NAME: table.tableName } : {}),
-        ...(usesBucket(access) ? { BUCKET_NAME: bucket.bucketName } : {}),
-        ...Object.fromEntries(access.queues.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
-        ...(access.secret ? { SERVICE_SECRET_ARN: serviceSecret.secretArn } : {}),
-        NODE_OPTIONS: '--enable-source-maps',
+        ...functionEnvironment(access, props.resources),
         ...(props.pdfFonts ? { PDF_FONT_DIR: `/var/task/${FONT_DIR}` } : {}),
-        ...environment,
       },
       bundling: {
         minify: true,

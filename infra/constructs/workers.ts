@@ -1,6 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -10,19 +10,26 @@ import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { translationProviderGrant, workerAccess } from './access.ts';
 import { DEFAULT_BEDROCK_MODEL } from '../../shared/translate/bedrock.ts';
 import { BlobSweepSchedule } from './blob-sweep-schedule.ts';
+import { IntegrationRuntime } from './integration-runtime.ts';
 
 /** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
 export class DocsWorkers extends Construct {
-  readonly functions: Record<QueueName, ServiceFunction>;
+  readonly functions: Record<QueueName, LambdaFunction>;
+  /** Consumes integration-events and serves the public endpoints (routed by the stack). */
+  readonly integrationRuntime: IntegrationRuntime;
   readonly spaceExpiry: ServiceFunction;
   /** Where stream batches go after the retries are spent, so a missed purge can be found and replayed. */
   readonly spaceExpiryFailures: Queue;
 
   constructor(scope: Construct, id: string, resources: ServiceResources & { table: ITable }) {
     super(scope, id);
-    const functions: Partial<Record<QueueName, ServiceFunction>> = {};
+    const functions: Partial<Record<QueueName, LambdaFunction>> = {};
+    this.integrationRuntime = new IntegrationRuntime(this, 'integration-events', {
+      resources, access: workerAccess['integration-events'], description: 'docs-service worker integration-events', timeout: workerTimeouts['integration-events'],
+    });
     for (const name of queueNames) {
-      const fn = new ServiceFunction(this, name, {
+      // Integration events run published scripts: the runtime's container-image Lambda (workerd).
+      const fn = name === 'integration-events' ? this.integrationRuntime.fn : new ServiceFunction(this, name, {
         entry: `functions/workers/${name}/handler.ts`,
         description: `docs-service worker ${name}`,
         resources,
@@ -32,7 +39,7 @@ export class DocsWorkers extends Construct {
       fn.addEventSource(new SqsEventSource(resources.queues[name], { ...workerConsumption[name], reportBatchItemFailures: true }));
       functions[name] = fn;
     }
-    this.functions = functions as Record<QueueName, ServiceFunction>;
+    this.functions = functions as Record<QueueName, LambdaFunction>;
     new BlobSweepSchedule(this, 'blob-sweep-schedule', { jobsQueue: resources.queues.jobs });
     // Translation providers (shared/translate/providers.ts): chosen at synth time, pseudo by default;
     // the worker may call only the chosen one (and, for Bedrock, only the chosen model).

@@ -1,12 +1,12 @@
 import type { Role } from '../http/schemas.ts';
 import { notFound } from '../http/errors.ts';
 import { pageOfArray } from '../http/array-page.ts';
-import { queryPage } from '../db/operations.ts';
+import type { Where } from '../db/conditions.ts';
 import type { Key } from '../db/table.ts';
 import { userEntity } from '../db/entities/user.ts';
 import { commentEntity } from '../db/entities/comment.ts';
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
-import { changeRequestReviewEntity, reviewsPartition, type ChangeRequestReviewItem } from '../db/entities/change-request-review.ts';
+import { changeRequestReviewEntity, type ChangeRequestReviewItem } from '../db/entities/change-request-review.ts';
 import { presentRequestedReviewer, presentReview, reviewUserIds } from '../presenters/change-request-review.ts';
 import { presentComments } from './comments-present.ts';
 import { currentReviews } from './change-request-reviews-state.ts';
@@ -20,19 +20,17 @@ function outdatedFilter(cr: ChangeRequestItem, outdated: boolean | undefined) {
   if (outdated === undefined) return { filter: undefined, empty: false };
   const ids = [...currentReviews(cr).values()].map((r) => r.review);
   if (ids.length === 0) return { filter: undefined, empty: !outdated };
-  const values = Object.fromEntries(ids.map((id, i) => [`:r${i}`, id]));
-  const list = `#id IN (${Object.keys(values).join(', ')})`;
-  return { filter: { expression: outdated ? `NOT (${list})` : list, names: { '#id': 'id' }, values }, empty: false };
+  const filter = (w: Where<ChangeRequestReviewItem>) => (outdated ? w.not(w.in('id', ids)) : w.in('id', ids));
+  return { filter, empty: false };
 }
 
 /** getReviewsByChangeRequestId: one page of a change request's reviews, oldest first (one Query of gsi2). */
 export async function listReviews(cr: ChangeRequestItem, query: { page?: string; limit: number; outdated?: boolean }) {
   const { filter, empty } = outdatedFilter(cr, query.outdated);
   if (empty) return { reviews: [] as ChangeRequestReviewItem[] };
-  const page = await queryPage({
-    index: 'gsi2', partition: reviewsPartition(cr.spaceId, cr.id), forward: true, limit: query.limit, cursor: query.page, filter,
-  });
-  return { reviews: page.records.map((r) => changeRequestReviewEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
+  const page = await changeRequestReviewEntity.query.byChangeRequest({ spaceId: cr.spaceId, changeRequestId: cr.id }, { where: filter })
+    .page({ limit: query.limit, cursor: query.page });
+  return { reviews: page.items, ...(page.next ? { next: page.next } : {}) };
 }
 
 /** getChangeRequestReviewById: 404 when the change request has no such review. */

@@ -1,6 +1,5 @@
-import { config } from '../config.ts';
 import { conflict } from '../http/errors.ts';
-import type { TransactItem } from '../db/operations.ts';
+import type { Write } from '../db/writes.ts';
 import { changeRequestEntity, type ChangeRequestItem } from '../db/entities/change-request.ts';
 import type { ChangeRequestReviewItem, LatestReviewState, ReviewRequestState } from '../db/entities/change-request-review.ts';
 import { Rejection } from './retry.ts';
@@ -60,41 +59,16 @@ export function assertReviewerCount(state: ReviewState): void {
  * (every review write bumps it, so concurrent writers serialise and merges see them), on the
  * status read, and, for a submitted review, on the revision it applies to.
  */
-export function reviewStateWrite(cr: ChangeRequestItem, next: ReviewState, options: { revision?: string; addComment?: boolean } = {}): TransactItem {
-  const names: Record<string, string> = {
-    '#requested': 'requestedReviewers', '#requests': 'reviewRequests', '#latest': 'latestReviews',
-    '#version': 'reviewsVersion', '#status': 'status',
-  };
-  const values: Record<string, unknown> = {
-    ':requested': next.requestedReviewers, ':requests': next.reviewRequests, ':latest': next.latestReviews,
-    ':one': 1, ':status': cr.status,
-  };
-  const conditions = ['attribute_exists(pk)', '#status = :status'];
-  if (cr.reviewsVersion === undefined) conditions.push('attribute_not_exists(#version)');
-  else {
-    values[':version'] = cr.reviewsVersion;
-    conditions.push('#version = :version');
-  }
-  if (options.revision !== undefined) {
-    names['#revision'] = 'revision';
-    values[':revision'] = options.revision;
-    conditions.push('#revision = :revision');
-  }
-  const adds = ['#version :one'];
-  if (options.addComment) {
-    names['#comments'] = 'comments';
-    adds.push('#comments :one');
-  }
-  return {
-    Update: {
-      TableName: config.tableName,
-      Key: changeRequestEntity.key({ spaceId: cr.spaceId, changeRequestId: cr.id }),
-      UpdateExpression: `SET #requested = :requested, #requests = :requests, #latest = :latest ADD ${adds.join(', ')}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
+export function reviewStateWrite(cr: ChangeRequestItem, next: ReviewState, options: { revision?: string; addComment?: boolean } = {}): Write<unknown> {
+  return changeRequestEntity.update({ spaceId: cr.spaceId, changeRequestId: cr.id }, {
+    set: { requestedReviewers: next.requestedReviewers, reviewRequests: next.reviewRequests, latestReviews: next.latestReviews },
+    add: { reviewsVersion: 1, ...(options.addComment ? { comments: 1 } : {}) },
+    if: (w) => w.and(
+      w.eq('status', cr.status),
+      cr.reviewsVersion === undefined ? w.lacks('reviewsVersion') : w.eq('reviewsVersion', cr.reviewsVersion),
+      options.revision !== undefined && w.eq('revision', options.revision),
+    ),
+  });
 }
 
 export const reviewsChangedConcurrently = () => conflict('The change request or its reviews changed during the request; retry');

@@ -1,9 +1,8 @@
 import { RecordLoader } from '../http/loader.ts';
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
 import { policies } from '../policies/index.ts';
-import { transact, type TransactItem } from '../db/operations.ts';
+import { transact, type Write } from '../db/writes.ts';
 import type { CommentItem } from '../db/entities/comment.ts';
 import { changeRequestReviewEntity, type ChangeRequestReviewItem, type ReviewStatus } from '../db/entities/change-request-review.ts';
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
@@ -42,15 +41,9 @@ export async function submitReview(request: RequestScope, spaceId: string, idOrN
     const state = reviewStateOf(cr);
     state.latestReviews[reviewer] = { review: review.id, status: review.status, revision: review.revision };
     assertReviewerCount(state);
-    const items: TransactItem[] = [
+    const items: Write<unknown>[] = [
       reviewStateWrite(cr, state, { revision: cr.revision, addComment: comment !== undefined }),
-      {
-        Put: {
-          TableName: config.tableName,
-          Item: changeRequestReviewEntity.toRecord({ spaceId, changeRequestId: cr.id, reviewId: review.id }, review),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      changeRequestReviewEntity.create({ spaceId, changeRequestId: cr.id, reviewId: review.id }, review),
     ];
     if (comment) items.push(putComment(comment));
     await transact(items, reviewsChangedConcurrently);

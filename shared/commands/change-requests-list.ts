@@ -2,7 +2,7 @@ import { isExpired } from '../policies/access.ts';
 import type { OrganizationItem } from '../db/entities/organization.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { changeRequestEntity, type ChangeRequestItem, type ChangeRequestStatus } from '../db/entities/change-request.ts';
-import { queryPage, type QueryOptions } from '../db/operations.ts';
+import type { Where } from '../db/conditions.ts';
 import { presentReadable } from './readable.ts';
 import { presentChangeRequests } from './change-requests-load.ts';
 import type { PresentedChangeRequest } from '../presenters/change-request.ts';
@@ -19,32 +19,15 @@ export interface ChangeRequestFilters {
 }
 
 /** The filters as one FilterExpression over the change request records. */
-export function changeRequestFilter(filters: ChangeRequestFilters): NonNullable<QueryOptions['filter']> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {};
-  const statuses = filters.status.map((s, i) => {
-    values[`:status${i}`] = s;
-    return `:status${i}`;
-  });
-  const parts = [`#status IN (${statuses.join(', ')})`];
-  const equal = (attribute: string, value: string | undefined) => {
-    if (value === undefined) return;
-    names[`#${attribute}`] = attribute;
-    values[`:${attribute}`] = value;
-    parts.push(`#${attribute} = :${attribute}`);
-  };
-  const contains = (attribute: string, value: string | undefined) => {
-    if (value === undefined) return;
-    names[`#${attribute}`] = attribute;
-    values[`:${attribute}`] = value;
-    parts.push(`contains(#${attribute}, :${attribute})`);
-  };
-  equal('createdBy', filters.creator);
-  contains('contributors', filters.contributor);
-  contains('requestedReviewers', filters.requestedReviewer);
-  equal('conversationsIssuesCluster', filters.conversationsIssuesCluster);
-  equal('spaceId', filters.space);
-  return { expression: parts.join(' AND '), names, values };
+export function changeRequestFilter(filters: ChangeRequestFilters) {
+  return (w: Where<ChangeRequestItem>) => w.and(
+    w.in('status', filters.status),
+    filters.creator !== undefined && w.eq('createdBy', filters.creator),
+    filters.contributor !== undefined && w.contains('contributors', filters.contributor),
+    filters.requestedReviewer !== undefined && w.contains('requestedReviewers', filters.requestedReviewer),
+    filters.conversationsIssuesCluster !== undefined && w.eq('conversationsIssuesCluster', filters.conversationsIssuesCluster),
+    filters.space !== undefined && w.eq('spaceId', filters.space),
+  );
 }
 
 /** A space's change requests, newest (highest number) first: Query gsi2 of the space. */
@@ -54,12 +37,9 @@ export async function listSpaceChangeRequests(
   filters: ChangeRequestFilters,
   page: { limit: number; cursor?: string },
 ): Promise<{ items: PresentedChangeRequest[]; next?: string }> {
-  const result = await queryPage({
-    index: 'gsi2', partition: `SPACE#${space.id}#CHANGE_REQUESTS`, forward: false,
-    limit: page.limit, cursor: page.cursor, filter: changeRequestFilter(filters),
-  });
-  const crs = result.records.map((r) => changeRequestEntity.fromRecord(r));
-  const items = await presentChangeRequests(request, crs, () => space.revision);
+  const result = await changeRequestEntity.query.bySpace({ spaceId: space.id }, { forward: false, where: changeRequestFilter(filters) })
+    .page({ limit: page.limit, cursor: page.cursor });
+  const items = await presentChangeRequests(request, result.items, () => space.revision);
   return { items, next: result.next };
 }
 
@@ -75,11 +55,9 @@ export async function listOrganizationChangeRequests(
   filters: ChangeRequestFilters,
   page: { limit: number; cursor?: string },
 ): Promise<{ items: PresentedChangeRequest[]; next?: string }> {
-  const result = await queryPage({
-    index: 'gsi1', partition: `ORG#${org.id}#CHANGE_REQUESTS`, forward: false,
-    limit: page.limit, cursor: page.cursor, filter: changeRequestFilter(filters),
-  });
-  const crs = result.records.map((r) => changeRequestEntity.fromRecord(r));
+  const result = await changeRequestEntity.query.byOrg({ orgId: org.id }, { forward: false, where: changeRequestFilter(filters) })
+    .page({ limit: page.limit, cursor: page.cursor });
+  const crs = result.items;
   const loader = request.loader;
   const spaceIds = [...new Set(crs.map((cr) => cr.spaceId))];
   await loader.load(spaceIds.map((spaceId) => spaceEntity.key({ spaceId })));

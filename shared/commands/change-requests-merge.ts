@@ -1,6 +1,5 @@
 import { ApiError, conflict, notFound } from '../http/errors.ts';
 import { policies } from '../policies/index.ts';
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { transact } from '../db/operations.ts';
 import { RecordLoader } from '../http/loader.ts';
@@ -73,30 +72,19 @@ export async function mergeChangeRequest(request: RequestScope, spaceId: string,
         spaceId, from: primary.revision.id, to: next.revision.id, now, unlockedOnly: true,
         ...(counter ? { add: { [counter]: -1 } } : {}),
       }),
-      {
-        Update: {
-          TableName: config.tableName,
-          Key: changeRequestEntity.key({ spaceId, changeRequestId: cr.id }),
-          UpdateExpression: 'SET #status = :merged, revisionMerged = :next, mergedBy = :user, mergedAt = :now, updatedAt = :now',
-          // The merge rules were checked on this state: reviews, subject and description as read.
-          ConditionExpression: `#revision = :proposed AND #status = :status AND #updatedAt = :read AND ${reviewsVersionCondition(cr)}`,
-          ExpressionAttributeNames: { '#status': 'status', '#revision': 'revision', '#updatedAt': 'updatedAt', '#reviews': 'reviewsVersion' },
-          ExpressionAttributeValues: {
-            ':merged': 'merged', ':next': next.revision.id, ':user': userId, ':now': now,
-            ':proposed': proposed.revision.id, ':status': cr.status, ':read': cr.updatedAt,
-            ...(cr.reviewsVersion === undefined ? {} : { ':reviews': cr.reviewsVersion }),
-          },
-        },
-      },
+      changeRequestEntity.update({ spaceId, changeRequestId: cr.id }, {
+        set: { status: 'merged', revisionMerged: next.revision.id, mergedBy: userId, mergedAt: now, updatedAt: now },
+        // The merge rules were checked on this state: reviews, subject and description as read.
+        if: (w) => w.and(
+          w.eq('revision', proposed.revision.id), w.eq('status', cr.status), w.eq('updatedAt', cr.updatedAt),
+          cr.reviewsVersion === undefined ? w.lacks('reviewsVersion') : w.eq('reviewsVersion', cr.reviewsVersion),
+        ),
+      }),
     ], () => conflict('The space or the change request changed during the merge; retry'));
     const updated: ChangeRequestItem = { ...cr, status: 'merged', revisionMerged: next.revision.id, mergedBy: userId, mergedAt: now, updatedAt: now };
     await emitOrganizationEvent(space.orgId, { type: 'space_content_updated', spaceId, revisionId: next.revision.id, updatedBy: [] });
     return { revision: next.revision, changeRequest: updated, space: { ...space, revision: next.revision.id } };
   });
-}
-
-function reviewsVersionCondition(cr: ChangeRequestItem): string {
-  return cr.reviewsVersion === undefined ? 'attribute_not_exists(#reviews)' : '#reviews = :reviews';
 }
 
 /**

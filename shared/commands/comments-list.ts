@@ -1,8 +1,7 @@
-import { queryPage, type QueryOptions } from '../db/operations.ts';
 import {
-  commentEntity, commentRepliesPartition, commentReplyEntity, pageCommentsPartition, scopeCommentsPartition,
-  type CommentItem, type CommentReplyItem, type CommentScope,
+  commentEntity, commentReplyEntity, type CommentItem, type CommentReplyItem, type CommentScope,
 } from '../db/entities/comment.ts';
+import type { Where } from '../db/conditions.ts';
 
 export interface CommentListQuery {
   page?: string;
@@ -24,43 +23,24 @@ export interface CommentListQuery {
  * - `status` and `authors` are FilterExpressions (queryPage refills a page the filter thinned).
  */
 export async function listCommentPage(scope: CommentScope, query: CommentListQuery): Promise<{ comments: CommentItem[]; next?: string }> {
-  const page = await queryPage({
-    index: query.targetPage ? 'gsi3' : 'gsi2',
-    partition: query.targetPage ? pageCommentsPartition(scope, query.targetPage) : scopeCommentsPartition(scope),
-    forward: query.order === 'asc',
-    limit: query.limit,
-    cursor: query.page,
-    filter: commentFilter(query),
-  });
-  return { comments: page.records.map((r) => commentEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
+  const options = { forward: query.order === 'asc', where: commentFilter(query) };
+  const list = query.targetPage
+    ? commentEntity.query.byPage({ scope, pageId: query.targetPage }, options)
+    : commentEntity.query.byScope({ scope }, options);
+  const page = await list.page({ limit: query.limit, cursor: query.page });
+  return { comments: page.items, ...(page.next ? { next: page.next } : {}) };
 }
 
 /** One page of a comment's replies, oldest first (the order of the thread): one Query of gsi2. */
 export async function listReplyPage(
   spaceId: string, commentId: string, query: { page?: string; limit: number },
 ): Promise<{ replies: CommentReplyItem[]; next?: string }> {
-  const page = await queryPage({
-    index: 'gsi2', partition: commentRepliesPartition(spaceId, commentId), forward: true, limit: query.limit, cursor: query.page,
-  });
-  return { replies: page.records.map((r) => commentReplyEntity.fromRecord(r)), ...(page.next ? { next: page.next } : {}) };
+  const page = await commentReplyEntity.query.byComment({ spaceId, commentId }).page({ limit: query.limit, cursor: query.page });
+  return { replies: page.items, ...(page.next ? { next: page.next } : {}) };
 }
 
-function commentFilter(query: CommentListQuery): QueryOptions['filter'] {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (query.status !== 'all') {
-    parts.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = query.status;
-  }
-  if (query.authors?.length) {
-    const placeholders = query.authors.map((author, i) => {
-      values[`:author${i}`] = author;
-      return `:author${i}`;
-    });
-    parts.push(`#postedBy IN (${placeholders.join(', ')})`);
-    names['#postedBy'] = 'postedBy';
-  }
-  return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
+function commentFilter(query: CommentListQuery) {
+  const { status, authors } = query;
+  if (status === 'all' && !authors?.length) return undefined;
+  return (w: Where<CommentItem>) => w.and(status !== 'all' && w.eq('status', status), authors?.length && w.in('postedBy', authors));
 }

@@ -1,10 +1,9 @@
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
 import { conflict } from '../http/errors.ts';
-import { queryPage, transact } from '../db/operations.ts';
+import { transact } from '../db/writes.ts';
 import {
-  commentRepliesPartition, commentReplyEntity, type CommentItem, type CommentReplyItem, type CommentScope,
+  commentReplyEntity, type CommentItem, type CommentReplyItem, type CommentScope,
 } from '../db/entities/comment.ts';
 import { policies } from '../policies/index.ts';
 import { Rejection, retryOnConflict } from './retry.ts';
@@ -71,7 +70,7 @@ export async function deleteReply(
     const comment = attempt === 0 && cached ? cached.comment : await readComment(scope, commentId);
     const reply = attempt === 0 && cached ? cached.reply : await readReply(scope.spaceId, commentId, replyId);
     if (!comment || !reply) return;
-    policies.comment.authorize(caller, 'delete', reply);
+    policies.comment.authorize(caller, 'deleteReply', reply);
     const replier = comment.repliers.find((r) => r.userId === reply.postedBy);
     const latest = replier && replier.count > 1 && replier.updatedAt <= reply.postedAt
       ? await latestReplyAt(scope.spaceId, commentId, reply)
@@ -83,14 +82,7 @@ export async function deleteReply(
       version: comment.version + 1,
     };
     await transact([
-      {
-        Delete: {
-          TableName: config.tableName,
-          Key: commentReplyEntity.key({ spaceId: scope.spaceId, commentId, replyId }),
-          ConditionExpression: 'version = :previous',
-          ExpressionAttributeValues: { ':previous': reply.version },
-        },
-      },
+      commentReplyEntity.delete({ spaceId: scope.spaceId, commentId, replyId }, (w) => w.eq('version', reply.version)),
       putComment(next, comment.version),
     ], changedConcurrently);
   });
@@ -98,16 +90,8 @@ export async function deleteReply(
 
 /** postedAt of the latest reply its author has on the comment besides `reply` (one Query of the reply list, newest first). */
 async function latestReplyAt(spaceId: string, commentId: string, reply: CommentReplyItem): Promise<string | undefined> {
-  const page = await queryPage({
-    index: 'gsi2',
-    partition: commentRepliesPartition(spaceId, commentId),
-    forward: false,
-    limit: 1,
-    filter: {
-      expression: '#postedBy = :author AND #id <> :reply',
-      names: { '#postedBy': 'postedBy', '#id': 'id' },
-      values: { ':author': reply.postedBy, ':reply': reply.id },
-    },
-  });
-  return page.records[0]?.postedAt as string | undefined;
+  const page = await commentReplyEntity.query.byComment({ spaceId, commentId }, {
+    forward: false, where: (w) => w.and(w.eq('postedBy', reply.postedBy), w.ne('id', reply.id)),
+  }).page({ limit: 1 });
+  return page.items[0]?.postedAt;
 }

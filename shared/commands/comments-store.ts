@@ -1,7 +1,6 @@
-import { config } from '../config.ts';
 import { conflict } from '../http/errors.ts';
 import type { Role } from '../http/schemas.ts';
-import { addToCounter, getRecord, type TransactItem } from '../db/operations.ts';
+import type { Write } from '../db/writes.ts';
 import { spaceEntity } from '../db/entities/space.ts';
 import { changeRequestEntity } from '../db/entities/change-request.ts';
 import {
@@ -25,42 +24,27 @@ export const missingComment = (commentId: string) => new Rejection(404, `No comm
 
 /** A comment of the scope, read consistently; undefined when absent or in another scope. */
 export async function readComment(scope: CommentScope, commentId: string): Promise<CommentItem | undefined> {
-  const record = await getRecord(commentEntity.key({ spaceId: scope.spaceId, commentId }), true);
-  const comment = record ? commentEntity.fromRecord(record) : undefined;
+  const comment = await commentEntity.get({ spaceId: scope.spaceId, commentId }, { consistent: true });
   return comment && isInScope(comment, scope) ? comment : undefined;
 }
 
 export async function readReply(spaceId: string, commentId: string, replyId: string): Promise<CommentReplyItem | undefined> {
-  const record = await getRecord(commentReplyEntity.key({ spaceId, commentId, replyId }), true);
-  return record ? commentReplyEntity.fromRecord(record) : undefined;
-}
-
-/** The previous-version condition of a replace; a create (no previous version) needs the key to be free. */
-function versionCondition(previousVersion?: number) {
-  return previousVersion === undefined
-    ? { ConditionExpression: 'attribute_not_exists(pk)' }
-    : { ConditionExpression: 'version = :previous', ExpressionAttributeValues: { ':previous': previousVersion } };
+  return commentReplyEntity.get({ spaceId, commentId, replyId }, { consistent: true });
 }
 
 /** Put of a comment: a create (no previous version) or a replace of the version that was read. */
-export function putComment(comment: CommentItem, previousVersion?: number): TransactItem {
-  return {
-    Put: {
-      TableName: config.tableName,
-      Item: commentEntity.toRecord({ spaceId: comment.spaceId, commentId: comment.id }, comment),
-      ...versionCondition(previousVersion),
-    },
-  };
+export function putComment(comment: CommentItem, previousVersion?: number): Write<unknown> {
+  const key = { spaceId: comment.spaceId, commentId: comment.id };
+  return previousVersion === undefined
+    ? commentEntity.create(key, comment)
+    : commentEntity.replace(key, comment, (w) => w.eq('version', previousVersion));
 }
 
-export function putReply(reply: CommentReplyItem, previousVersion?: number): TransactItem {
-  return {
-    Put: {
-      TableName: config.tableName,
-      Item: commentReplyEntity.toRecord({ spaceId: reply.spaceId, commentId: reply.commentId, replyId: reply.id }, reply),
-      ...versionCondition(previousVersion),
-    },
-  };
+export function putReply(reply: CommentReplyItem, previousVersion?: number): Write<unknown> {
+  const key = { spaceId: reply.spaceId, commentId: reply.commentId, replyId: reply.id };
+  return previousVersion === undefined
+    ? commentReplyEntity.create(key, reply)
+    : commentReplyEntity.replace(key, reply, (w) => w.eq('version', previousVersion));
 }
 
 /**
@@ -68,9 +52,8 @@ export function putReply(reply: CommentReplyItem, previousVersion?: number): Tra
  * for its own comments, the change request's `comments` (spec 2.9) for a change request's.
  * Fails (condition) when the space or change request record is gone.
  */
-export function openCommentsCounter(scope: CommentScope, delta: number): TransactItem {
-  const key = scope.changeRequestId === undefined
-    ? spaceEntity.key({ spaceId: scope.spaceId })
-    : changeRequestEntity.key({ spaceId: scope.spaceId, changeRequestId: scope.changeRequestId });
-  return addToCounter(key, 'comments', delta);
+export function openCommentsCounter(scope: CommentScope, delta: number): Write<unknown> {
+  return scope.changeRequestId === undefined
+    ? spaceEntity.add({ spaceId: scope.spaceId }, { comments: delta })
+    : changeRequestEntity.add({ spaceId: scope.spaceId, changeRequestId: scope.changeRequestId }, { comments: delta });
 }

@@ -1,9 +1,8 @@
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { randomId } from '../ids.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import { queryAll, transact, type TransactItem } from '../db/operations.ts';
-import { commentEntity, commentScopeOf, replyPrefix, type CommentItem, type CommentScope, type CommentTargetItem } from '../db/entities/comment.ts';
+import { transact, type Write } from '../db/writes.ts';
+import { commentEntity, commentReplyEntity, commentScopeOf, type CommentItem, type CommentScope, type CommentTargetItem } from '../db/entities/comment.ts';
 import { policies } from '../policies/index.ts';
 import { chunked, retryOnConflict } from './retry.ts';
 import { applyCommonChanges, authorizeChanges, type CommentChanges } from './comments-changes.ts';
@@ -96,18 +95,9 @@ export async function deleteComment(scope: CommentScope, commentId: string, call
     const current = attempt === 0 && cached ? cached : await readComment(scope, commentId);
     if (!current) return;
     policies.comment.authorize(caller, 'delete', current);
-    const replies = await queryAll({ partition: `SPACE#${scope.spaceId}`, prefix: replyPrefix(commentId) });
-    const replyDeletes: TransactItem[] = replies.map((r) => ({
-      Delete: { TableName: config.tableName, Key: { pk: r.pk, sk: r.sk } },
-    }));
-    const last: TransactItem[] = [{
-      Delete: {
-        TableName: config.tableName,
-        Key: commentEntity.key({ spaceId: scope.spaceId, commentId }),
-        ConditionExpression: 'version = :previous',
-        ExpressionAttributeValues: { ':previous': current.version },
-      },
-    }];
+    const replies = await commentReplyEntity.query.ofComment({ spaceId: scope.spaceId, commentId }).all();
+    const replyDeletes: Write<unknown>[] = replies.map((r) => commentReplyEntity.delete({ spaceId: r.spaceId, commentId: r.commentId, replyId: r.id }));
+    const last: Write<unknown>[] = [commentEntity.delete({ spaceId: scope.spaceId, commentId }, (w) => w.eq('version', current.version))];
     if (current.status === 'open') last.push(openCommentsCounter(scope, -1));
     const early = replyDeletes.slice(0, Math.max(0, replyDeletes.length - (100 - last.length)));
     for (const chunk of chunked(early, 100)) await transact(chunk);

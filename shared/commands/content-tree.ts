@@ -1,7 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
-import { queryAll, type StoredRecord } from '../db/operations.ts';
-import { childrenPartition } from '../db/entities/children.ts';
-import { ENTITY_TYPE } from '../db/table.ts';
+import { contentChildren } from '../db/entities/content-children.ts';
+import type { SpaceItem } from '../db/entities/space.ts';
+import type { CollectionItem } from '../db/entities/collection.ts';
 import { badRequest } from '../http/errors.ts';
 import type { ContentPosition } from '../http/schemas.ts';
 
@@ -10,22 +10,12 @@ import type { ContentPosition } from '../http/schemas.ts';
  * (a collection or the root) by a shared fractional position (gsi2).
  */
 
-export interface TreeNode {
-  type: 'space' | 'collection';
-  id: string;
-  position: string;
-  record: StoredRecord;
-}
+export type TreeNode = { id: string; position: string } & ({ type: 'space'; item: SpaceItem } | { type: 'collection'; item: CollectionItem });
 
 /** Children of a parent in order (both kinds, deleted spaces excluded by the sparse index). */
 export async function listChildren(orgId: string, parent: string | undefined): Promise<TreeNode[]> {
-  const records = await queryAll({ index: 'gsi2', partition: childrenPartition(orgId, parent) });
-  return records.map((record) => ({
-    type: record[ENTITY_TYPE] as TreeNode['type'],
-    id: record.id as string,
-    position: record.position as string,
-    record,
-  }));
+  const children = await contentChildren.readInOrder({ orgId, parent });
+  return children.map(({ member, item }) => ({ id: item.id, position: item.position, type: member, item }) as TreeNode);
 }
 
 export function pointerId(pointer: { type: 'space'; space: string } | { type: 'collection'; collection: string }): string {

@@ -5,10 +5,9 @@
  * `conversations-cluster` job re-clusters the organization's issues across conversations
  * (conversations-recluster.ts), which sets the issue's cluster and recounts the clusters.
  */
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { sha256Hex } from '../ids.ts';
-import { getRecord, transact, type TransactItem } from '../db/operations.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { ApiError } from '../http/errors.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import {
@@ -46,8 +45,7 @@ function sourceOf(metadata: ConversationMetadata): string {
 /** Returns true when this call stored the conversation, false when the id was ingested before. */
 export async function ingestConversation(input: IngestInput): Promise<boolean> {
   return retryOnConflict(async () => {
-    const key = conversationEntity.key({ orgId: input.orgId, conversationId: input.id });
-    if (await getRecord(key, true)) return false;
+    if (await conversationEntity.get({ orgId: input.orgId, conversationId: input.id }, { consistent: true })) return false;
     const now = nowIso();
     const metadata: ConversationMetadata = {
       ...(input.metadata?.url ? { url: input.metadata.url } : {}),
@@ -59,7 +57,7 @@ export async function ingestConversation(input: IngestInput): Promise<boolean> {
       createdAt: metadata.createdAt ?? now, processedAt: now, ingestedBy: input.ingestedBy,
     };
     const derived = conversationAnalyzer().analyze({ subject: conversation.subject, parts: conversation.parts });
-    const writes: TransactItem[] = [];
+    const writes: Write<unknown>[] = [];
     if (derived) {
       const issue: ConversationIssueItem = {
         id: issueIdOf(input.orgId, input.id), orgId: input.orgId, title: derived.title, summary: derived.summary,
@@ -67,17 +65,9 @@ export async function ingestConversation(input: IngestInput): Promise<boolean> {
         text: derived.text, kind: derived.kind, source: conversation.source,
       };
       conversation.issue = issue.id;
-      writes.push({
-        Put: {
-          TableName: config.tableName,
-          Item: conversationIssueEntity.toRecord({ orgId: input.orgId, issueId: issue.id }, issue),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      });
+      writes.push(conversationIssueEntity.create({ orgId: input.orgId, issueId: issue.id }, issue));
     }
-    writes.unshift({
-      Put: { TableName: config.tableName, Item: conversationEntity.toRecord({ orgId: input.orgId, conversationId: input.id }, conversation), ConditionExpression: 'attribute_not_exists(pk)' },
-    });
+    writes.unshift(conversationEntity.create({ orgId: input.orgId, conversationId: input.id }, conversation));
     // A failed condition means a concurrent ingestion of the same id won: retried, the read above answers false.
     await transact(writes, () => new ApiError(409, 'The conversation was ingested by another request'));
     if (derived) await enqueue({ kind: 'conversations-cluster', organizationId: input.orgId, ingestedAt: now });

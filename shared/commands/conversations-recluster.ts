@@ -13,15 +13,12 @@
  * Clustering is quadratic in memory and cubic in time (AGNES), so it covers the
  * MAX_CLUSTERED_ISSUES most recently ingested issues; older issues keep their cluster.
  */
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../db/client.ts';
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
 import { sha256Hex } from '../ids.ts';
-import { getRecord, queryAll, queryPage } from '../db/operations.ts';
+import { ConditionFailed } from '../db/errors.ts';
 import { mapLimit } from '../map-limit.ts';
 import {
-  conversationIssueEntity, conversationsClusterEntity, conversationsClusteringEntity, issuesPartition, weekNumber,
+  conversationIssueEntity, conversationsClusterEntity, conversationsClusteringEntity, weekNumber,
   type ConversationIssueItem, type ConversationsClusterItem,
 } from '../db/entities/conversation.ts';
 import { clusterIssues, type FoundCluster } from './conversations-clustering.ts';
@@ -30,19 +27,18 @@ export const MAX_CLUSTERED_ISSUES = 500;
 const WRITES_IN_FLIGHT = 8;
 
 export async function reclusterConversations(orgId: string, ingestedAt: string): Promise<void> {
-  const state = await getRecord(conversationsClusteringEntity.key({ orgId }), true);
+  const state = await conversationsClusteringEntity.get({ orgId }, { consistent: true });
   // Strictly newer: issues ingested in the same millisecond may not all have been read.
   if (state && String(state.clusteredUpTo) > ingestedAt) return;
 
-  const { records } = await queryPage({ index: 'gsi1', partition: issuesPartition(orgId), limit: MAX_CLUSTERED_ISSUES, forward: false });
+  const { items: read } = await conversationIssueEntity.query.byOrg({ orgId }, { forward: false }).page({ limit: MAX_CLUSTERED_ISSUES });
   // Oldest first, so the order (and with it the result) does not depend on the read.
-  const issues = records.map((r) => conversationIssueEntity.fromRecord(r)).sort((a, b) => (a.ingestedAt + a.id < b.ingestedAt + b.id ? -1 : 1));
+  const issues = [...read].sort((a, b) => (a.ingestedAt + a.id < b.ingestedAt + b.id ? -1 : 1));
   if (issues.length === 0) return;
   const found = clusterIssues(issues.map((i) => ({ title: i.title, text: i.text ?? i.title })));
   const ids = clusterIds(orgId, issues, found);
 
-  const previous = new Map((await queryAll({ partition: `ORG#${orgId}`, prefix: 'CONVCLUSTER#' }))
-    .map((r) => conversationsClusterEntity.fromRecord(r)).map((c) => [c.id, c]));
+  const previous = new Map((await conversationsClusterEntity.query.inOrg({ orgId }).all()).map((c) => [c.id, c]));
   const now = nowIso();
   const clusterWrites = found.map((cluster, index) => {
     const members = cluster.members.map((m) => issues[m]!);
@@ -56,28 +52,18 @@ export async function reclusterConversations(orgId: string, ingestedAt: string):
   const kept = new Set(ids);
   const gone = [...previous.keys()].filter((id) => !kept.has(id));
 
-  await mapLimit(issueWrites, WRITES_IN_FLIGHT, (issue) => db().send(new PutCommand({
-    TableName: config.tableName, Item: conversationIssueEntity.toRecord({ orgId, issueId: issue.id }, issue),
-  })));
-  await mapLimit(clusterWrites.filter((c): c is ConversationsClusterItem => c !== undefined), WRITES_IN_FLIGHT, (cluster) => db().send(new PutCommand({
-    TableName: config.tableName, Item: conversationsClusterEntity.toRecord({ orgId, clusterId: cluster.id }, cluster),
-  })));
-  if (records.length < MAX_CLUSTERED_ISSUES) {
+  await mapLimit(issueWrites, WRITES_IN_FLIGHT, (issue) => conversationIssueEntity.put({ orgId, issueId: issue.id }, issue).go());
+  await mapLimit(clusterWrites.filter((c): c is ConversationsClusterItem => c !== undefined), WRITES_IN_FLIGHT,
+    (cluster) => conversationsClusterEntity.put({ orgId, clusterId: cluster.id }, cluster).go());
+  if (read.length < MAX_CLUSTERED_ISSUES) {
     // Every issue of the organization was clustered: clusters left empty are removed.
-    await mapLimit(gone, WRITES_IN_FLIGHT, (clusterId) => db().send(new DeleteCommand({
-      TableName: config.tableName, Key: conversationsClusterEntity.key({ orgId, clusterId }),
-    })));
+    await mapLimit(gone, WRITES_IN_FLIGHT, (clusterId) => conversationsClusterEntity.delete({ orgId, clusterId }).go());
   }
   const clusteredUpTo = issues.reduce((max, i) => (i.ingestedAt > max ? i.ingestedAt : max), '');
   try {
-    await db().send(new PutCommand({
-      TableName: config.tableName,
-      Item: conversationsClusteringEntity.toRecord({ orgId }, { orgId, clusteredUpTo }),
-      ConditionExpression: 'attribute_not_exists(pk) OR clusteredUpTo < :upTo',
-      ExpressionAttributeValues: { ':upTo': clusteredUpTo },
-    }));
+    await conversationsClusteringEntity.put({ orgId }, { orgId, clusteredUpTo }, (w) => w.or(w.absent(), w.lt('clusteredUpTo', clusteredUpTo))).go();
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error; // a newer job got further: fine
+    if (!(error instanceof ConditionFailed)) throw error; // a newer job got further: fine
   }
 }
 

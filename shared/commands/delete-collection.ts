@@ -1,7 +1,5 @@
 import { collectionEntity, type CollectionItem } from '../db/entities/collection.ts';
-import { spaceEntity } from '../db/entities/space.ts';
-import { transact } from '../db/operations.ts';
-import { config } from '../config.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { conflict } from '../http/errors.ts';
 import { descendants } from './content-tree.ts';
 import { softDeleteSpaceWrite } from './delete-space.ts';
@@ -13,15 +11,9 @@ import { softDeleteSpaceWrite } from './delete-space.ts';
  */
 export async function deleteCollectionTree(collection: CollectionItem): Promise<void> {
   const below = await descendants(collection.orgId, collection.id);
-  const writes: Parameters<typeof transact>[0] = [{
-    Delete: { TableName: config.tableName, Key: collectionEntity.key({ collectionId: collection.id }) },
-  }];
+  const writes: Write<unknown>[] = [collectionEntity.delete({ collectionId: collection.id })];
   for (const node of below) {
-    if (node.type === 'collection') {
-      writes.push({ Delete: { TableName: config.tableName, Key: collectionEntity.key({ collectionId: node.id }) } });
-    } else {
-      writes.push(softDeleteSpaceWrite(spaceEntity.fromRecord(node.record)).write);
-    }
+    writes.push(node.type === 'collection' ? collectionEntity.delete({ collectionId: node.id }) : softDeleteSpaceWrite(node.item).write);
   }
   for (let i = 0; i < writes.length; i += 100) {
     await transact(writes.slice(i, i + 100), () => conflict('The collection was changed by another request; retry'));

@@ -1,5 +1,4 @@
 import { spaceEntity, SPACE_RETENTION_SECONDS, type SpaceItem } from '../db/entities/space.ts';
-import { config } from '../config.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
 
 /**
@@ -16,13 +15,6 @@ export function softDeleteSpaceWrite(space: SpaceItem) {
   };
   return {
     item: deleted,
-    write: {
-      Put: {
-        TableName: config.tableName,
-        Item: spaceEntity.toRecord({ spaceId: space.id }, deleted),
-        ConditionExpression: 'updatedAt = :previous AND attribute_not_exists(deletedAt)',
-        ExpressionAttributeValues: { ':previous': space.updatedAt },
-      },
-    },
+    write: spaceEntity.replace({ spaceId: space.id }, deleted, (w) => w.and(w.eq('updatedAt', space.updatedAt), w.lacks('deletedAt'))),
   };
 }

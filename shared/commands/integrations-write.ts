@@ -13,7 +13,6 @@ import { isExpired } from '../policies/access.ts';
 import { emitEvents, eventKey, newEvent } from '../integrations/events.ts';
 import { sealSecrets } from '../integrations/secrets.ts';
 import { enqueue } from '../jobs/enqueue.ts';
-import type { PublishBody } from '../../functions/integrations/schemas.ts';
 
 /** Spaces (and sites) given a *_installation_setup event when an integration is installed. */
 export const MAX_SETUP_EVENTS_PER_KIND = 100;
@@ -29,6 +28,23 @@ function hostnames(patterns: string[]): string[] {
 }
 
 /**
+ * What a publication sends, as the publish route validated it (publishBody in
+ * functions/integrations/schemas.ts): the stored fields, plus the icon, preview images and
+ * script to store as blobs, the owning organization and the secrets in the clear.
+ */
+export type IntegrationPublication = Pick<IntegrationItem,
+  'runtime' | 'title' | 'description' | 'summary' | 'visibility' | 'target' | 'scopes' | 'categories'
+  | 'contentSources' | 'externalLinks' | 'configurations' | 'contentSecurityPolicy'> & {
+  /** Stored as given; each block's `urlUnfurl` patterns feed the catalog's domain filter. */
+  blocks: { urlUnfurl?: string[] }[];
+  icon?: string;
+  previewImages: string[];
+  script?: string;
+  organization: string;
+  secrets: Record<string, string>;
+};
+
+/**
  * Publishes (creates, version 1) or updates (version + 1) an integration. Icon, preview
  * images and script go to S3 blobs; secrets are kept as sha256 hashes and sealed for the
  * runtime (shared/integrations/secrets.ts). The version check makes concurrent publishes of
@@ -36,7 +52,7 @@ function hostnames(patterns: string[]): string[] {
  * an `installation_setup` event with `previous` (the installation as it was), so the new
  * version sets itself up.
  */
-export async function publishIntegration(name: string, body: PublishBody, existing: IntegrationItem | undefined): Promise<IntegrationItem> {
+export async function publishIntegration(name: string, body: IntegrationPublication, existing: IntegrationItem | undefined): Promise<IntegrationItem> {
   const now = nowIso();
   const [iconBlob, scriptBlob, ...previewImageBlobs] = await Promise.all([
     body.icon !== undefined ? putBytesBlob(Buffer.from(body.icon, 'base64'), 'image/png') : Promise.resolve(undefined),
@@ -68,7 +84,7 @@ export async function publishIntegration(name: string, body: PublishBody, existi
     ...(Object.keys(body.secrets).length ? { sealedSecrets: await sealSecrets(body.secrets, name, createdAt) } : {}),
     ownerOrgId: existing?.ownerOrgId ?? body.organization,
     searchText: `${name} ${body.title}`.toLowerCase(),
-    blockDomains: [...new Set(blocks.flatMap((b) => hostnames(b.urlUnfurl ?? [])))],
+    blockDomains: [...new Set(blocks.flatMap((b: { urlUnfurl?: string[] }) => hostnames(b.urlUnfurl ?? [])))],
     hasBlocks: blocks.length > 0,
     hasContentSources: body.contentSources.length > 0,
     ...(existing?.devTunnelUrl ? { devTunnelUrl: existing.devTunnelUrl, devForwardAll: existing.devForwardAll ?? false } : {}),

@@ -1,7 +1,6 @@
 import type { RecordLoader } from '../http/loader.ts';
 import type { Role } from '../http/schemas.ts';
 import type { Key } from '../db/table.ts';
-import { queryAll } from '../db/operations.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { collectionEntity } from '../db/entities/collection.ts';
 import type { MemberItem } from '../db/entities/member.ts';
@@ -21,14 +20,10 @@ import { atLeast } from '../policies/roles.ts';
  * counts every member of the page in memory.
  */
 
-export function orgSpacesPartition(orgId: string): string {
-  return `ORG#${orgId}#SPACES`;
-}
-
 /** Every live space of the organization, oldest first. */
 export async function queryOrgSpaces(orgId: string): Promise<SpaceItem[]> {
-  const records = await queryAll({ index: 'gsi1', partition: orgSpacesPartition(orgId) });
-  return records.map((r) => spaceEntity.fromRecord(r)).filter((s) => !s.deletedAt && !isExpired(s));
+  const spaces = await spaceEntity.query.byOrg({ orgId }).all();
+  return spaces.filter((s) => !s.deletedAt && !isExpired(s));
 }
 
 /** Keys of the ancestor collections of the given spaces (load them before memberSpaceRole). */

@@ -1,7 +1,6 @@
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import { collectionEntity, type CollectionItem } from '../db/entities/collection.ts';
-import { transact } from '../db/operations.ts';
-import { config } from '../config.ts';
+import { transact, type Write } from '../db/writes.ts';
 import { conflict } from '../http/errors.ts';
 import { nowIso } from '../clock.ts';
 import { descendants, type TreeNode } from './content-tree.ts';
@@ -9,18 +8,10 @@ import { descendants, type TreeNode } from './content-tree.ts';
 type Node = { type: 'space'; item: SpaceItem } | { type: 'collection'; item: CollectionItem };
 
 /** Replaces a stored space or collection, failing if another request changed it since it was read. */
-function putIfUnchanged(node: Node, previousUpdatedAt: string) {
-  const record = node.type === 'space'
-    ? spaceEntity.toRecord({ spaceId: node.item.id }, node.item)
-    : collectionEntity.toRecord({ collectionId: node.item.id }, node.item);
-  return {
-    Put: {
-      TableName: config.tableName,
-      Item: record,
-      ConditionExpression: 'updatedAt = :previous',
-      ExpressionAttributeValues: { ':previous': previousUpdatedAt },
-    },
-  };
+function putIfUnchanged(node: Node, previousUpdatedAt: string): Write<unknown> {
+  return node.type === 'space'
+    ? spaceEntity.replace({ spaceId: node.item.id }, node.item, (w) => w.eq('updatedAt', previousUpdatedAt))
+    : collectionEntity.replace({ collectionId: node.item.id }, node.item, (w) => w.eq('updatedAt', previousUpdatedAt));
 }
 
 /**
@@ -48,7 +39,7 @@ export async function relocate(
   const writes = [putIfUnchanged(root, previous)];
   if (node.type === 'collection') {
     const below = await descendants(node.item.orgId, node.item.id);
-    for (const child of below) writes.push(putIfUnchanged(rebase(child, root.item as CollectionItem, now), child.record.updatedAt as string));
+    for (const child of below) writes.push(putIfUnchanged(rebase(child, root.item as CollectionItem, now), child.item.updatedAt));
   }
   for (let i = 0; i < writes.length; i += 100) {
     await transact(writes.slice(i, i + 100), () => conflict('The content was changed by another request; retry'));
@@ -58,7 +49,7 @@ export async function relocate(
 
 /** A descendant of a moved collection, with its ancestors re-rooted under the collection's new path. */
 function rebase(child: TreeNode, movedRoot: CollectionItem, now: string): Node {
-  const item = (child.type === 'space' ? spaceEntity : collectionEntity).fromRecord(child.record) as SpaceItem & CollectionItem;
+  const item = child.item as SpaceItem & CollectionItem;
   const below = item.ancestors.slice(item.ancestors.indexOf(movedRoot.id) + 1);
   const updated = { ...item, orgId: movedRoot.orgId, ancestors: [...movedRoot.ancestors, movedRoot.id, ...below], updatedAt: now };
   return child.type === 'space' ? { type: 'space', item: updated } : { type: 'collection', item: updated };

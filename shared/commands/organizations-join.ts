@@ -1,5 +1,5 @@
-import { config } from '../config.ts';
-import { getRecord, transact } from '../db/operations.ts';
+import { transact } from '../db/writes.ts';
+import { TransactionConflict } from '../db/errors.ts';
 import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
 import { memberEntity } from '../db/entities/member.ts';
 import type { UserItem } from '../db/entities/user.ts';
@@ -42,8 +42,8 @@ class OrganizationChanged extends ApiError {
 }
 
 async function joinRefused(orgId: string): Promise<ApiError> {
-  const record = await getRecord(organizationEntity.key({ orgId }), true);
-  return record?.sso === true ? ssoRequired({ id: orgId }) : badRequest("The user's email domain is not valid");
+  const org = await organizationEntity.get({ orgId }, { consistent: true });
+  return org?.sso === true ? ssoRequired({ id: orgId }) : badRequest("The user's email domain is not valid");
 }
 
 class AlreadyMember extends ApiError {
@@ -63,30 +63,19 @@ export async function joinOrganization(org: OrganizationItem, user: UserItem): P
   const member = newMember(org.id, user, joinRole(org));
   try {
     await transact([
-      {
-        // Re-checked at commit: the domain is still allowed and SSO was not enforced meanwhile.
-        ConditionCheck: {
-          TableName: config.tableName,
-          Key: organizationEntity.key({ orgId: org.id }),
-          ConditionExpression: 'attribute_exists(pk) AND contains(emailDomains, :domain) AND (attribute_not_exists(sso) OR sso <> :true)',
-          ExpressionAttributeValues: { ':domain': emailDomainOf(user.email), ':true': true },
-        },
-      },
-      {
-        Put: {
-          TableName: config.tableName,
-          Item: memberEntity.toRecord({ orgId: org.id, userId: user.id }, member),
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
+      // Re-checked at commit: the domain is still allowed and SSO was not enforced meanwhile.
+      organizationEntity.check({ orgId: org.id }, (w) => w.and(
+        w.exists(), w.contains('emailDomains', emailDomainOf(user.email)), w.or(w.lacks('sso'), w.ne('sso', true)),
+      )),
+      memberEntity.create({ orgId: org.id, userId: user.id }, member),
     ], (index) => (index === 0 ? new OrganizationChanged() : new AlreadyMember()));
   } catch (error) {
     if (error instanceof AlreadyMember) return false;
     if (error instanceof OrganizationChanged) throw await joinRefused(org.id);
     // A concurrent transaction on the same items (TransactionConflict): when it was the
     // same user joining, the membership exists now and this join is done too.
-    if (error instanceof ApiError && error.status === 409
-      && await getRecord(memberEntity.key({ orgId: org.id, userId: user.id }), true)) return false;
+    if ((error instanceof TransactionConflict || (error instanceof ApiError && error.status === 409))
+      && await memberEntity.get({ orgId: org.id, userId: user.id }, { consistent: true })) return false;
     throw error;
   }
   return true;

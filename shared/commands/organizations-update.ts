@@ -1,6 +1,5 @@
-import { config } from '../config.ts';
 import { nowMs } from '../clock.ts';
-import { transact } from '../db/operations.ts';
+import { transact } from '../db/writes.ts';
 import { organizationEntity, type OrganizationItem } from '../db/entities/organization.ts';
 import { emailDomainEntity } from '../db/entities/org-records.ts';
 import { conflict } from '../http/errors.ts';
@@ -34,40 +33,17 @@ export async function updateOrganization(
   remove: RemovableField[],
 ): Promise<OrganizationItem> {
   const updatedAt = nextUpdatedAt(org.updatedAt);
-  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
-  const values: Record<string, unknown> = { ':updatedAt': updatedAt, ':previous': org.updatedAt };
-  const assignments = ['#updatedAt = :updatedAt'];
-  for (const [field, value] of Object.entries(set)) {
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    assignments.push(`#${field} = :${field}`);
-  }
-  for (const field of remove) names[`#${field}`] = field;
-  const expression = `SET ${assignments.join(', ')}${remove.length ? ` REMOVE ${remove.map((f) => `#${f}`).join(', ')}` : ''}`;
-
   const before = new Set(org.emailDomains);
   const after = new Set(set.emailDomains ?? org.emailDomains);
   const added = [...after].filter((d) => !before.has(d));
   const removed = [...before].filter((d) => !after.has(d));
 
   await transact([
-    {
-      Update: {
-        TableName: config.tableName,
-        Key: organizationEntity.key({ orgId: org.id }),
-        UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk) AND #updatedAt = :previous',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
-    ...added.map((domain) => ({
-      Put: { TableName: config.tableName, Item: emailDomainEntity.toRecord({ domain, orgId: org.id }, { domain, orgId: org.id }) },
-    })),
-    ...removed.map((domain) => ({
-      Delete: { TableName: config.tableName, Key: emailDomainEntity.key({ domain, orgId: org.id }) },
-    })),
+    organizationEntity.update({ orgId: org.id }, {
+      set: { ...set, updatedAt }, remove, if: (w) => w.eq('updatedAt', org.updatedAt),
+    }),
+    ...added.map((domain) => emailDomainEntity.put({ domain, orgId: org.id }, { domain, orgId: org.id })),
+    ...removed.map((domain) => emailDomainEntity.delete({ domain, orgId: org.id })),
   ], () => conflict('The organization was changed by another request; retry'));
 
   const updated: OrganizationItem = { ...org, ...stripUndefined(set), updatedAt };

@@ -6,7 +6,7 @@ import { positionAtEnd, positionNextTo } from './sites-structure.ts';
  * Fractional positions (fractional-indexing keys, compared as strings) of the content tree
  * (spaces and collections under a parent) and of site structure (site spaces, sections).
  */
-const node = (type: TreeNode['type'], id: string, position: string): TreeNode => ({ type, id, position, record: {} });
+const node = (type: TreeNode['type'], id: string, position: string): TreeNode => ({ type, id, position, item: {} }) as TreeNode;
 const siblings = [node('space', 'a', 'a0'), node('collection', 'b', 'a1'), node('space', 'c', 'a2')];
 const sorted = (...positions: string[]) => [...positions].sort();
 

@@ -1,11 +1,8 @@
-import { BatchWriteCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { db } from '../db/client.ts';
 import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
-import { queryAll, queryPage } from '../db/operations.ts';
-import { spaceEntity } from '../db/entities/space.ts';
-import { PK, SK } from '../db/table.ts';
+import { spaceContents, spaceEntity } from '../db/entities/space.ts';
+import { ConditionFailed } from '../db/errors.ts';
 import { nowEpochSeconds } from '../clock.ts';
 
 /** S3 prefix of everything a space stores (files, manifests, large documents). */
@@ -16,14 +13,7 @@ export const spaceObjectPrefix = (spaceId: string) => `spaces/${spaceId}/`;
  * and every object under its S3 prefix. Idempotent: safe to run twice.
  */
 export async function purgeSpace(spaceId: string): Promise<{ records: number; objects: number }> {
-  const records = await queryAll({ partition: spaceEntity.key({ spaceId }).pk });
-  for (let i = 0; i < records.length; i += 25) {
-    let pending = records.slice(i, i + 25).map((r) => ({ DeleteRequest: { Key: { [PK]: r[PK], [SK]: r[SK] } } }));
-    while (pending.length > 0) {
-      const out = await db().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }));
-      pending = (out.UnprocessedItems?.[config.tableName] ?? []) as typeof pending;
-    }
-  }
+  const records = await spaceContents.purge({ spaceId });
   let objects = 0;
   let token: string | undefined;
   do {
@@ -35,7 +25,7 @@ export async function purgeSpace(spaceId: string): Promise<{ records: number; ob
     }
     token = list.IsTruncated ? list.NextContinuationToken : undefined;
   } while (token);
-  return { records: records.length, objects };
+  return { records, objects };
 }
 
 /**
@@ -47,19 +37,14 @@ export async function sweepExpiredSpaces(): Promise<string[]> {
   const purged: string[] = [];
   let cursor: string | undefined;
   do {
-    const page = await queryPage({ index: 'gsi3', partition: 'DELETED_SPACES', limit: 100, cursor });
-    for (const record of page.records) {
-      if ((record.expiresAt as number) > now) return purged; // sorted by expiry
-      const spaceId = record.id as string;
+    const page = await spaceEntity.query.deleted({}).page({ limit: 100, cursor });
+    for (const space of page.items) {
+      if (space.expiresAt! > now) return purged; // sorted by expiry
+      const spaceId = space.id;
       try {
-        await db().send(new DeleteCommand({
-          TableName: config.tableName,
-          Key: spaceEntity.key({ spaceId }),
-          ConditionExpression: 'expiresAt <= :now',
-          ExpressionAttributeValues: { ':now': now },
-        }));
+        await spaceEntity.delete({ spaceId }, (w) => w.le('expiresAt', now)).go();
       } catch (error) {
-        if ((error as Error).name === 'ConditionalCheckFailedException') continue; // restored meanwhile
+        if (error instanceof ConditionFailed) continue; // restored meanwhile
         throw error;
       }
       await purgeSpace(spaceId);

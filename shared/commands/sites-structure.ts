@@ -1,12 +1,9 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { config } from '../config.ts';
 import { nowIso } from '../clock.ts';
-import { queryAll, transact, type TransactItem } from '../db/operations.ts';
-import { ENTITY_TYPE } from '../db/table.ts';
-import type { Key } from '../db/table.ts';
+import { transact, type Write } from '../db/writes.ts';
 import {
-  siteEntity, siteSectionEntity, siteSectionGroupEntity, siteSpaceEntity,
+  siteContents, siteEntity, siteSectionEntity, siteSectionGroupEntity, siteSpaceEntity,
   type SiteItem, type SiteSectionGroupItem, type SiteSectionItem, type SiteSpaceItem,
 } from '../db/entities/site.ts';
 import { shareLinkEntity, type ShareLinkItem } from '../db/entities/share-link.ts';
@@ -40,17 +37,16 @@ export async function loadSiteOrgAccess(request: RequestScope, orgId: string, ne
 }
 
 export async function loadSiteTree(siteId: string): Promise<SiteTree | undefined> {
-  const records = await queryAll({ partition: `SITE#${siteId}` });
-  const siteRecord = records.find((r) => r.sk === 'SITE');
-  if (!siteRecord) return undefined;
-  const of = (type: string) => records.filter((r) => r[ENTITY_TYPE] === type);
+  const contents = await siteContents.read({ siteId });
+  const site = contents.site[0];
+  if (!site) return undefined;
   const byPosition = <T extends { position: string; id: string }>(a: T, b: T) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1);
   return {
-    site: siteEntity.fromRecord(siteRecord),
-    siteSpaces: of('site-space').map((r) => siteSpaceEntity.fromRecord(r)).sort(byPosition),
-    sections: of('site-section').map((r) => siteSectionEntity.fromRecord(r)).sort(byPosition),
-    groups: of('site-section-group').map((r) => siteSectionGroupEntity.fromRecord(r)).sort(byPosition),
-    shareLinks: of('share-link').map((r) => shareLinkEntity.fromRecord(r)).sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)),
+    site,
+    siteSpaces: contents.siteSpaces.sort(byPosition),
+    sections: contents.sections.sort(byPosition),
+    groups: contents.groups.sort(byPosition),
+    shareLinks: contents.shareLinks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)),
   };
 }
 
@@ -215,37 +211,28 @@ const MAX_TRANSACTION_ITEMS = 100;
 
 /** Writes the difference between two versions of a tree, conditioned on the site's version. */
 async function commitTree(before: SiteTree, after: SiteTree): Promise<void> {
-  const items: TransactItem[] = [];
-  const put = (record: Record<string, unknown>) => items.push({ Put: { TableName: config.tableName, Item: record } });
-  const del = (key: Key) => items.push({ Delete: { TableName: config.tableName, Key: key } });
-  const diff = <T extends { id: string }>(old: T[], now: T[], key: (item: T) => Key, toRecord: (item: T) => Record<string, unknown>) => {
+  const items: Write<unknown>[] = [];
+  const diff = <T extends { id: string }>(old: T[], now: T[], put: (item: T) => Write<unknown>, del: (item: T) => Write<unknown>) => {
     const previous = new Map(old.map((i) => [i.id, i]));
     for (const item of now) {
       const was = previous.get(item.id);
-      if (!was || JSON.stringify(was) !== JSON.stringify(item)) put(toRecord(item));
+      if (!was || JSON.stringify(was) !== JSON.stringify(item)) items.push(put(item));
       previous.delete(item.id);
     }
-    for (const gone of previous.values()) del(key(gone));
+    for (const gone of previous.values()) items.push(del(gone));
   };
   const siteId = before.site.id;
-  diff(before.siteSpaces, after.siteSpaces, (s) => siteSpaceEntity.key({ siteId, siteSpaceId: s.id }), (s) => siteSpaceEntity.toRecord({ siteId, siteSpaceId: s.id }, s));
-  diff(before.sections, after.sections, (s) => siteSectionEntity.key({ siteId, sectionId: s.id }), (s) => siteSectionEntity.toRecord({ siteId, sectionId: s.id }, s));
-  diff(before.groups, after.groups, (g) => siteSectionGroupEntity.key({ siteId, groupId: g.id }), (g) => siteSectionGroupEntity.toRecord({ siteId, groupId: g.id }, g));
-  diff(before.shareLinks, after.shareLinks, (l) => shareLinkEntity.key({ siteId, shareLinkId: l.id }), (l) => shareLinkEntity.toRecord({ siteId, shareLinkId: l.id }, l));
+  diff(before.siteSpaces, after.siteSpaces, (s) => siteSpaceEntity.put({ siteId, siteSpaceId: s.id }, s), (s) => siteSpaceEntity.delete({ siteId, siteSpaceId: s.id }));
+  diff(before.sections, after.sections, (s) => siteSectionEntity.put({ siteId, sectionId: s.id }, s), (s) => siteSectionEntity.delete({ siteId, sectionId: s.id }));
+  diff(before.groups, after.groups, (g) => siteSectionGroupEntity.put({ siteId, groupId: g.id }, g), (g) => siteSectionGroupEntity.delete({ siteId, groupId: g.id }));
+  diff(before.shareLinks, after.shareLinks, (l) => shareLinkEntity.put({ siteId, shareLinkId: l.id }, l), (l) => shareLinkEntity.delete({ siteId, shareLinkId: l.id }));
   if (items.length === 0 && JSON.stringify(before.site) === JSON.stringify(after.site)) return;
   if (items.length + 1 > MAX_TRANSACTION_ITEMS) {
     throw badRequest(`This change touches ${items.length} items of the site; at most ${MAX_TRANSACTION_ITEMS - 1} can change at once`);
   }
   const site: SiteItem = { ...after.site, version: before.site.version + 1, updatedAt: nowIso() };
   after.site = site;
-  items.unshift({
-    Put: {
-      TableName: config.tableName,
-      Item: siteEntity.toRecord({ siteId }, site),
-      ConditionExpression: 'version = :version',
-      ExpressionAttributeValues: { ':version': before.site.version },
-    },
-  });
+  items.unshift(siteEntity.replace({ siteId }, site, (w) => w.eq('version', before.site.version)));
   await transact(items, () => conflict('The site was changed by another request; retry'));
 }
 

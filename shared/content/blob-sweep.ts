@@ -1,6 +1,5 @@
-import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { scanTypes } from '../db/scan.ts';
 import { DeleteObjectsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
-import { db } from '../db/client.ts';
 import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { nowMs } from '../clock.ts';
@@ -100,22 +99,7 @@ async function markReferencedBlobs(): Promise<{ marked: Set<string>; missingMani
  * name blobs and only their type and blob fields.
  */
 async function* recordsNamingBlobs(): AsyncGenerator<Record<string, unknown>> {
-  const fields = [ENTITY_TYPE, ...new Set(Object.values(BLOB_FIELDS).flat())];
-  const types = Object.keys(BLOB_FIELDS);
-  let start: ScanCommandOutput['LastEvaluatedKey'];
-  do {
-    const page = await db().send(new ScanCommand({
-      TableName: config.tableName,
-      ConsistentRead: true,
-      ProjectionExpression: fields.map((_, i) => `#f${i}`).join(', '),
-      FilterExpression: `#f0 IN (${types.map((_, i) => `:t${i}`).join(', ')})`,
-      ExpressionAttributeNames: Object.fromEntries(fields.map((f, i) => [`#f${i}`, f])),
-      ExpressionAttributeValues: Object.fromEntries(types.map((t, i) => [`:t${i}`, t])),
-      ExclusiveStartKey: start,
-    }));
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
+  yield* scanTypes(Object.keys(BLOB_FIELDS), Object.values(BLOB_FIELDS).flat());
 }
 
 async function readManifest(hash: string): Promise<Manifest | undefined> {

@@ -16,7 +16,13 @@ const CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
  * (shared/content/blob-sweep.ts) — a blob only read, or PUT long ago, may have been swept.
  */
 const REPUT_AFTER_MS = 60 * 60 * 1000;
-const cache = new Map<string, { value: unknown; size: number; putAtMs?: number }>();
+/**
+ * A blob this process wrote is cached as its text and parsed on its first read: an import
+ * writes thousands of documents it never reads back, and parsing each again only to cache
+ * it was a second full parse per document.
+ */
+interface CacheEntry { value?: unknown; text?: string; size: number; putAtMs?: number }
+const cache = new Map<string, CacheEntry>();
 let cachedBytes = 0;
 
 export const blobKey = (hash: string) => `blobs/${hash}`;
@@ -43,8 +49,8 @@ export async function putJsonBlob(value: unknown): Promise<string> {
   const putAtMs = cache.get(hash)?.putAtMs;
   if (putAtMs === undefined || nowMs() - putAtMs > REPUT_AFTER_MS) {
     await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: text, ContentType: 'application/json' }));
-    // The cached copy is parsed from the text, so later changes to `value` cannot reach it.
-    remember(hash, JSON.parse(text), text.length, nowMs());
+    // The cached copy is the text (parsed when first read), so later changes to `value` cannot reach it.
+    remember(hash, { text, size: text.length, putAtMs: nowMs() });
   }
   return hash;
 }
@@ -58,12 +64,16 @@ export async function getJsonBlob<T>(hash: string): Promise<T> {
   if (hit) {
     cache.delete(hash);
     cache.set(hash, hit);
+    if (hit.text !== undefined) {
+      hit.value = deepFreeze(JSON.parse(hit.text));
+      hit.text = undefined;
+    }
     return hit.value as T;
   }
   const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }));
   const text = await out.Body!.transformToString();
   const value = JSON.parse(text) as T;
-  remember(hash, value, text.length);
+  remember(hash, { value: deepFreeze(value), size: text.length });
   return value;
 }
 
@@ -76,14 +86,16 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function remember(hash: string, value: unknown, size: number, putAtMs?: number): void {
+function remember(hash: string, entry: CacheEntry): void {
   const previous = cache.get(hash);
   if (previous) {
     cache.delete(hash);
     cachedBytes -= previous.size;
+    // A re-PUT of a blob already read keeps its parsed value.
+    if (previous.value !== undefined && entry.value === undefined) entry = { ...entry, value: previous.value, text: undefined };
   }
-  cache.set(hash, { value: deepFreeze(value), size, putAtMs });
-  cachedBytes += size;
+  cache.set(hash, entry);
+  cachedBytes += entry.size;
   for (const [key, entry] of cache) {
     if (cachedBytes <= CACHE_LIMIT_BYTES) break;
     cache.delete(key);

@@ -2,6 +2,7 @@ import { ApiError, badRequest, conflict } from '../http/errors.ts';
 import { randomId } from '../ids.ts';
 import { ContentLimitError } from './markdown/limits.ts';
 import { parseMarkdown } from './markdown/parse-pool.ts';
+import { splitPageFile } from '../git/pages.ts';
 import { putJsonBlob } from './blobs.ts';
 import { resolveDocumentRefs } from './refs.ts';
 import { storeFileInput } from './file-input.ts';
@@ -150,37 +151,24 @@ interface ParsedDocument {
 }
 
 /**
- * A document from the change: markdown is parsed off the main thread (frontmatter and a
- * leading `# Title` set the page's metadata and title, as Git Sync does), a rich document
+ * A document from the change: markdown is parsed off the main thread and read as Git Sync
+ * reads a page file (shared/git/pages.ts splitPageFile), a rich document
  * is taken as is (its depth and size were checked with the body: change-schema.ts).
  */
 async function parseDocument(input: DocumentInput, refs: ReturnType<typeof assignRefs>, field: string): Promise<ParsedDocument> {
   if ('markdown' in input) {
-    const { document, frontmatter } = await parseMarkdown(input.markdown).catch((error: unknown) => {
+    const parsed = await parseMarkdown(input.markdown).catch((error: unknown) => {
       throw error instanceof ContentLimitError ? badRequest(`${field}.markdown: ${error.message}`) : error;
     });
-    const [first, ...rest] = document.nodes as { type?: string; nodes?: unknown[] }[];
-    let title = typeof frontmatter.title === 'string' ? frontmatter.title : undefined;
-    let nodes = document.nodes;
-    if (first?.type === 'heading-1') {
-      title ??= plainText(first).trim() || undefined;
-      nodes = rest as typeof nodes;
-    }
-    const stored = resolveDocumentRefs({ ...document, nodes } as StoredDocument, refs);
-    return { document: stored, frontmatter: frontmatter as Record<string, unknown>, ...(title ? { title } : {}) };
+    // The page-file rules of a Git import: every frontmatter key and the title's form are kept.
+    const { title, document } = splitPageFile(parsed);
+    const stored = resolveDocumentRefs(document, refs);
+    return { document: stored, frontmatter: parsed.frontmatter as Record<string, unknown>, ...(title ? { title } : {}) };
   }
   if ('document' in input) {
     return { document: resolveDocumentRefs({ data: {}, ...input.document } as StoredDocument, refs), frontmatter: {} };
   }
   return { document: emptyDocument(), frontmatter: {} };
-}
-
-function plainText(node: unknown): string {
-  if (!node || typeof node !== 'object') return '';
-  const n = node as { text?: unknown; leaves?: { text: string }[]; nodes?: unknown[] };
-  if (n.leaves) return n.leaves.map((l) => l.text).join('');
-  if (typeof n.text === 'string') return n.text;
-  return (n.nodes ?? []).map(plainText).join('');
 }
 
 const metadataFields = ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;

@@ -11,7 +11,7 @@ export interface Condition {
 
 type Attr<Item> = Extract<keyof Item, string>;
 /** Skipped by and/or, so optional parts read `flag && w.eq(...)`. */
-type MaybeCondition = Condition | undefined | null | false | '';
+type MaybeCondition = Condition | undefined | null | false | '' | 0;
 
 export interface Where<Item> {
   /** The item exists (attribute_exists on the partition key). */
@@ -28,6 +28,10 @@ export interface Where<Item> {
   le<K extends Attr<Item>>(attr: K, value: NonNullable<Item[K]>): Condition;
   gt<K extends Attr<Item>>(attr: K, value: NonNullable<Item[K]>): Condition;
   ge<K extends Attr<Item>>(attr: K, value: NonNullable<Item[K]>): Condition;
+  /** A map attribute has an entry under `key` (attribute_exists(attr.key)). */
+  hasEntry(attr: Attr<Item>, key: string): Condition;
+  /** The attribute equals one of the values (at most 100). */
+  in<K extends Attr<Item>>(attr: K, values: NonNullable<Item[K]>[]): Condition;
   /** A substring of a string attribute, or an element of a list/set attribute. */
   contains(attr: Attr<Item>, value: unknown): Condition;
   beginsWith(attr: Attr<Item>, prefix: string): Condition;
@@ -94,6 +98,8 @@ export function where<Item>(): Where<Item> {
     le: compare('<='),
     gt: compare('>'),
     ge: compare('>='),
+    hasEntry: (attr, key) => condition((e) => `attribute_exists(${e.name(attr)}.${e.name(key)})`),
+    in: (attr, values) => condition((e) => `${e.name(attr)} IN (${values.map((v) => e.value(v)).join(', ')})`),
     contains: (attr, value) => condition((e) => `contains(${e.name(attr)}, ${e.value(value)})`),
     beginsWith: (attr, prefix) => condition((e) => `begins_with(${e.name(attr)}, ${e.value(prefix)})`),
     and: (...parts) => join('AND', parts),

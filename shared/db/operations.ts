@@ -3,7 +3,6 @@ import { db } from './client.ts';
 import { config } from '../config.ts';
 import { keyString } from './entity.ts';
 import { indexes, PK, SK, type IndexName, type Key } from './table.ts';
-import type { TransactItem } from './writes.ts';
 import { loadCursorKey, openCursor, sealCursor } from '../http/cursor.ts';
 
 export type StoredRecord = Record<string, unknown>;
@@ -124,19 +123,5 @@ function isStartKey(attributes: string[], partitionAttr: string, partition: stri
 }
 
 export { transact, type TransactItem } from './writes.ts';
-
-/** @deprecated Use `entity.add(args, { counter: delta })`: a counter ADD on an existing record. */
-export function addToCounter(key: Key, attribute: string, delta: number): TransactItem {
-  return {
-    Update: {
-      TableName: config.tableName,
-      Key: key,
-      UpdateExpression: 'ADD #counter :delta',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#counter': attribute },
-      ExpressionAttributeValues: { ':delta': delta },
-    },
-  };
-}
 
 export const tableName = () => config.tableName;

@@ -8,7 +8,7 @@
 import { getBytesBlob, getJsonBlob, hashBytes } from '../content/blobs.ts';
 import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
 import { slugify } from '../content/tree.ts';
-import { dirname, joinPath, parseSummary, printSummary, relativePath, sameSummary, type SummaryEntry, type SummaryGroup } from './format.ts';
+import { EXTERNAL_LINK, dirname, joinPath, parseSummary, printSummary, relativePath, sameSummary, type SummaryEntry, type SummaryGroup } from './format.ts';
 import { contentView, ASSETS_DIR, INCLUDES_DIR } from './import.ts';
 import { METADATA_FIELDS, parsePageFile, printPageFile, type IdPaths, type PathResolver } from './pages.ts';
 import { gitBlobOid, type FlatEntry } from './repo.ts';
@@ -160,13 +160,15 @@ async function sameAsFile(existing: FlatEntry, path: string, page: ManifestPage,
 /** The table of contents of a page tree; groups become `##` headings. */
 function summaryOf(pages: ManifestPage[], pathOf: (id: string) => string): SummaryGroup[] {
   const entries = (list: ManifestPage[]): SummaryEntry[] => list.flatMap((page): SummaryEntry[] => {
-    if (page.type === 'link') return [{ title: page.title, href: page.href ?? '', children: entries(page.pages) }];
+    // A file listed again in SUMMARY.md was imported as a link to that path (relative to SUMMARY.md).
+    if (page.type === 'link') return [{ title: page.title, ...(EXTERNAL_LINK.test(page.href ?? '') ? { href: page.href } : { path: page.href }), children: entries(page.pages) }];
     if (page.type === 'group') return entries(page.pages);
     return [{ title: page.title, path: pathOf(page.id), children: entries(page.pages) }];
   });
   const groups: SummaryGroup[] = [];
   for (const page of pages) {
-    if (page.type === 'group') groups.push({ title: page.title, entries: entries(page.pages) });
+    // A group's slug is its SUMMARY anchor when it is not its title's.
+    if (page.type === 'group') groups.push({ title: page.title, ...(page.slug !== slugify(page.title) ? { anchor: page.slug } : {}), entries: entries(page.pages) });
     else if (groups.length === 0 || groups.at(-1)!.title !== undefined) groups.push({ entries: entries([page]) });
     else groups.at(-1)!.entries.push(...entries([page]));
   }

@@ -7,6 +7,10 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { List, ListItem, Nodes, PhrasingContent, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
+import { fromHtml } from 'hast-util-from-html';
+import { toHtml } from 'hast-util-to-html';
+import type { Element, RootContent as HastContent } from 'hast';
+import { slugify } from '../content/tree.ts';
 
 /** BOM and zero-width characters that editors leave in files. */
 const INVISIBLE = /[\uFEFF\u200B-\u200D\u2060]/g;
@@ -110,10 +114,13 @@ export interface SummaryEntry {
 export interface SummaryGroup {
   /** undefined for the entries before the first `##` heading. */
   title?: string;
+  /** The group's slug when it is not its title's (`## Title <a href="#x" id="x"></a>`). */
+  anchor?: string;
   entries: SummaryEntry[];
 }
 
-const EXTERNAL = /^[a-z][a-z0-9+.-]*:|^\/\//i;
+/** A SUMMARY link to a URL (a link page) rather than to a file. */
+export const EXTERNAL_LINK = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 
 /**
  * SUMMARY.md: `#` is the title of the table of contents, `##` headings are page groups,
@@ -124,11 +131,32 @@ export function parseSummary(markdown: string): SummaryGroup[] {
   const tree = unified().use(remarkParse).parse(stripInvisible(markdown));
   const groups: SummaryGroup[] = [{ entries: [] }];
   for (const node of tree.children as RootContent[]) {
-    // A group heading's anchor (`## Title <a href="#x" id="x"></a>`) is not part of its title.
-    if (node.type === 'heading' && node.depth >= 2) groups.push({ title: toString(node, { includeHtml: false }).trim(), entries: [] });
+    // A group heading's anchor (`## Title <a href="#x" id="x"></a>`) is not part of its title:
+    // it is the group's slug, kept when it is not the title's own.
+    if (node.type === 'heading' && node.depth >= 2) {
+      const title = toString(node, { includeHtml: false }).trim();
+      const anchor = headingAnchor(node.children);
+      groups.push({ title, ...(anchor && anchor !== slugify(title) ? { anchor } : {}), entries: [] });
+    }
     else if (node.type === 'list') groups.at(-1)!.entries.push(...listEntries(node));
   }
   return groups.filter((g, i) => i > 0 || g.entries.length > 0);
+}
+
+/** The `id` of an `<a>` in a heading's HTML. */
+function headingAnchor(children: PhrasingContent[]): string | undefined {
+  const html = children.filter((c) => c.type === 'html').map((c) => (c as { value: string }).value).join('');
+  if (!html) return undefined;
+  const find = (nodes: HastContent[]): Element | undefined => {
+    for (const node of nodes) {
+      if (node.type !== 'element') continue;
+      if (node.tagName === 'a' && typeof node.properties.id === 'string' && node.properties.id !== '') return node;
+      const inner = find(node.children);
+      if (inner) return inner;
+    }
+    return undefined;
+  };
+  return find(fromHtml(html, { fragment: true }).children)?.properties.id as string | undefined;
 }
 
 function listEntries(list: List): SummaryEntry[] {
@@ -144,7 +172,7 @@ function listEntries(list: List): SummaryEntry[] {
     }
     const title = toString(link).trim();
     const url = link.url.trim();
-    if (EXTERNAL.test(url)) out.push({ title, href: url, children });
+    if (EXTERNAL_LINK.test(url)) out.push({ title, href: url, children });
     else out.push({ title, path: decodePath(url.split('#')[0]!), children });
   }
   return out;
@@ -180,7 +208,8 @@ export function printSummary(groups: SummaryGroup[]): string {
   for (const [index, group] of groups.entries()) {
     if (group.title !== undefined) {
       if (index > 0 || lines.length > 2) lines.push('');
-      lines.push(`## ${group.title}`, '');
+      const anchor = group.anchor ? ` ${toHtml({ type: 'element', tagName: 'a', properties: { href: `#${group.anchor}`, id: group.anchor }, children: [] })}` : '';
+      lines.push(`## ${group.title}${anchor}`, '');
     }
     for (const e of group.entries) entry(e, 0);
   }

@@ -124,6 +124,11 @@ export async function importRepository(source: RepoSource, options: { projectDir
         let path = joinPath(summaryDir, entry.path ?? '');
         if (entry.path?.endsWith('/') || !/\.[a-z0-9]+$/i.test(path)) path = content.has(`${path}.md`) ? `${path}.md` : joinPath(path, 'README.md');
         const item = plan(path, entry.title);
+        if (!item && pageIds.has(path)) {
+          // A file listed again: the entry stays, as a link to that path (export prints it back).
+          out.push(newPage(idFor(`link:${entry.path}`), { type: 'link', title: entry.title, href: entry.path!, pages: children }));
+          continue;
+        }
         if (!item) {
           out.push(...children);
           continue;
@@ -139,7 +144,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
     for (const group of groups) {
       const pages = build(group.entries);
       if (group.title === undefined) roots.push(...pages);
-      else roots.push(newPage(idFor(`group:${group.title}`), { type: 'group', title: group.title, pages }));
+      else roots.push(newPage(idFor(`group:${group.title}`), { type: 'group', title: group.title, pages, ...(group.anchor ? { slug: group.anchor } : {}) }));
     }
     // The readme is the first page, listed or not.
     if (content.has(config.readme) && !pageIds.has(config.readme)) {

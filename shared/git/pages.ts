@@ -94,13 +94,26 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
 /** Markdown of the file at `path` (content path) -> page content with refs resolved. */
 export async function parsePageFile(markdown: string, path: string, resolver: PathResolver, summaryTitle?: string): Promise<ParsedPage> {
   // Off the main thread; a page over a limit fails the import, naming the file.
-  const { document, frontmatter } = await parseMarkdown(markdown).catch((error: unknown) => {
+  const parsed = await parseMarkdown(markdown).catch((error: unknown) => {
     throw error instanceof ContentLimitError ? new ContentLimitError(`${path}: ${error.message}`) : error;
   });
+  const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
+  const page = splitPageFile(parsed, summaryTitle);
+  const stored = resolveRefs(page.document, dirname(path), resolver);
+  return { title: page.title ?? fileTitle, document: stored, metadata: page.metadata, frontmatter: parsed.frontmatter };
+}
+
+/**
+ * The page-file rules on a parsed file, shared by Git import and markdown edits through the
+ * API: the title (`titleHint`, else frontmatter `title`, else the leading `# Title`), the
+ * metadata fields, and in the document's `data` what the page fields cannot hold (the other
+ * frontmatter keys, a formatted title, a missing `# Title`). Refs stay as written.
+ */
+export function splitPageFile(parsed: { document: JSONDocument; frontmatter: Frontmatter }, titleHint?: string): { title?: string; document: StoredDocument; metadata: PageMetadata } {
+  const { document, frontmatter } = parsed;
   const [first, ...rest] = document.nodes as { type?: string; nodes?: unknown[] }[];
   const heading = first?.type === 'heading-1' ? plainText(first).trim() : undefined;
-  const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
-  const title = summaryTitle || (typeof frontmatter.title === 'string' ? frontmatter.title : undefined) || heading || fileTitle;
+  const title = titleHint || (typeof frontmatter.title === 'string' ? frontmatter.title : undefined) || heading || undefined;
   // The heading is the title only when it says the same (else it stays content, as written).
   const stripped = heading !== undefined && heading === title;
   const nodes = stripped ? rest : document.nodes;
@@ -117,8 +130,7 @@ export async function parsePageFile(markdown: string, path: string, resolver: Pa
     else (metadata as Record<string, unknown>)[key] = value;
   }
   if (Object.keys(extra).length > 0) data.frontmatter = extra;
-  const stored = resolveRefs({ ...document, data, nodes } as StoredDocument, dirname(path), resolver);
-  return { title, document: stored, metadata, frontmatter };
+  return { ...(title ? { title } : {}), document: { ...document, data, nodes } as unknown as StoredDocument, metadata };
 }
 
 /** Relative targets -> ids (import). Unresolved targets stay as written. */
@@ -157,10 +169,11 @@ export interface IdPaths {
   includes: Map<string, string>;
 }
 
-/** ids -> relative targets from the file at `path` (export). */
+/** ids -> relative targets from the file at `path` (export); `paths` may hold absolute URLs instead. */
 export function refsToPaths(document: StoredDocument, path: string, paths: IdPaths): StoredDocument {
   const fromDir = dirname(path);
-  const rel = (target: string) => relativePath(fromDir, target);
+  // A target that is already a URL (the reader's exports) is printed as it is.
+  const rel = (target: string) => (/^[a-z][a-z0-9+.-]*:|^\//i.test(target) ? target : relativePath(fromDir, target));
   return mapRefs(document, (ref) => {
     if (ref.kind === 'page' && typeof ref.page === 'string' && paths.pages.has(ref.page)) return { kind: 'page', page: rel(paths.pages.get(ref.page)!) };
     if (ref.kind === 'anchor' && typeof ref.page === 'string' && paths.pages.has(ref.page)) {

@@ -10,8 +10,9 @@ import { unauthorized } from './errors.ts';
 import { nowEpochSeconds } from '../clock.ts';
 import type { AppEnv } from './env.ts';
 import {
-  countFailedAuthentication, countTokenRequest, enforceTokenLimit, failedAuthenticationCounterKey, refuseBlockedAddress,
+  countFailedAuthentication, enforceTokenLimit, failedAuthenticationCounterKey, refuseBlockedAddress,
 } from './rate-limit.ts';
+import { countTokenRequest } from './token-request-counter.ts';
 
 /**
  * Authenticate: `Authorization: Bearer <token>` must name a known, unrevoked token.

@@ -18,19 +18,20 @@ import type { Role } from './schemas.ts';
  *     responses: { 200: { description: 'The collection', schema: collectionSchema } },
  *   });
  *
- * The handlers (shared/http/route.ts), in the group's app.ts or a sub-file:
+ * The handlers (shared/http/route.ts): every file of handlers makes one sub-app, in the
+ * group's app.ts (`routes`) or a sub-file (`<topic>Routes`):
  *
  *   import * as op from './operations.ts';
- *   export function mountCollections(app: OperationRoutes) {
- *     route(app, op.getCollectionById, async (c) => {
- *       const { collectionId } = c.req.valid('param');   // typed from the declaration
- *       ...
- *     });
- *   }
+ *   export const moveRoutes = operationRoutes();
  *
- * and the group's app joins its sub-apps (each file's routes) with app.route:
+ *   route(moveRoutes, op.moveCollection, async (c) => {
+ *     const { collectionId } = c.req.valid('param');   // typed from the declaration
+ *     ...
+ *   });
  *
- *   export const app = groupApp(op.group, operationRoutes(mountCollections), operationRoutes(mountOther));
+ * and the group's app.ts joins them (groupApp uses app.route), its own routes first:
+ *
+ *   export const app = groupApp(op.group, routes, moveRoutes);
  *
  * Every group's operations file is listed once in functions/catalogue.ts (the catalogue).
  */
@@ -64,7 +65,7 @@ export interface ResponseDeclaration {
 }
 
 /**
- * Who may call an operation, for the documentation only (the handler's authorize() decides;
+ * Who may call an operation, for the documentation only (the declared policies in shared/policies decide;
  * docs/permissions.md): at least a role on the resource the path names (the space, collection,
  * change request's space, integration; the organization for /orgs/{organizationId}/... paths,
  * where 'read' is any org role, i.e. a member who is not a guest), 'member' (any member of the

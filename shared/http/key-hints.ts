@@ -1,5 +1,5 @@
 import type { Key } from '../db/table.ts';
-import { organizationEntity } from '../db/entities/organization.ts';
+import { organizationEntity, orgIdOfKey } from '../db/entities/organization.ts';
 import { memberEntity } from '../db/entities/member.ts';
 import { collectionEntity } from '../db/entities/collection.ts';
 
@@ -34,7 +34,7 @@ export function hintedKeys(tokenHash: string, resourceKeys: Key[]): Key[] {
   const keys: Key[] = [];
   for (const key of resourceKeys) {
     const placement = placements.get(key.pk);
-    const orgId = placement?.orgId ?? (key.sk === 'ORG' ? key.pk.slice('ORG#'.length) : undefined);
+    const orgId = placement?.orgId ?? orgIdOfKey(key);
     if (!orgId) continue;
     if (placement) keys.push(organizationEntity.key({ orgId }));
     if (userId) keys.push(memberEntity.key({ orgId, userId }));

@@ -1,5 +1,5 @@
 import { keyString } from '../db/entity.ts';
-import { batchGetRecords, type StoredRecord } from '../db/operations.ts';
+import { batchGetRecords, getRecord, type StoredRecord } from '../db/operations.ts';
 import type { Key } from '../db/table.ts';
 
 /**
@@ -9,10 +9,14 @@ import type { Key } from '../db/table.ts';
 export class RecordLoader {
   private readonly cache = new Map<string, StoredRecord | null>();
 
-  /** Fetches every key not cached yet in one batch. */
+  /** Fetches every key not cached yet in one batch (one GetItem when one key is missing: cheaper to send and to answer). */
   async load(keys: Key[]): Promise<void> {
     const missing = keys.filter((k) => !this.cache.has(keyString(k)));
     if (missing.length === 0) return;
+    if (missing.length === 1) {
+      this.cache.set(keyString(missing[0]!), (await getRecord(missing[0]!)) ?? null);
+      return;
+    }
     const found = await batchGetRecords(missing);
     for (const k of missing) {
       const s = keyString(k);

@@ -3,7 +3,6 @@ import { createMiddleware } from 'hono/factory';
 import { config } from '../config.ts';
 import { nowEpochSeconds } from '../clock.ts';
 import { countRequest, rateLimitCounterEntity, type RateLimitScope } from '../db/entities/rate-limit.ts';
-import { untraced } from '../db/trace.ts';
 import type { Key } from '../db/table.ts';
 import type { StoredRecord } from '../db/operations.ts';
 import { ApiError, errorBody } from './errors.ts';
@@ -14,7 +13,8 @@ import type { AppEnv } from './env.ts';
  * Rate limits that hold across Lambda instances: a DynamoDB counter per subject and fixed
  * one-minute window (shared/db/entities/rate-limit.ts), counted with an atomic ADD.
  * - a valid token: `RATE_LIMIT_PER_MINUTE` (600) per token, counted while the
- *   authentication batch reads, so it adds no round trip;
+ *   authentication batch reads, so it adds no round trip, and written in steps
+ *   (token-request-counter.ts);
  * - API requests without a valid token (missing, unknown, revoked: token guessing):
  *   `READER_RATE_LIMIT_PER_MINUTE` (300) per client address; once over, every bearer
  *   request from the address gets 429 until the window ends, a right guess included;
@@ -72,10 +72,7 @@ export const rateLimitHeadersMiddleware = createMiddleware<AppEnv>(async (c, nex
   if (state) for (const [name, value] of Object.entries(rateLimitHeaders(state))) c.header(name, value);
 });
 
-/** Counts a request against its token; started beside the authentication read, untraced (see trace.ts). */
-export function countTokenRequest(tokenHash: string): Promise<RateLimitState> {
-  return untraced(() => count('token', tokenHash, config.rateLimitPerMinute));
-}
+// A request is counted against its token by token-request-counter.ts (written in steps).
 
 /** After authentication succeeded: 429 when the token is over its limit. */
 export function enforceTokenLimit(c: Context<AppEnv>, state: RateLimitState): void {

@@ -29,6 +29,14 @@ export const isStoredSizeCheck = (action: unknown): boolean => storedSizeChecks.
 
 export const id = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
 
+/**
+ * Path parameters of the resources several groups route under (organizations, spaces,
+ * change requests), defined once here; a group's own live in functions/<group>/schemas.ts.
+ */
+export const organizationParams = v.object({ organizationId: id });
+export const spaceParams = v.object({ spaceId: id });
+export const changeRequestParams = v.object({ spaceId: id, changeRequestId: id });
+
 /** Query booleans: "true"/"false" strings. */
 export const queryBoolean = v.pipe(
   v.picklist(['true', 'false'], 'must be true or false'),

@@ -17,7 +17,7 @@ export function scriptLimits(): ScriptLimits {
   return {
     cpuMs: positive(process.env.INTEGRATION_CPU_MS, 5_000),
     memoryBytes: positive(process.env.INTEGRATION_MEMORY_MB, 256) * 1024 * 1024,
-    wallMs: positive(process.env.INTEGRATION_WALL_MS, 30_000),
+    wallMs: positive(process.env.INTEGRATION_WALL_MS, 10_000),
     responseBytes: positive(process.env.INTEGRATION_RESPONSE_KB, 4 * 1024) * 1024,
     subrequests: positive(process.env.INTEGRATION_SUBREQUESTS, 50),
   };

@@ -6,7 +6,7 @@ import { apiLocation } from '../presenters/urls.ts';
 import { guardedOutbound } from './outbound.ts';
 import { mintInstallationToken } from './installation-token.ts';
 import { runScript, type ScriptRun } from './runtime.ts';
-import { scriptLimits } from './limits.ts';
+import { scriptLimits, type ScriptLimits } from './limits.ts';
 import { openSecrets } from './secrets.ts';
 import { webhookSigningSecret } from './signature.ts';
 import type { EventPayload } from './events.ts';
@@ -40,12 +40,13 @@ export async function environmentFor(integration: IntegrationItem, installation:
   };
 }
 
-/** Runs `payload` through the integration's script; `fetchBody` for `fetch` events. */
+/** Runs `payload` through the integration's script; `fetchBody` for `fetch` events; `limits` tighter than the configured ones. */
 export async function runEvent(
   integration: IntegrationItem & { scriptBlob: string },
   installation: InstallationItem | undefined,
   payload: EventPayload,
   fetchBody?: Uint8Array,
+  limits: ScriptLimits = scriptLimits(),
 ): Promise<ScriptRun> {
   const [script, environment] = await Promise.all([
     getBytesBlob(integration.scriptBlob).then((bytes) => Buffer.from(bytes).toString('utf8')),
@@ -57,7 +58,6 @@ export async function runEvent(
   if (fetchBody) form.set('fetch-body', new Blob([new Uint8Array(fetchBody)]));
   // The multipart body as Node's own Request encodes it.
   const encoded = new Request(SCRIPT_URL, { method: 'POST', body: form });
-  const limits = scriptLimits();
   return runScript(script, {
     url: SCRIPT_URL, method: 'POST',
     headers: { 'content-type': encoded.headers.get('content-type')! },

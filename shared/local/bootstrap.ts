@@ -1,4 +1,3 @@
-import { getRecord } from '../db/operations.ts';
 import { organizationEntity } from '../db/entities/organization.ts';
 import { createAccessToken, createOrganization, createUser, getUser } from '../commands/accounts.ts';
 
@@ -13,7 +12,7 @@ export const LOCAL_ORG_ID = 'local';
 export async function bootstrapLocalAdmin(): Promise<{ token: string; userId: string; organizationId: string }> {
   const user = (await getUser(LOCAL_ADMIN_ID))
     ?? await createUser({ id: LOCAL_ADMIN_ID, displayName: 'Local Admin', email: 'admin@example.com', emailVerified: true });
-  if (!(await getRecord(organizationEntity.key({ orgId: LOCAL_ORG_ID })))) {
+  if (!(await organizationEntity.get({ orgId: LOCAL_ORG_ID }))) {
     await createOrganization({ id: LOCAL_ORG_ID, title: 'Local Organization', owner: user });
   }
   const token = await createAccessToken(user.id, 'local bootstrap', process.env.BOOTSTRAP_TOKEN || undefined);

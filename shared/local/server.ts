@@ -6,6 +6,7 @@ import { HEALTH_GROUP, HEALTH_ROUTES } from '../http/health.ts';
 import { groupApps } from './groups.ts';
 import { app as reader } from '../../functions/reader/app.ts';
 import { serviceProviderApp } from '../../functions/sso/service-provider.ts';
+import { app as integrationRuntime } from '../../functions/integration-runtime/app.ts';
 
 /**
  * One HTTP app for local runs and tests that routes each operation to its group's app,
@@ -25,9 +26,9 @@ export function createLocalApp() {
   for (const route of HEALTH_ROUTES) {
     root.on(route.method, `/v1${route.path}`, (c) => groupApps[HEALTH_GROUP].fetch(c.req.raw, c.env));
   }
-  // Integrations' public endpoints (any method, no token), answered by the integrations group's app.
-  root.all('/v1/integrations/:integrationName/public', (c) => groupApps.integrations.fetch(c.req.raw, c.env));
-  root.all('/v1/integrations/:integrationName/public/*', (c) => groupApps.integrations.fetch(c.req.raw, c.env));
+  // Integrations' public endpoints (any method, no token): the integration runtime's app, as in AWS.
+  root.all('/v1/integrations/:integrationName/public', (c) => integrationRuntime.fetch(c.req.raw, c.env));
+  root.all('/v1/integrations/:integrationName/public/*', (c) => integrationRuntime.fetch(c.req.raw, c.env));
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
   root.get('/s/*', (c) => reader.fetch(c.req.raw, c.env));
   // SAML service-provider endpoints (the sso group's Lambda in AWS, routes under /sso/saml/).

@@ -20,7 +20,8 @@ export const commentPolicy = definePolicy({
     edit: [commenter, requirement<Comment>((actor, comment) => actor.userId === comment.postedBy, 'Only its author can edit the body of a comment')],
     /** Resolving or reopening (as the public interface says for comment updates). */
     resolve: [authorOrAdmin('Resolving or reopening a comment requires being its author or an admin of the space')],
-    delete: [authorOrAdmin('Deleting a comment or reply requires being its author or an admin of the space')],
+    delete: [authorOrAdmin('Deleting a comment requires being its author or an admin of the space')],
+    deleteReply: [authorOrAdmin('Deleting a reply requires being its author or an admin of the space')],
   },
   presented: { view: 'read', edit: 'edit', reply: 'reply', delete: 'delete' },
 });

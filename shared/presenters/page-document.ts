@@ -1,26 +1,16 @@
 import { getJsonBlob } from '../content/blobs.ts';
 import { evaluateDocument } from '../content/evaluate.ts';
-import { documentToMarkdown, type JSONDocument } from '../content/markdown/index.ts';
 import { emptyDocument } from '../content/initial.ts';
 import type { LocatedPage } from '../content/tree.ts';
-import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
+import type { Manifest, ManifestFile, ManifestPage, StoredDocument } from '../content/types.ts';
+import { assignPaths } from '../git/export.ts';
+import { printPageFile } from '../git/pages.ts';
 import { presentPage, type ContentContext, type ContentOptions } from './revision.ts';
 import type { RevisionPageOutput } from './schemas/revision.ts';
 
 export interface PageDocumentOptions extends ContentOptions {
   format: 'document' | 'markdown';
   evaluated: 'true' | 'false' | 'deterministic-only';
-}
-
-/** The frontmatter a page's markdown carries (its metadata, as Git Sync writes it). */
-export function pageFrontmatter(page: ManifestPage) {
-  return {
-    ...(page.description ? { description: page.description } : {}),
-    ...(page.icon ? { icon: page.icon } : {}),
-    ...(page.hidden ? { hidden: true } : {}),
-    ...(page.layout ? { layout: page.layout as Record<string, unknown> } : {}),
-    ...(page.cover ? { cover: page.cover as Record<string, unknown> } : {}),
-  };
 }
 
 /** A page's stored document (an empty one for pages without content, e.g. groups). */
@@ -42,18 +32,33 @@ export async function presentPageWithDocument(
   }
   const base = presentPage(page, parentPath, context, options);
   return options.format === 'markdown'
-    ? { ...base, markdown: pageMarkdown(page, document) }
+    ? { ...base, markdown: pageMarkdown(page, document, context.manifest) }
     : { ...base, document };
 }
 
+/** Absolute URLs for a page's links instead of repository paths (the reader's markdown exports). */
+export interface LinkUrls {
+  /** URL of a page by id; undefined keeps the page's repository path. */
+  page(pageId: string): string | undefined;
+  file(file: ManifestFile): string;
+}
+
 /**
- * A page as markdown, the way Git Sync writes it: frontmatter for its metadata, `# Title`,
- * then the document. Inserting this markdown as a page gives the same page back.
+ * A page as markdown: exactly the file Git export writes for it (shared/git/pages.ts
+ * printPageFile), links and images as paths relative to the page's file, never ids. With
+ * `urls` (the reader's `.md` files and llms-full.txt, which have no repository around them)
+ * links to pages and files are those URLs instead. Inserting this markdown as a page gives
+ * the same page back.
  */
-export function pageMarkdown(page: ManifestPage, document: StoredDocument): string {
-  const title = {
-    object: 'block', type: 'heading-1', key: 'title', data: {},
-    nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: page.title, marks: [] }] }],
-  };
-  return documentToMarkdown({ ...document, nodes: [title, ...document.nodes] } as JSONDocument, pageFrontmatter(page));
+export function pageMarkdown(page: ManifestPage, document: StoredDocument, manifest: Manifest, urls?: LinkUrls): string {
+  const paths = assignPaths(manifest);
+  const path = paths.pages.get(page.id) ?? `${page.slug}.md`;
+  if (urls) {
+    for (const id of paths.pages.keys()) {
+      const url = urls.page(id);
+      if (url) paths.pages.set(id, url);
+    }
+    for (const file of manifest.files) paths.files.set(file.id, urls.file(file));
+  }
+  return printPageFile(page, document, path, paths);
 }

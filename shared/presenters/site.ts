@@ -256,6 +256,8 @@ export function presentPublishedSite(
   ctx: StructureContext, role: Role | null,
   /** The site's (no id) or a site space's customization as stored (shared/reader/customization.ts); defaults without it. */
   customization: (siteSpaceId?: string) => SiteCustomizationOutput = () => defaultCustomization(ctx.tree.site.title),
+  /** Integrations' published-site scripts (shared/reader/site-scripts.ts). */
+  scripts: PublishedSiteOutput['scripts'] = [],
 ): PublishedSiteOutput {
   return {
     object: 'published-content-site',
@@ -265,6 +267,6 @@ export function presentPublishedSite(
       site: customization(),
       siteSpaces: Object.fromEntries(ctx.tree.siteSpaces.filter((s) => ctx.spaces.has(s.spaceId)).map((s) => [s.id, customization(s.id)])),
     },
-    scripts: [],
+    scripts,
   };
 }

@@ -62,7 +62,8 @@ export function renderExtendedBlock(node: ReaderNode, helpers: ExtendedRenderHel
       return [deepHeading(node, Number(node.type.slice(-1)), helpers)];
     case 'expandable': {
       const title = fragment(node, 'expandable-title')[0];
-      return [h('details.expandable', { open: data.defaultExpanded === true }, [h('summary', inlines(title?.nodes)), ...blocks(fragment(node, 'expandable-body'))])];
+      // A plain `<details>`, as authors write it in raw HTML: the browser gives it its behaviour.
+      return [h('details', { open: data.defaultExpanded === true }, [h('summary', inlines(title?.nodes)), ...blocks(fragment(node, 'expandable-body'))])];
     }
     case 'columns':
       return [h('div.columns', (node.nodes ?? []).map((column) => h('div.column', blocks(column.nodes))))];

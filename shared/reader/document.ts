@@ -188,7 +188,7 @@ function heading(ctx: RenderContext, node: Node, level: number): ElementContent 
   let id = typeof node.data?.id === 'string' && node.data.id ? node.data.id : anchorOf(text);
   while (ctx.ids.anchors.has(id)) id = `${id}-${ctx.ids.next++}`;
   ctx.ids.anchors.add(id);
-  return h(`h${level}`, { id }, [h('a.anchor', { href: `#${id}`, ariaHidden: 'true' }, '#'), ...inlines(ctx, node.nodes)]);
+  return h(`h${level}`, { id }, [h('a.anchor', { href: `#${id}` }, '#'), ...inlines(ctx, node.nodes)]);
 }
 
 function caption(data: Record<string, unknown>): Out {

@@ -43,6 +43,8 @@ export interface ShellInput {
   query?: string;
   /** Link to this page as markdown. */
   markdownHref?: string;
+  /** Integrations' published-site scripts (shared/reader/site-scripts.ts): loaded async, their policies merged into the CSP. */
+  scripts?: { path: string; contentSecurityPolicy?: string }[];
 }
 
 /** A rendered HTML page with its Content-Security-Policy (hashes of its inline script and style). */
@@ -115,6 +117,21 @@ function announcement(c: Customization, resolve: LinkResolver): ElementContent[]
   return [h('div', { className: ['announcement', `announcement-${a.style}`], role: 'status' }, [a.message, ...link])];
 }
 
+/** `externalLinks.target: blank`: links to other sites (absolute http(s) URLs) open in a new tab. */
+function externalLinks(nodes: ElementContent[], target: string): ElementContent[] {
+  if (target !== 'blank') return nodes;
+  const visit = (node: ElementContent) => {
+    if (node.type !== 'element') return;
+    if (node.tagName === 'a' && /^https?:\/\//i.test(String(node.properties.href ?? ''))) {
+      node.properties.target = '_blank';
+      node.properties.rel = ['noopener'];
+    }
+    node.children.forEach((child) => visit(child as ElementContent));
+  };
+  nodes.forEach(visit);
+  return nodes;
+}
+
 export function renderShell(input: ShellInput): RenderedPage {
   const c = input.customization;
   const resolve: LinkResolver = input.resolveLink ?? ((to) => (typeof to === 'string' ? to : (to as { url?: string } | undefined)?.url ?? '#'));
@@ -138,6 +155,7 @@ export function renderShell(input: ShellInput): RenderedPage {
     ...inlineStyles.map((css) => h('style', css)),
     ...inlineScripts.map((js) => h('script', js)),
     h('script', { src: assetHref(input.site.basePath, 'js'), defer: true }),
+    ...(input.scripts ?? []).map((script) => h('script', { src: script.path, async: true })),
   ];
   const sidebar = input.space
     ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath))]))]
@@ -157,12 +175,15 @@ export function renderShell(input: ShellInput): RenderedPage {
       ...(toggleable ? [h('button.icon-button', { type: 'button', dataThemeToggle: true, hidden: true, ariaLabel: 'Switch theme' }, '◐')] : []),
     ]),
     ...sanitizeNodes(sectionNav(input)),
-    h('div.layout', [...sidebar, h('main', { id: 'content' }, sanitizeNodes(input.main)), ...toc]),
+    h('div.layout', [...sidebar, h('main', { id: 'content' }, externalLinks(sanitizeNodes(input.main), c.externalLinks.target)), ...toc]),
     h('footer.bottom', sanitizeNodes(footer(c, resolve))),
   ];
   return {
     html: documentHtml(head, body, initialTheme(c)),
-    csp: pagePolicy({ scripts: inlineScripts, styles: inlineStyles, self: true }),
+    csp: pagePolicy({
+      scripts: inlineScripts, styles: inlineStyles, self: true,
+      integrationPolicies: (input.scripts ?? []).flatMap((script) => script.contentSecurityPolicy ?? []),
+    }),
   };
 }
 

@@ -3,6 +3,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { sanitize } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
 import type { StoredDocument } from '../content/types.ts';
+import { h } from 'hastscript';
 import { READER_SCHEMA } from './schema.ts';
 import { safeHref } from './urls.ts';
 
@@ -48,12 +49,48 @@ function elementCount(node: Nodes): number {
   return own + ('children' in node ? node.children.reduce((sum, child) => sum + elementCount(child), 0) : 0);
 }
 
+/**
+ * The HTML attributes (hast properties) of `tagName` that READER_SCHEMA keeps. Blocks
+ * printed as HTML tags (HTML tables and their cells) keep what the author wrote in
+ * `data.attributes` for Git round trips; exports print only what the sanitizer would.
+ */
+function allowedProperties(tagName: string, properties: Record<string, unknown>): Record<string, unknown> {
+  const kept = sanitize(h(tagName, properties as Record<string, string>), READER_SCHEMA);
+  const props = kept.type === 'element' ? kept.properties : {};
+  // The sanitizer leaves an empty class list where every class was dropped.
+  return Object.fromEntries(Object.entries(props).filter(([, value]) => !(Array.isArray(value) && value.length === 0)));
+}
+
+/**
+ * The tag each block with `data.attributes` is printed as (shared/content/markdown/html-blocks.ts);
+ * cells are checked as `td`, whose allow-list is the narrower one of `td` and `th`.
+ */
+const PRINTED_TAG: Record<string, string> = { table: 'table', 'table-cell': 'td' };
+/** Column widths are printed as `<col width>`: kept only if the sanitizer keeps that attribute. */
+const COL_WIDTH_KEPT = Object.keys(allowedProperties('col', { width: '1' })).length > 0;
+
+function exportedData(node: Node): Record<string, unknown> | undefined {
+  const tag = node.type ? PRINTED_TAG[node.type] : undefined;
+  const data = node.data;
+  if (!tag || !data) return data;
+  const out: Record<string, unknown> = { ...data };
+  const attributes = data.attributes as Record<string, unknown> | undefined;
+  if (attributes) {
+    const kept = allowedProperties(tag, attributes);
+    if (Object.keys(kept).length > 0) out.attributes = kept;
+    else delete out.attributes;
+  }
+  if (!COL_WIDTH_KEPT) delete out.columnWidths;
+  return out;
+}
+
 function exportNodes(nodes: Node[]): Node[] {
   return nodes.flatMap((node): Node[] => {
     if (node.object === 'text') return [node];
     if (unsafeTarget(node.data)) return node.type === 'link' ? exportNodes(node.nodes ?? []) : [];
     if (node.type === 'html') return [{ ...node, data: { ...node.data, html: exportedHtml(String(node.data?.html ?? '')) } }];
-    return [node.nodes ? { ...node, nodes: exportNodes(node.nodes) } : node];
+    const exported = node.data ? { ...node, data: exportedData(node) } : node;
+    return [exported.nodes ? { ...exported, nodes: exportNodes(exported.nodes) } : exported];
   });
 }
 

@@ -44,22 +44,24 @@ function textOf(node: ElementContent): string {
   return node.children.map(textOf).join('');
 }
 
-/** "On this page": the body's h2 and h3 headings (those with an id), none for fewer than two. */
+/** "On this page": the body's headings (h2 to h4, those with an id), none for fewer than two; two levels shown. */
 export function tableOfContents(body: ElementContent[]): ElementContent[] {
   const found: { id: string; level: number; text: string }[] = [];
   const walk = (nodes: ElementContent[]) => {
     for (const node of nodes) {
       if (node.type !== 'element') continue;
-      const level = /^h([23])$/.exec(node.tagName)?.[1];
+      const level = /^h([234])$/.exec(node.tagName)?.[1];
       if (level && typeof node.properties.id === 'string') found.push({ id: node.properties.id, level: Number(level), text: textOf(node).trim() });
       else walk(node.children as ElementContent[]);
     }
   };
   walk(body);
   if (found.length < 2) return [];
+  // Classes by depth below the page's top heading level (documents may start at h3).
+  const top = Math.min(...found.map((f) => f.level));
   return [h('nav', { ariaLabel: 'On this page' }, [
     h('p.toc-title', 'On this page'),
-    h('ul', found.map((f) => h('li', { className: [`toc-${f.level}`] }, h('a', { href: `#${f.id}` }, f.text)))),
+    h('ul', found.filter((f) => f.level - top < 2).map((f) => h('li', { className: [`toc-${f.level - top + 2}`] }, h('a', { href: `#${f.id}` }, f.text)))),
   ])];
 }
 

@@ -22,6 +22,9 @@ export const READER_CLASSES = [
   'embed-url', 'file', 'include', 'raw-markdown',
   // Layout: header, navigation, page footer
   'logo-light', 'logo-dark', 'breadcrumbs', 'toc-title', 'toc-2', 'toc-3', 'page-meta', 'edit-link', 'copyright',
+  // Content-model blocks (shared/reader/blocks-extended.ts)
+  'columns', 'column', 'updates', 'update', 'update-date', 'prompt', 'prompt-description', 'openapi', 'openapi-description',
+  'openapi-parameter', 'openapi-response', 'openapi-operation', 'openapi-path', 'openapi-method', 'openapi-spec', 'openapi-summary',
   // Highlighted code (shared/reader/highlight.ts)
   'code-header', 'code-lang', 'shiki', 'shiki-themes', 'github-light-default', 'github-dark-default', 'line',
 ] as const;

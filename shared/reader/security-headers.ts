@@ -19,18 +19,49 @@ export interface PolicyInput {
   imageOrigins?: string[];
   /** Also allow the reader's own stylesheet and script, served from this origin (shared/reader/assets.ts). */
   self?: boolean;
+  /** `contentSecurityPolicy` of the integrations whose scripts the page loads (shared/reader/site-scripts.ts). */
+  integrationPolicies?: string[];
+}
+
+/** Directives an integration's policy may extend (fetch directives only: never base-uri, frame-ancestors, ...). */
+const EXTENDABLE = new Set(['script-src', 'connect-src', 'img-src', 'style-src', 'font-src', 'frame-src', 'media-src', 'worker-src']);
+/**
+ * Sources an integration may add: 'self', `https:`/`wss:`, or a host (optionally with scheme,
+ * port and path). Keywords that would loosen the page for everything ('unsafe-inline',
+ * 'unsafe-eval', 'strict-dynamic', nonces, hashes), `*`, `data:` and `blob:` are dropped.
+ */
+const ALLOWED_SOURCE = /^(?:'self'|https:|wss:|(?:(?:https?|wss?):\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[^\s;,']*)?)$/i;
+
+/** The fetch directives and sources of integration policies the page accepts (CSP syntax: `;`-separated directives, space-separated sources). */
+export function integrationSources(policies: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const policy of policies) {
+    for (const directive of policy.split(';')) {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      const key = name?.toLowerCase();
+      if (!key || !EXTENDABLE.has(key)) continue;
+      out.set(key, [...(out.get(key) ?? []), ...sources.filter((source) => ALLOWED_SOURCE.test(source))]);
+    }
+  }
+  return out;
 }
 
 /** The policy of an HTML page: nothing runs or loads that the page did not name. */
 export function pagePolicy(input: PolicyInput): string {
   const images = ["'self'", 'https:', 'data:', ...(input.imageOrigins ?? [])];
-  const sources = (inline: string[]) => [...inline.map(hashSource), ...(input.self ? ["'self'"] : [])].join(' ') || "'none'";
+  const sources = (inline: string[]) => [...inline.map(hashSource), ...(input.self ? ["'self'"] : [])];
+  const fetchDirectives = new Map<string, string[]>([
+    ['script-src', sources(input.scripts)],
+    ['style-src', sources(input.styles)],
+    ['img-src', images],
+    ['connect-src', ["'self'"]],
+  ]);
+  for (const [name, added] of integrationSources(input.integrationPolicies ?? [])) {
+    fetchDirectives.set(name, [...(fetchDirectives.get(name) ?? []), ...added]);
+  }
   return [
     "default-src 'none'",
-    `script-src ${sources(input.scripts)}`,
-    `style-src ${sources(input.styles)}`,
-    `img-src ${[...new Set(images)].join(' ')}`,
-    "connect-src 'self'",
+    ...[...fetchDirectives].map(([name, list]) => `${name} ${[...new Set(list)].join(' ') || "'none'"}`),
     "form-action 'self'",
     "base-uri 'none'",
     "object-src 'none'",

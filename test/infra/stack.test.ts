@@ -14,6 +14,7 @@ import { queueNames, queueUrlVariable } from '../../shared/config.ts';
 import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
+import { INTEGRATION_PUBLIC_PATHS } from '../../functions/integrations/public-paths.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -79,7 +80,14 @@ describe('HTTP API', () => {
 
   it('routes every operation, once, to its group function', () => {
     // One route per declared operation, the service's description, the health check, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
-    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + HEALTH_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + 1);
+    // ... and the integrations' public endpoints (to the integration runtime, checked below).
+    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + HEALTH_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + INTEGRATION_PUBLIC_PATHS.length + 1);
+    for (const path of INTEGRATION_PUBLIC_PATHS) {
+      const matching = routes.filter(([, r]) => r.Properties.RouteKey === `ANY /v1${path}`);
+      expect(matching, path).toHaveLength(1);
+      const integration = resources[matching[0]![1].Properties.Target['Fn::Join'][1][1].Ref]!;
+      expect(getAttId(integration.Properties.IntegrationUri), path).toBe(functionByDescription.get('docs-service worker integration-events'));
+    }
     for (const op of operations) {
       const routeKey = `${op.method} /v1${op.path}`;
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === routeKey);
@@ -316,9 +324,15 @@ describe('functions', () => {
     // Group functions, workers, the space-expiry worker and the reader.
     expect(functions).toHaveLength(groupNames.length + queueNames.length + 2);
     for (const [id, fn] of functions) {
-      expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
-      expect(fn.Properties.MemorySize, id).toBe(512);
+      if (fn.Properties.Description === 'docs-service worker integration-events') {
+        // The integration runtime: a container image (Node 22 and workerd, infra/integration-runtime.Dockerfile).
+        expect(fn.Properties.PackageType, id).toBe('Image');
+        expect(fn.Properties.MemorySize, id).toBe(2048);
+      } else {
+        expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
+        expect(fn.Properties.MemorySize, id).toBe(512);
+      }
       const variables = Object.keys(fn.Properties.Environment.Variables);
       const access = accessByDescription.get(fn.Properties.Description)!;
       expect(variables.filter((v) => v.startsWith('QUEUE_URL_')).sort(), id).toEqual(access.queues.map(queueUrlVariable).sort());
@@ -400,7 +414,8 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     const senders = (queue: string) => [...accessByDescription.keys()].filter((d) => grantsOf(d).includes(`sqs:SendMessage queue:${queue}`));
     expect(senders('git')).toEqual(['docs-service group git']);
     expect(senders('translations')).toEqual(['docs-service group translations']);
-    expect(senders('integration-events')).toEqual(['docs-service group integrations']);
+    // Installations (integrations), merges and templates (space_content_updated), Git syncs (space_gitsync_*).
+    expect(senders('integration-events').sort()).toEqual(['docs-service group change-requests', 'docs-service group content', 'docs-service group integrations', 'docs-service worker git']);
     expect(senders('jobs').sort()).toEqual(['docs-service group conversations', 'docs-service group openapi', 'docs-service worker space-expiry']);
     expect(grantsOf('docs-service group sso').filter((g) => g.startsWith('sqs:'))).toEqual([]);
   });

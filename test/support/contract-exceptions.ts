@@ -42,3 +42,52 @@ export const contractExceptions: ContractException[] = [
     reason: 'integration event pending before dispatch',
   },
 ];
+
+/**
+ * Extension blocks (docs/content-format.md "Extension blocks"; docs/decisions.md): the service
+ * keeps every block real documentation holds, including blocks and shapes the public document
+ * model lacks. Before an answer is checked against the public description, each such block of
+ * a document in the answer is replaced by a stand-in the public model has: `heading-4` … `-6`
+ * by a `heading-3` with the same content (still checked), the others by a `divider`. Every
+ * other block, and everything outside documents, is checked as it is.
+ */
+const STAND_IN_HEADING = /^heading-[4-6]$/;
+const EXTENSION_BLOCKS = new Set([
+  'expandable', 'updates', 'update', 'columns', 'column', 'prompt', 'if',
+  'swagger-description', 'swagger-parameter', 'swagger-response',
+]);
+
+type Json = Record<string, unknown>;
+
+function isExtension(node: Json): boolean {
+  const data = (node.data ?? {}) as Json;
+  if (EXTENSION_BLOCKS.has(String(node.type))) return true;
+  // A swagger block holding its parts (the public one is void, without them); a table of rows and cells
+  // (markdown tables, HTML tables with rich cells and cards views: the public table is a void
+  // block of records).
+  if (node.type === 'swagger' && node.isVoid !== true) return true;
+  return node.type === 'table' && (data.format === 'html' || (Array.isArray(node.nodes) && node.nodes.length > 0));
+}
+
+function standIn(node: Json): Json {
+  if (node.object !== 'block') return node;
+  if (STAND_IN_HEADING.test(String(node.type))) return { ...node, type: 'heading-3', data: {} };
+  if (isExtension(node)) return { object: 'block', type: 'divider', key: node.key, isVoid: true, data: {} };
+  return node;
+}
+
+function publicNodes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(publicNodes);
+  if (!value || typeof value !== 'object') return value;
+  const node = standIn(value as Json);
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'nodes' || k === 'fragments' ? publicNodes(v) : v]));
+}
+
+/** An answer as the public model sees it: extension blocks of its documents replaced by stand-ins. */
+export function publicModelView(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(publicModelView);
+  if (!body || typeof body !== 'object') return body;
+  const object = body as Json;
+  if (object.object === 'document' && Array.isArray(object.nodes)) return { ...object, nodes: publicNodes(object.nodes) };
+  return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, publicModelView(v)]));
+}

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { queryPage } from '../../db/operations.ts';
 import { revisionEntity } from '../../db/entities/revision.ts';
 import { changeRequestEntity } from '../../db/entities/change-request.ts';
 import { changeRequestFilter } from '../../commands/change-requests-list.ts';
@@ -89,11 +88,10 @@ export function brokenIntroduced(base: CheckedLink[], other: CheckedLink[]): Set
  * would bring into primary content: broken there and not broken in `primary`.
  */
 export async function brokenInChangeRequests(request: RequestScope, primary: RevisionInSpace, primaryLinks: CheckedLink[], pageId?: string): Promise<number> {
-  const listed = await queryPage({
-    index: 'gsi2', partition: `SPACE#${primary.spaceId}#CHANGE_REQUESTS`, forward: false,
-    limit: MAX_CHANGE_REQUESTS_CHECKED, filter: changeRequestFilter({ status: ['open', 'draft'] }),
-  });
-  const revisionIds = [...new Set(listed.records.map((r) => changeRequestEntity.fromRecord(r).revision))]
+  const listed = await changeRequestEntity.query.bySpace({ spaceId: primary.spaceId }, {
+    forward: false, where: changeRequestFilter({ status: ['open', 'draft'] }),
+  }).page({ limit: MAX_CHANGE_REQUESTS_CHECKED });
+  const revisionIds = [...new Set(listed.items.map((cr) => cr.revision))]
     .filter((id) => id !== primary.revisionId);
   if (revisionIds.length === 0) return 0;
   const loader = request.loader;

@@ -95,7 +95,9 @@ export function tagFromMdast(node: GitbookBlock, convert: BlocksConverter): Elem
         const data: Record<string, unknown> = spec.expression ? { expression: node.raw ?? '' } : attrsToData(attrs, spec.ref ? [spec.ref.attr] : []);
         if (spec.ref && attrs[spec.ref.attr] !== undefined) data.ref = tagRef(spec.ref.kind, attrs[spec.ref.attr]!);
         Object.assign(data, spec.marker);
-        return [block(spec.type, convert(node.children), data)];
+        const children = convert(node.children);
+        // Without a body, an OpenAPI block is void, as the public model has it.
+        return [spec.optionalEnd && children.length === 0 ? voidBlock(spec.type, data) : block(spec.type, children, data)];
       }
     }
       // A lone tab or step outside its parent: keep the content.

@@ -9,8 +9,10 @@ export function blockText(node: ElementNode): string {
   switch (node.type) {
     case 'paragraph':
     case 'code-line':
-    case 'table-cell':
       return plainText(node.nodes);
+    case 'table-cell':
+      // A rich cell holds blocks (paragraphs, code), a markdown one inline text.
+      return node.nodes.some((n) => isElement(n) && n.object === 'block') ? node.nodes.filter(isElement).map(blockText).join('\n') : plainText(node.nodes);
     case 'code':
       return node.nodes.filter(isElement).map(blockText).join('\n');
     case 'table-row':

@@ -1,7 +1,3 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from '../../db/client.ts';
-import { config } from '../../config.ts';
-import { getRecord } from '../../db/operations.ts';
 import { pdfExportEntity } from '../../db/entities/pdf-export.ts';
 import type { RevisionItem } from '../../db/entities/revision.ts';
 import { nowIso } from '../../clock.ts';
@@ -53,10 +49,8 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   const labels = hashBytes(JSON.stringify([input.title, input.header])).slice(0, 16);
   const selected = selection.kind === 'all' ? 'all' : `${selection.kind}:${selection.pageId}`;
   const ids = { spaceId, revisionId: revision.id, selection: `${selected}#v${PDF_RENDERER_VERSION}-${labels}` };
-  const key = pdfExportEntity.key(ids);
-  const existing = await getRecord(key);
-  if (existing) {
-    const item = pdfExportEntity.fromRecord(existing);
+  const item = await pdfExportEntity.get(ids);
+  if (item) {
     return { blob: item.blob, size: item.size, cached: true };
   }
 
@@ -80,10 +74,7 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
     },
   });
   const blob = await putBytesBlob(bytes, 'application/pdf');
-  await db().send(new PutCommand({
-    TableName: config.tableName,
-    Item: pdfExportEntity.toRecord(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso() }),
-  }));
+  await pdfExportEntity.put(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso() }).go();
   return { blob, size: bytes.length, cached: false };
 }
 

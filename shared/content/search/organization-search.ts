@@ -1,5 +1,4 @@
 import { MAX_PAGE_SIZE } from '../../http/schemas.ts';
-import { queryPage } from '../../db/operations.ts';
 import type { OrganizationItem } from '../../db/entities/organization.ts';
 import { spaceEntity } from '../../db/entities/space.ts';
 import { presentReadable } from '../../commands/readable.ts';
@@ -19,8 +18,8 @@ export const MAX_SPACES_PER_ORG_SEARCH = 50;
  * and ranked by searchSpaces.
  */
 export async function searchOrganization(request: RequestScope, org: OrganizationItem, query: string): Promise<SearchSpaceResult[]> {
-  const listed = await queryPage({ index: 'gsi1', partition: `ORG#${org.id}#SPACES`, limit: MAX_PAGE_SIZE });
-  const live = listed.records.map((r) => spaceEntity.fromRecord(r)).filter((s) => !s.deletedAt && !isExpired(s) && s.revision);
+  const listed = await spaceEntity.query.byOrg({ orgId: org.id }).page({ limit: MAX_PAGE_SIZE });
+  const live = listed.items.filter((s) => !s.deletedAt && !isExpired(s) && s.revision);
   const readable = (await presentReadable(request, org, live, (space) => space)).slice(0, MAX_SPACES_PER_ORG_SEARCH);
   return searchSpaces(request, readable, query);
 }

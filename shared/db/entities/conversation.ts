@@ -99,12 +99,16 @@ export interface ConversationsClusterItem {
 
 export const conversationsClusterEntity = defineEntity<ConversationsClusterItem>()({
   type: 'conversations-cluster',
-  key: ({ orgId, clusterId }: { orgId: string; clusterId: string }) => ({ pk: `ORG#${orgId}`, sk: `CONVCLUSTER#${clusterId}` }),
+  key: ({ orgId, clusterId }: { orgId: string; clusterId: string }) => ({ pk: `ORG#${orgId}`, sk: `${CLUSTER_PREFIX}${clusterId}` }),
+  partitions: {
+    inOrg: (a: { orgId: string }) => ({ pk: `ORG#${a.orgId}`, prefix: CLUSTER_PREFIX }),
+  },
   indexes: {
     byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => clustersPartition(a.orgId), sk: (c) => `${c.updatedAt}#${c.id}` },
   },
 });
 
+const CLUSTER_PREFIX = 'CONVCLUSTER#';
 export const clustersPartition = (orgId: string) => `ORG#${orgId}#CONVCLUSTERS`;
 export const conversationsPartition = (orgId: string) => `ORG#${orgId}#CONVERSATIONS`;
 export const issuesPartition = (orgId: string) => `ORG#${orgId}#CONVISSUES`;

@@ -28,6 +28,8 @@ export const agentInstructionsEntity = defineEntity<AgentInstructionsItem>()({
   key: ({ orgId }: { orgId: string }) => ({ pk: `ORG#${orgId}`, sk: 'AGENT_INSTRUCTIONS' }),
 });
 
+const domainPartition = (domain: string) => `EMAILDOMAIN#${domain.toLowerCase()}`;
+
 export interface EmailDomainItem {
   domain: string;
   orgId: string;
@@ -36,5 +38,8 @@ export interface EmailDomainItem {
 /** EMAILDOMAIN#<domain> / ORG#<org>: organizations allowing an email domain, one Query. */
 export const emailDomainEntity = defineEntity<EmailDomainItem>()({
   type: 'email-domain',
-  key: ({ domain, orgId }: { domain: string; orgId: string }) => ({ pk: `EMAILDOMAIN#${domain.toLowerCase()}`, sk: `ORG#${orgId}` }),
+  key: ({ domain, orgId }: { domain: string; orgId: string }) => ({ pk: domainPartition(domain), sk: `ORG#${orgId}` }),
+  partitions: {
+    byDomain: (a: { domain: string }) => ({ pk: domainPartition(a.domain) }),
+  },
 });

@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import type { Key } from '../table.ts';
 import type { Role } from '../../http/schemas.ts';
 
 export type MergeRules =
@@ -34,3 +35,8 @@ export const organizationEntity = defineEntity<OrganizationItem>()({
   type: 'organization',
   key: ({ orgId }: { orgId: string }) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
 });
+
+/** The organization id of an organization record's key, undefined for any other key. */
+export function orgIdOfKey(key: Key): string | undefined {
+  return key.sk === 'ORG' && key.pk.startsWith('ORG#') ? key.pk.slice('ORG#'.length) : undefined;
+}

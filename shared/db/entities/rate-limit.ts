@@ -28,16 +28,17 @@ export const rateLimitCounterEntity = defineEntity<RateLimitCounterItem>()({
 });
 
 /**
- * Counts one request in a window with an atomic ADD and returns the count including it, so
- * concurrent requests on any number of Lambda instances each see a distinct count.
+ * Counts one request (or `by` requests an instance counted since its last write) in a window
+ * with an atomic ADD and returns the count including them, so concurrent requests on any
+ * number of Lambda instances each see a distinct count.
  */
-export async function countRequest(args: { scope: RateLimitScope; subject: string; windowStart: number; expiresAt: number }): Promise<number> {
+export async function countRequest(args: { scope: RateLimitScope; subject: string; windowStart: number; expiresAt: number; by?: number }): Promise<number> {
   const out = await db().send(new UpdateCommand({
     TableName: config.tableName,
     Key: rateLimitCounterEntity.key(args),
     UpdateExpression: 'ADD #count :one SET #type = if_not_exists(#type, :type), #ttl = if_not_exists(#ttl, :ttl)',
     ExpressionAttributeNames: { '#count': 'count', '#type': ENTITY_TYPE, '#ttl': TTL_ATTRIBUTE },
-    ExpressionAttributeValues: { ':one': 1, ':type': rateLimitCounterEntity.type, ':ttl': args.expiresAt },
+    ExpressionAttributeValues: { ':one': args.by ?? 1, ':type': rateLimitCounterEntity.type, ':ttl': args.expiresAt },
     ReturnValues: 'UPDATED_NEW',
   }));
   return Number(out.Attributes?.count ?? 1);

@@ -1,4 +1,7 @@
 import { defineEntity } from '../entity.ts';
+import { defineCollection } from '../collection.ts';
+import { shareLinkEntity } from './share-link.ts';
+import { siteCustomizationEntity } from './site-customization.ts';
 
 export const siteVisibilities = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
 export type SiteVisibility = (typeof siteVisibilities)[number];
@@ -100,4 +103,13 @@ export const siteSectionEntity = defineEntity<SiteSectionItem>()({
 export const siteSectionGroupEntity = defineEntity<SiteSectionGroupItem>()({
   type: 'site-section-group',
   key: ({ siteId, groupId }: { siteId: string; groupId: string }) => ({ pk: `SITE#${siteId}`, sk: `SECTIONGROUP#${groupId}` }),
+});
+
+/** Everything a site holds, read in one Query of its partition. */
+export const siteContents = defineCollection({
+  pk: (a: { siteId: string }) => `SITE#${a.siteId}`,
+  members: {
+    site: siteEntity, siteSpaces: siteSpaceEntity, sections: siteSectionEntity, groups: siteSectionGroupEntity,
+    shareLinks: shareLinkEntity, customizations: siteCustomizationEntity,
+  },
 });

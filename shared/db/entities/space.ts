@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import { defineCollection } from '../collection.ts';
 import type { DefaultLevel } from '../../http/schemas.ts';
 import type { MergeRules } from './organization.ts';
 import { childrenPartition } from './children.ts';
@@ -61,3 +62,6 @@ export const spaceEntity = defineEntity<SpaceItem>()({
     deleted: { index: 'gsi3', pk: (_: object) => 'DELETED_SPACES', sk: (s) => `${String(s.expiresAt).padStart(12, '0')}#${s.id}`, when: (s) => Boolean(s.deletedAt) },
   },
 });
+
+/** Everything a space owns: its partition, purged with it (shared/commands/purge-space.ts). */
+export const spaceContents = defineCollection({ pk: (a: { spaceId: string }) => `SPACE#${a.spaceId}`, members: {} });

@@ -21,10 +21,10 @@ if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','f
 all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent='Copy';
 b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy';},1500);},function(){});});f.appendChild(b);});
 var toc=all('aside.toc a');
-if(toc.length&&'IntersectionObserver'in window){var byId={};toc.forEach(function(a){byId[decodeURIComponent(a.hash.slice(1))]=a;});var visible={};
-var io=new IntersectionObserver(function(entries){entries.forEach(function(en){visible[en.target.id]=en.isIntersecting;});var cur=null;
-for(var i=0;i<heads.length;i++){if(visible[heads[i].id]){cur=heads[i];break;}}if(!cur)return;toc.forEach(function(a){if(a===byId[cur.id])a.setAttribute('aria-current','location');else a.removeAttribute('aria-current');});},{rootMargin:'0px 0px -60% 0px'});
-var heads=Object.keys(byId).map(function(id){return d.getElementById(id);}).filter(Boolean);heads.forEach(function(h){io.observe(h);});}
+if(toc.length){var heads=toc.map(function(a){return d.getElementById(decodeURIComponent(a.hash.slice(1)));});var ticking=false;
+function spy(){ticking=false;var cur=0;for(var i=0;i<heads.length;i++){if(heads[i]&&heads[i].getBoundingClientRect().top<innerHeight*0.3)cur=i;}
+toc.forEach(function(a,i){if(i===cur)a.setAttribute('aria-current','location');else a.removeAttribute('aria-current');});}
+addEventListener('scroll',function(){if(!ticking){ticking=true;requestAnimationFrame(spy);}},{passive:true});spy();}
 var form=d.querySelector('form.search'),input=form&&form.querySelector('input'),panel=form&&form.querySelector('.search-panel');
 if(!form||!input||!panel)return;
 d.addEventListener('keydown',function(e){var k=e.key;var typing=/^(INPUT|TEXTAREA|SELECT)$/.test((e.target.tagName||''))||e.target.isContentEditable;

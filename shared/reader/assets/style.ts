@@ -36,7 +36,7 @@ nav.sections .group{display:flex;gap:.75rem;align-items:center}nav.sections .gro
 aside.sidebar{width:17.5rem;flex:none;padding:1rem .75rem 2rem 1.25rem;border-right:1px solid var(--border);position:sticky;top:var(--header);align-self:flex-start;max-height:calc(100vh - var(--header));overflow:auto}
 aside.sidebar ul{list-style:none;margin:0;padding-left:.6rem}aside.sidebar nav>ul{padding-left:0}
 aside.sidebar a{display:block;padding:.2rem .5rem;text-decoration:none;color:var(--fg);border-radius:var(--radius)}aside.sidebar a:hover{background:var(--subtle)}
-aside.sidebar a[aria-current=page]{background:color-mix(in srgb,var(--primary) 12%,var(--bg));color:var(--primary);font-weight:600}
+aside.sidebar a[aria-current=page]{background:color-mix(in srgb,var(--primary) 10%,var(--bg));box-shadow:inset 3px 0 var(--primary);font-weight:600}
 aside.sidebar summary{list-style:none;display:flex;align-items:center;cursor:pointer}aside.sidebar summary::-webkit-details-marker{display:none}
 aside.sidebar summary::after{content:"›";margin-left:auto;padding:0 .4rem;color:var(--muted);transition:transform .15s}aside.sidebar details[open]>summary::after{transform:rotate(90deg)}
 aside.sidebar summary a{flex:1}.page-group{margin:1rem .5rem .25rem;font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600}
@@ -61,7 +61,7 @@ figure.code{border:1px solid var(--border);border-radius:var(--radius);overflow:
 .code-header{display:flex;gap:1rem;justify-content:space-between;padding:.3rem .9rem;background:var(--subtle);border-bottom:1px solid var(--border);font-size:.8rem}
 .code-title{font-weight:600;color:var(--fg)}.code-lang{margin-left:auto;color:var(--muted);font-family:var(--mono)}
 pre{margin:0;padding:.8rem 1rem;overflow:auto;background:var(--subtle);border-radius:var(--radius);font-size:.875rem;line-height:1.55}figure.code pre{border-radius:0}
-.shiki,.shiki span{color:var(--shiki-light)}:root[data-theme=dark] .shiki,:root[data-theme=dark] .shiki span{color:var(--shiki-dark)}
+.shiki{background:var(--bg)}.shiki,.shiki span{color:var(--shiki-light)}:root[data-theme=dark] .shiki,:root[data-theme=dark] .shiki span{color:var(--shiki-dark)}
 @media (prefers-color-scheme:dark){:root:not([data-theme=light]) .shiki,:root:not([data-theme=light]) .shiki span{color:var(--shiki-dark)}}
 pre.line-numbers code{counter-reset:line}pre.line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2rem;margin-right:1rem;text-align:right;color:var(--muted)}
 code{font-family:var(--mono);font-size:.9em}:not(pre)>code{background:var(--subtle);padding:.1rem .3rem;border-radius:4px}
@@ -78,7 +78,7 @@ footer.bottom{padding:2rem 1.5rem;border-top:1px solid var(--border);color:var(-
 footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{color:var(--muted)}.copyright{flex-basis:100%}
 @media (max-width:75rem){aside.toc{display:none}}
 @media (max-width:52rem){
-.menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%}.search input{width:100%}header.top nav.links{display:none}
+.menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%;order:5}.search input{width:100%}header.top nav.links{display:none}
 .layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}main h1{font-size:1.6rem}
 aside.sidebar{order:2;width:auto;position:static;max-height:none;border-right:0;border-top:1px solid var(--border)}
 .menu-open aside.sidebar{order:0;position:fixed;inset:var(--header) 15% 0 0;z-index:25;background:var(--bg);overflow:auto;border-right:1px solid var(--border);box-shadow:0 0 40px #0004}

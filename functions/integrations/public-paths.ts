@@ -1,0 +1,6 @@
+/**
+ * The integrations' public endpoints (`urls.publicEndpoint`), under /v1, any method, no token:
+ * answered by public-endpoint.ts (the integrations group's app locally, the integration
+ * runtime's Lambda in AWS: infra/constructs/integration-runtime.ts).
+ */
+export const INTEGRATION_PUBLIC_PATHS = ['/integrations/{integrationName}/public', '/integrations/{integrationName}/public/{proxy+}'] as const;

@@ -1,0 +1,55 @@
+import { Duration } from 'aws-cdk-lib';
+import { Architecture, DockerImageCode, DockerImageFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { HttpMethod, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Construct } from 'constructs';
+import { grantAccess, type FunctionAccess } from './access.ts';
+import { functionEnvironment, projectRoot, type ServiceResources } from './service-function.ts';
+import { INTEGRATION_PUBLIC_PATHS } from '../../functions/integrations/public-paths.ts';
+
+export interface IntegrationRuntimeProps {
+  resources: ServiceResources;
+  access: FunctionAccess;
+  description: string;
+  timeout: Duration;
+}
+
+/**
+ * The integration runtime in AWS: a container-image Lambda (infra/integration-runtime.Dockerfile)
+ * carrying workerd, which a zip Lambda cannot (the binary and its Linux build are ~100 MB, and
+ * it must be the build of the function's architecture). It consumes the integration-events
+ * queue and serves the integrations' public endpoints (functions/integration-runtime/handler.ts);
+ * the image is built by `cdk deploy` (synth only stages the build context, offline).
+ * 2 GB of memory: workerd runs beside Node, one process per event, each capped at
+ * INTEGRATION_MEMORY_MB (shared/integrations/limits.ts).
+ */
+export class IntegrationRuntime extends Construct {
+  readonly fn: DockerImageFunction;
+
+  constructor(scope: Construct, id: string, props: IntegrationRuntimeProps) {
+    super(scope, id);
+    this.fn = new DockerImageFunction(this, 'Function', {
+      code: DockerImageCode.fromImageAsset(projectRoot, {
+        file: 'infra/integration-runtime.Dockerfile',
+        platform: Platform.LINUX_ARM64,
+        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs', '*.md'],
+      }),
+      architecture: Architecture.ARM_64,
+      description: props.description,
+      memorySize: 2048,
+      timeout: props.timeout,
+      logGroup: new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH }),
+      tracing: Tracing.ACTIVE,
+      environment: functionEnvironment(props.access, props.resources),
+    });
+    grantAccess(this.fn, props.access, props.resources);
+  }
+
+  /** Routes the public endpoints (`urls.publicEndpoint`), any method, to the runtime. */
+  servePublicEndpoints(httpApi: HttpApi): void {
+    const integration = new HttpLambdaIntegration('integration-runtime-integration', this.fn, { scopePermissionToRoute: false });
+    for (const path of INTEGRATION_PUBLIC_PATHS) httpApi.addRoutes({ path: `/v1${path}`, methods: [HttpMethod.ANY], integration });
+  }
+}
