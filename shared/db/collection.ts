@@ -1,8 +1,5 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { db } from './client.ts';
-import { config } from '../config.ts';
 import { queryAll } from './operations.ts';
-import { PK, SK, type IndexName } from './table.ts';
+import type { IndexName } from './table.ts';
 
 /** What a collection needs of a member entity. */
 interface Member<Item> {
@@ -19,6 +16,7 @@ type TaggedOf<M> = { [K in keyof M]: M[K] extends Member<infer Item> ? { member:
  * a collection): one Query returns each member's items, sorted by sort key.
  *   export const siteContents = defineCollection({ pk: (a: { siteId: string }) => `SITE#${a.siteId}`, members: { site: siteEntity, ... } });
  *   const { site: [site], siteSpaces } = await siteContents.read({ siteId });
+ *   await purge(siteContents, { siteId });   // shared/db/writes.ts
  */
 export function defineCollection<Args, M extends Record<string, Member<unknown>>>(definition: {
   pk: (args: Args) => string;
@@ -28,6 +26,10 @@ export function defineCollection<Args, M extends Record<string, Member<unknown>>
 }) {
   const records = (args: Args) => queryAll({ index: definition.index, partition: definition.pk(args) });
   return {
+    /** The secondary index the members share (undefined: the table's own partition). */
+    index: definition.index,
+    /** Every record of the partition, of any type (purge() in writes.ts deletes them). */
+    records,
     /** Every member's items, in sort key order within each member. */
     async read(args: Args): Promise<ItemsOf<M>> {
       const all = await records(args);
@@ -44,19 +46,6 @@ export function defineCollection<Args, M extends Record<string, Member<unknown>>
         const found = members.find(([, member]) => member.owns(r));
         return found ? [{ member: found[0], item: found[1].fromRecord(r) } as TaggedOf<M>] : [];
       });
-    },
-    /** Deletes every record of the partition, of any type (BatchWriteItem by 25); returns how many. */
-    async purge(args: Args): Promise<number> {
-      if (definition.index) throw new Error('Only a table partition can be purged');
-      const all = await records(args);
-      for (let i = 0; i < all.length; i += 25) {
-        let pending = all.slice(i, i + 25).map((r) => ({ DeleteRequest: { Key: { [PK]: r[PK], [SK]: r[SK] } } }));
-        while (pending.length > 0) {
-          const out = await db().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }));
-          pending = (out.UnprocessedItems?.[config.tableName] ?? []) as typeof pending;
-        }
-      }
-      return all.length;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { ENTITY_TYPE, PK, SK, storageAttributes, indexes, type Key, type IndexName } from './table.ts';
 import { config } from '../config.ts';
 import { ExpressionContext, where, allOf, type Condition, type Where, type WhereFn } from './conditions.ts';
-import { write, type TransactItem, type Write } from './writes.ts';
+import { declareWrite as write, type TransactItem, type Write } from './write.ts';
 import { getRecord, queryAll, queryPage, type StoredRecord } from './operations.ts';
 
 /**
@@ -24,11 +24,13 @@ import { getRecord, queryAll, queryPage, type StoredRecord } from './operations.
  *   await changeRequestEntity.get({ spaceId, changeRequestId }, { consistent: true });
  *   const { items, next } = await changeRequestEntity.query.bySpace({ spaceId }, { forward: false }).page({ limit, cursor });
  *   await changeRequestEntity.query.inSpace({ spaceId }, { where: (w) => w.eq('status', 'open') }).all();
- *   await changeRequestEntity.create(keyArgs, item).go();                 // AlreadyExists when present
- *   await spaceEntity.replace(keyArgs, next, (w) => w.eq('updatedAt', previous.updatedAt)).go(); // replace-if-unchanged
- *   await spaceEntity.update(keyArgs, { set: { title }, add: { comments: 1 }, if: (w) => w.ne('editMode', 'locked') }).go();
- *   await spaceEntity.add(keyArgs, { comments: -1 }).go();                 // counter (item must exist)
+ *   await run(changeRequestEntity.create(keyArgs, item));                  // AlreadyExists when present
+ *   await run(spaceEntity.replace(keyArgs, next, (w) => w.eq('updatedAt', previous.updatedAt))); // replace-if-unchanged
+ *   await run(spaceEntity.update(keyArgs, { set: { title }, add: { comments: 1 }, if: (w) => w.ne('editMode', 'locked') }));
+ *   await run(spaceEntity.add(keyArgs, { comments: -1 }));                 // counter (item must exist)
  *   await transact([a.create(...), b.add(...), c.check(args, (w) => w.exists())], (index, error) => conflict('...'));
+ * Writes are descriptions (shared/db/write.ts): `run` and `transact` (shared/db/writes.ts)
+ * execute them, so a module that only reads bundles no write command.
  * Failures are typed (shared/db/errors.ts): ConditionFailed (its `item` is the record as it
  * was), AlreadyExists, NotFound (single writes on a missing item), TransactionConflict.
  */

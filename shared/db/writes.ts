@@ -1,38 +1,26 @@
 import {
-  DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand,
-  type TransactWriteCommandInput,
+  BatchWriteCommand, DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { db } from './client.ts';
 import { AlreadyExists, ConditionFailed, NotFound, TransactionConflict, type StoredItem } from './errors.ts';
+import type { TransactItem, Write } from './write.ts';
+import { config } from '../config.ts';
+import { PK, SK } from './table.ts';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem, Write } from './write.ts';
 
 /**
- * One declared write of an entity (create, put, replace, update, add, delete, check).
- * Run it alone with `go()`, or pass several to `transact()` to write them all or none.
+ * Runs one declared write (shared/db/write.ts) as a single-item request; a failed
+ * condition throws the typed error (AlreadyExists for a create, ConditionFailed with the
+ * item as it was, NotFound when there was none).
  */
-export interface Write<Result = void> {
-  /** The TransactWriteItems entry this write becomes inside a transaction. */
-  readonly transactItem: TransactItem;
-  /** Create-if-absent writes fail with AlreadyExists instead of ConditionFailed. */
-  readonly createOnly: boolean;
-  go(): Promise<Result>;
-}
-
-/** Wraps a transaction entry as a Write; `go()` runs it as a single-item request. */
-export function write<Result>(transactItem: TransactItem, createOnly: boolean, decode: (out: StoredItem | undefined) => Result): Write<Result> {
-  return {
-    transactItem,
-    createOnly,
-    async go() {
-      try {
-        return decode(await single(transactItem));
-      } catch (error) {
-        throw storageError(error, createOnly);
-      }
-    },
-  };
+export async function run<Result>(write: Write<Result>): Promise<Result> {
+  try {
+    return write.decode(await single(write.transactItem));
+  } catch (error) {
+    throw storageError(error, write.createOnly);
+  }
 }
 
 /** Runs a transaction entry as PutItem / UpdateItem (ALL_NEW) / DeleteItem (ALL_OLD). */
@@ -93,4 +81,27 @@ function withOldItemOnFailure(item: TransactItem): TransactItem {
 function oldItem(item: StoredItem | undefined): StoredItem | undefined {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- AttributeValue map
   return item ? unmarshall(item as any) : undefined;
+}
+
+/** What purge() needs of a collection (shared/db/collection.ts). */
+interface Partition<Args> {
+  records(args: Args): Promise<StoredItem[]>;
+  index?: string;
+}
+
+/**
+ * Deletes every record of a collection's partition, of any type (BatchWriteItem by 25);
+ * returns how many. Here rather than on the collection, so that reading one bundles no write.
+ */
+export async function purge<Args>(collection: Partition<Args>, args: Args): Promise<number> {
+  if (collection.index) throw new Error('Only a table partition can be purged');
+  const all = await collection.records(args);
+  for (let i = 0; i < all.length; i += 25) {
+    let pending = all.slice(i, i + 25).map((r) => ({ DeleteRequest: { Key: { [PK]: r[PK], [SK]: r[SK] } } }));
+    while (pending.length > 0) {
+      const out = await db().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }));
+      pending = (out.UnprocessedItems?.[config.tableName] ?? []) as typeof pending;
+    }
+  }
+  return all.length;
 }
