@@ -11,7 +11,7 @@ import { advanceClock, resetClock } from '../shared/clock.ts';
 import { randomId } from '../shared/ids.ts';
 import { getJsonBlob, putBytesBlob } from '../shared/content/blobs.ts';
 import { sweepBlobs } from '../shared/content/blob-sweep.ts';
-import { purgeSpace } from '../shared/commands/purge-space.ts';
+import { purgeSpace } from '../shared/commands/spaces/purge.ts';
 import { enqueue } from '../shared/jobs/enqueue.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import type { Manifest, ManifestPage } from '../shared/content/types.ts';
@@ -197,10 +197,10 @@ describe('records that name blobs', () => {
       'shared/translate/manifest.ts': 'manifest pages and reusable contents',
       'shared/git/import.ts': 'manifest pages, files and reusable contents',
       'shared/content/pdf/export.ts': 'pdf-export.blob',
-      'shared/commands/openapi-write.ts': 'openapi-spec.sourceTextBlob',
-      'shared/commands/openapi-process.ts': 'openapi-spec.lastVersionBlob',
-      'shared/commands/integrations-write.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
-      'shared/commands/translations-run.ts': 'translation.sourceHashes',
+      'shared/commands/openapi/write.ts': 'openapi-spec.sourceTextBlob',
+      'shared/commands/openapi/process.ts': 'openapi-spec.lastVersionBlob',
+      'shared/commands/integrations/write.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
+      'shared/commands/translations/run.ts': 'translation.sourceHashes',
     };
     const root = new URL('..', import.meta.url).pathname;
     const writers: string[] = [];

@@ -6,9 +6,9 @@ import { getRecord } from '../shared/db/operations.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { changeRequestEntity, changeRequestNumberEntity } from '../shared/db/entities/change-request.ts';
 import { db } from '../shared/db/client.ts';
-import { transact } from '../shared/db/operations.ts';
+import { transact } from '../shared/db/writes.ts';
 import { ConditionFailed } from '../shared/db/errors.ts';
-import { changeRequestRevisionWrite } from '../shared/commands/change-requests-update.ts';
+import { changeRequestRevisionWrite } from '../shared/commands/change-requests/update.ts';
 import { config } from '../shared/config.ts';
 
 const api = useTestApi();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, expectTypeOf, inject, it } from 'vitest';
 import { resetDbClient } from '../shared/db/client.ts';
 import { defineEntity } from '../shared/db/entity.ts';
-import { transact } from '../shared/db/writes.ts';
+import { run, transact } from '../shared/db/writes.ts';
 import { AlreadyExists, ConditionFailed, NotFound, TransactionConflict } from '../shared/db/errors.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { randomId } from '../shared/ids.ts';
@@ -44,8 +44,8 @@ beforeAll(() => {
 describe('create-if-absent', () => {
   it('creates once, then fails with AlreadyExists and leaves the first item', async () => {
     const first = note(randomId());
-    await noteEntity.create(keyOf(first), first).go();
-    const error = await noteEntity.create(keyOf(first), { ...first, title: 'Second' }).go().catch((e: unknown) => e);
+    await run(noteEntity.create(keyOf(first), first));
+    const error = await run(noteEntity.create(keyOf(first), { ...first, title: 'Second' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AlreadyExists);
     expect((error as AlreadyExists).item?.title).toBe('A note');
     expect(await noteEntity.get(keyOf(first), { consistent: true })).toEqual(first);
@@ -53,7 +53,7 @@ describe('create-if-absent', () => {
 
   it('stores key, type and index attributes; get strips them', async () => {
     const n = note(randomId());
-    await noteEntity.create(keyOf(n), n).go();
+    await run(noteEntity.create(keyOf(n), n));
     const record = await getRecord(noteEntity.key(keyOf(n)), true);
     expect(record).toMatchObject({ pk: `TESTBOOK#${n.bookId}`, sk: `NOTE#${n.id}`, entityType: 'test-note', gsi1pk: `TESTBOOK#${n.bookId}#NOTES` });
     expect(record).not.toHaveProperty('gsi3pk');
@@ -62,7 +62,7 @@ describe('create-if-absent', () => {
   it('in a transaction, names the failed write (AlreadyExists, index) and writes nothing', async () => {
     const bookId = randomId();
     const existing = note(bookId);
-    await noteEntity.create(keyOf(existing), existing).go();
+    await run(noteEntity.create(keyOf(existing), existing));
     const fresh = note(bookId);
     const error = await transact([noteEntity.create(keyOf(fresh), fresh), noteEntity.create(keyOf(existing), existing)]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AlreadyExists);
@@ -76,10 +76,10 @@ describe('create-if-absent', () => {
 describe('replace-if-unchanged', () => {
   it('replaces when the read version still holds and refuses a stale one', async () => {
     const n = note(randomId(), { updatedAt: '2026-01-01T00:00:00.000Z' });
-    await noteEntity.create(keyOf(n), n).go();
+    await run(noteEntity.create(keyOf(n), n));
     const edited = { ...n, title: 'Edited', updatedAt: '2026-01-02T00:00:00.000Z' };
-    await noteEntity.replace(keyOf(n), edited, (w) => w.eq('updatedAt', n.updatedAt)).go();
-    const stale = noteEntity.replace(keyOf(n), { ...n, title: 'Stale' }, (w) => w.eq('updatedAt', n.updatedAt)).go();
+    await run(noteEntity.replace(keyOf(n), edited, (w) => w.eq('updatedAt', n.updatedAt)));
+    const stale = run(noteEntity.replace(keyOf(n), { ...n, title: 'Stale' }, (w) => w.eq('updatedAt', n.updatedAt)));
     const error = await stale.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConditionFailed);
     expect(error).not.toBeInstanceOf(NotFound);
@@ -89,8 +89,8 @@ describe('replace-if-unchanged', () => {
 
   it('fails with NotFound when there is nothing to replace (and creates nothing)', async () => {
     const n = note(randomId());
-    await expect(noteEntity.replace(keyOf(n), n, (w) => w.eq('updatedAt', n.updatedAt)).go()).rejects.toBeInstanceOf(NotFound);
-    await expect(noteEntity.update(keyOf(n), { set: { title: 'x' } }).go()).rejects.toBeInstanceOf(NotFound);
+    await expect(run(noteEntity.replace(keyOf(n), n, (w) => w.eq('updatedAt', n.updatedAt)))).rejects.toBeInstanceOf(NotFound);
+    await expect(run(noteEntity.update(keyOf(n), { set: { title: 'x' } }))).rejects.toBeInstanceOf(NotFound);
     expect(await noteEntity.get(keyOf(n), { consistent: true })).toBeUndefined();
   });
 });
@@ -98,30 +98,30 @@ describe('replace-if-unchanged', () => {
 describe('counters and conditional updates', () => {
   it('keeps every increment of concurrent counter writes', async () => {
     const n = note(randomId());
-    await noteEntity.create(keyOf(n), n).go();
-    await Promise.all(Array.from({ length: 25 }, () => noteEntity.add(keyOf(n), { views: 1 }).go()));
-    await Promise.all(Array.from({ length: 5 }, () => noteEntity.add(keyOf(n), { views: -1 }).go()));
+    await run(noteEntity.create(keyOf(n), n));
+    await Promise.all(Array.from({ length: 25 }, () => run(noteEntity.add(keyOf(n), { views: 1 }))));
+    await Promise.all(Array.from({ length: 5 }, () => run(noteEntity.add(keyOf(n), { views: -1 }))));
     expect((await noteEntity.get(keyOf(n), { consistent: true }))?.views).toBe(20);
   });
 
   it('a counter on a missing item fails instead of creating a partial item', async () => {
     const n = note(randomId());
-    await expect(noteEntity.add(keyOf(n), { views: 1 }).go()).rejects.toBeInstanceOf(NotFound);
+    await expect(run(noteEntity.add(keyOf(n), { views: 1 }))).rejects.toBeInstanceOf(NotFound);
     expect(await getRecord(noteEntity.key(keyOf(n)), true)).toBeUndefined();
   });
 
   it('a conditional update applies only while its condition holds; reindex keeps sparse entries right', async () => {
     const n = note(randomId());
-    await noteEntity.create(keyOf(n), n).go();
+    await run(noteEntity.create(keyOf(n), n));
     const pinned = { ...n, status: 'final' as const, pinnedAt: '2026-02-01T00:00:00.000Z' };
-    const updated = await noteEntity.update(keyOf(n), {
+    const updated = await run(noteEntity.update(keyOf(n), {
       set: { status: 'final', pinnedAt: pinned.pinnedAt }, add: { views: 2 }, if: (w) => w.eq('status', 'draft'), reindex: pinned,
-    }).go();
+    }));
     expect(updated).toMatchObject({ status: 'final', views: 2, pinnedAt: pinned.pinnedAt });
     expect((await getRecord(noteEntity.key(keyOf(n)), true))?.gsi3pk).toBe(`TESTBOOK#${n.bookId}#PINNED`);
-    await expect(noteEntity.update(keyOf(n), { set: { title: 'again' }, if: (w) => w.eq('status', 'draft') }).go()).rejects.toBeInstanceOf(ConditionFailed);
+    await expect(run(noteEntity.update(keyOf(n), { set: { title: 'again' }, if: (w) => w.eq('status', 'draft') }))).rejects.toBeInstanceOf(ConditionFailed);
     const unpinned = { ...pinned, pinnedAt: undefined };
-    await noteEntity.update(keyOf(n), { remove: ['pinnedAt'], reindex: unpinned }).go();
+    await run(noteEntity.update(keyOf(n), { remove: ['pinnedAt'], reindex: unpinned }));
     const record = await getRecord(noteEntity.key(keyOf(n)), true);
     expect(record).not.toHaveProperty('gsi3pk');
     expect(record).not.toHaveProperty('pinnedAt');
@@ -129,7 +129,7 @@ describe('counters and conditional updates', () => {
 
   it('two transactions on one item: the loser fails with a typed error, the winner applies', async () => {
     const n = note(randomId());
-    await noteEntity.create(keyOf(n), n).go();
+    await run(noteEntity.create(keyOf(n), n));
     const results = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => transact([
       noteEntity.update(keyOf(n), { set: { title: `t${i}`, updatedAt: `v${i}` }, if: (w) => w.eq('updatedAt', n.updatedAt) }),
     ])));
@@ -142,10 +142,10 @@ describe('counters and conditional updates', () => {
 
   it('delete returns the old item; a conditional delete refuses a changed item', async () => {
     const n = note(randomId());
-    await noteEntity.create(keyOf(n), n).go();
-    await expect(noteEntity.delete(keyOf(n), (w) => w.eq('status', 'final')).go()).rejects.toBeInstanceOf(ConditionFailed);
-    expect(await noteEntity.delete(keyOf(n)).go()).toEqual(n);
-    expect(await noteEntity.delete(keyOf(n)).go()).toBeUndefined();
+    await run(noteEntity.create(keyOf(n), n));
+    await expect(run(noteEntity.delete(keyOf(n), (w) => w.eq('status', 'final')))).rejects.toBeInstanceOf(ConditionFailed);
+    expect(await run(noteEntity.delete(keyOf(n)))).toEqual(n);
+    expect(await run(noteEntity.delete(keyOf(n)))).toBeUndefined();
   });
 });
 
@@ -155,7 +155,7 @@ describe('named queries', () => {
     const notes = Array.from({ length: 5 }, (_, i) => note(bookId, { updatedAt: `2026-03-0${i + 1}T00:00:00.000Z`, status: i % 2 ? 'final' : 'draft' }));
     await transact(notes.map((n) => noteEntity.create(keyOf(n), n)));
     const other = note(randomId());
-    await noteEntity.create(keyOf(other), other).go();
+    await run(noteEntity.create(keyOf(other), other));
 
     const first = await noteEntity.query.byBook({ bookId }, { forward: false }).page({ limit: 2 });
     expect(first.items.map((n) => n.id)).toEqual([notes[4]!.id, notes[3]!.id]);

@@ -4,6 +4,7 @@ import { newOrg, useTestApi, type TestOrg, type TestUser } from './support/api.t
 import { createSite, createSpace } from './support/factories.ts';
 import { operations, type Operation } from '../functions/catalogue.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
+import { run } from '../shared/db/writes.ts';
 
 /**
  * One membership rule (shared/policies/access.ts, assertMember): a disabled member gets the
@@ -159,7 +160,7 @@ describe('disabled members', () => {
     // Enabled, the member reaches the organization and its spaces like any admin.
     expect((await api.request('GET', `/orgs/${org.id}`, { token: disabled.token })).status).toBe(200);
     expect((await api.request('GET', `/orgs/${org.id}/spaces`, { token: disabled.token })).body.items).toHaveLength(1);
-    await memberEntity.update({ orgId: org.id, userId: disabled.user.id }, { set: { disabled: true } }).go();
+    await run(memberEntity.update({ orgId: org.id, userId: disabled.user.id }, { set: { disabled: true } }));
     const { object: _object, ...body } = customization.body;
     f = { org, disabled, spaceId: space.id, siteId: site.id, customization: body };
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg } from './support/api.ts';
-import { revokeAccessToken } from '../shared/commands/accounts.ts';
+import { revokeAccessToken } from '../shared/commands/accounts/create.ts';
 
 const api = useTestApi();
 

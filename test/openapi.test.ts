@@ -7,7 +7,7 @@ import { getRecord } from '../shared/db/operations.ts';
 import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
-import { openAPIFetchLimits, parseOpenAPIDocument } from '../shared/commands/openapi-process.ts';
+import { openAPIFetchLimits, parseOpenAPIDocument } from '../shared/commands/openapi/process.ts';
 import { storedLike } from './support/stored.ts';
 
 const api = useTestApi();

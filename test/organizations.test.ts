@@ -10,7 +10,7 @@ import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
 import { randomId } from '../shared/ids.ts';
-import { addMember, createAccessToken, createUser } from '../shared/commands/accounts.ts';
+import { addMember, createAccessToken, createUser } from '../shared/commands/accounts/create.ts';
 import { organizationEntity } from '../shared/db/entities/organization.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { userEntity } from '../shared/db/entities/user.ts';

@@ -3,7 +3,7 @@ import { useTestApi, newOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { siteEntity, siteSectionEntity, siteSpaceEntity } from '../shared/db/entities/site.ts';
-import { hashShareSecret } from '../shared/commands/sites-share-links.ts';
+import { hashShareSecret } from '../shared/commands/sites/share-links.ts';
 import { shareLinkEntity } from '../shared/db/entities/share-link.ts';
 import { storedLike } from './support/stored.ts';
 

@@ -7,7 +7,7 @@ import { spaceEntity } from '../shared/db/entities/space.ts';
 import { s3 } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { advanceClock } from '../shared/clock.ts';
-import { sweepExpiredSpaces, spaceObjectPrefix } from '../shared/commands/purge-space.ts';
+import { sweepExpiredSpaces, spaceObjectPrefix } from '../shared/commands/spaces/purge.ts';
 import { revisionEntity } from '../shared/db/entities/revision.ts';
 import { storedInPartition } from './support/stored.ts';
 
@@ -114,7 +114,7 @@ describe('round trips', () => {
     await api.request('PATCH', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token, body: { role: 'admin' } });
     const promoted = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
     expect(promoted.body.permissions.admin).toBe(true);
-    const { revokeAccessToken } = await import('../shared/commands/accounts.ts');
+    const { revokeAccessToken } = await import('../shared/commands/accounts/create.ts');
     await revokeAccessToken(member.token);
     expect((await api.request('GET', `/spaces/${space.id}`, { token: member.token })).status).toBe(401);
   });
@@ -240,7 +240,7 @@ describe('duplicate, move and transfer', () => {
     expect(dup.body.id).not.toBe(a.id);
     const order = await api.request('GET', `/orgs/${org.id}/collections`, { token: org.admin.token });
     expect(order.status).toBe(200);
-    const { listChildren } = await import('../shared/commands/content-tree.ts');
+    const { listChildren } = await import('../shared/commands/content/tree.ts');
     expect((await listChildren(org.id, undefined)).map((n) => n.id)).toEqual([a.id, dup.body.id, b.id]);
     const reader = await org.member('read');
     expect((await api.request('POST', `/spaces/${a.id}/duplicate`, { token: reader.token })).status).toBe(403);
@@ -275,7 +275,7 @@ describe('duplicate, move and transfer', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Moving' });
     const target = await newOrg();
-    const { addMember } = await import('../shared/commands/accounts.ts');
+    const { addMember } = await import('../shared/commands/accounts/create.ts');
     await addMember(target.id, org.admin.user, 'create');
     const res = await api.request('POST', `/spaces/${space.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
     expect(res.status).toBe(200);

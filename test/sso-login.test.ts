@@ -6,7 +6,7 @@ import { memberEntity } from '../shared/db/entities/member.ts';
 import { tokenEntity } from '../shared/db/entities/token.ts';
 import { teamMemberEntity } from '../shared/db/entities/team.ts';
 import { userEntity } from '../shared/db/entities/user.ts';
-import { ssoUserId } from '../shared/commands/sso-login.ts';
+import { ssoUserId } from '../shared/commands/sso/login.ts';
 import { sha256Hex, randomId } from '../shared/ids.ts';
 import { advanceClock, resetClock } from '../shared/clock.ts';
 import { storedLike } from './support/stored.ts';

@@ -13,7 +13,7 @@ import { translationEntity } from '../shared/db/entities/translation.ts';
 import { loadRevision, saveRevision } from '../shared/content/revisions.ts';
 import { getJsonBlob, putJsonBlob } from '../shared/content/blobs.ts';
 import { emptyManifest, type Manifest, type StoredDocument } from '../shared/content/types.ts';
-import { runTranslationJob } from '../shared/commands/translations-run.ts';
+import { runTranslationJob } from '../shared/commands/translations/run.ts';
 import { setDefaultTranslator } from '../shared/translate/translator.ts';
 import { translatorFromEnvironment } from '../shared/translate/providers.ts';
 import { AmazonTranslateTranslator } from '../shared/translate/amazon-translate.ts';

@@ -12,7 +12,7 @@ import { getJsonBlob, putJsonBlob } from '../shared/content/blobs.ts';
 import { emptyManifest, type StoredDocument } from '../shared/content/types.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { handler as translationsWorker } from '../functions/workers/translations/handler.ts';
-import { runTranslationJob } from '../shared/commands/translations-run.ts';
+import { runTranslationJob } from '../shared/commands/translations/run.ts';
 import { PseudoTranslator, setDefaultTranslator, type Translator } from '../shared/translate/translator.ts';
 import { storedLike } from './support/stored.ts';
 

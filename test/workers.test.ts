@@ -10,6 +10,7 @@ import { handler as spaceExpiry } from '../functions/workers/space-expiry/handle
 import { changeRequestEntity, type ChangeRequestItem } from '../shared/db/entities/change-request.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { storedInPartition } from './support/stored.ts';
+import { run } from '../shared/db/writes.ts';
 
 // Sets the emulator endpoints and queue URLs for this process (the HTTP API itself is not called).
 useTestApi();
@@ -24,7 +25,7 @@ describe('space expiry: TTL removal -> stream worker -> jobs queue -> purge', ()
   it('purges what a space owned when DynamoDB TTL removes it', async () => {
     const spaceId = `expired-${Date.now()}`;
     // A record the space owned (its space record is what TTL removed).
-    await changeRequestEntity.put({ spaceId, changeRequestId: '1' }, { id: '1', spaceId } as ChangeRequestItem).go();
+    await run(changeRequestEntity.put({ spaceId, changeRequestId: '1' }, { id: '1', spaceId } as ChangeRequestItem));
     const event = {
       Records: [
         // An ordinary delete by a user is not a TTL removal: ignored.

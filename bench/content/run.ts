@@ -12,6 +12,7 @@ import { emptyManifest, type Manifest, type ManifestPage } from '../../shared/co
 import { randomId } from '../../shared/ids.ts';
 import { median, ms, ratio, summarize, table } from '../api/stats.ts';
 import { KeepAliveClient } from '../api/http-client.ts';
+import { run } from '../../shared/db/writes.ts';
 
 /**
  * `npm run bench:content`: how content operations scale, in one run against in-memory
@@ -78,7 +79,7 @@ async function main() {
       manifest.pages = pages;
       const { revision, put } = await prepareRevision({ spaceId: space.id, manifest, parents: [space.revision], type: 'edits', createdBy: user.id });
       await db().send(new UpdateCommand({ TableName: config.tableName, Key: spaceEntity.key({ spaceId: space.id }), UpdateExpression: 'SET revision = :r', ExpressionAttributeValues: { ':r': revision.id } }));
-      await put.go();
+      await run(put);
       return { id: space.id, pageId: pages[0]!.pages[0]!.id, manifest };
     }
 

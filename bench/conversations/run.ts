@@ -7,8 +7,8 @@
  *   npm run bench:conversations
  */
 import { readFileSync } from 'node:fs';
-import { conversationAnalyzer } from '../../shared/commands/conversations-analyzer.ts';
-import { clusterIssues, DISTANCE_THRESHOLD } from '../../shared/commands/conversations-clustering.ts';
+import { conversationAnalyzer } from '../../shared/commands/conversations/analyzer.ts';
+import { clusterIssues, DISTANCE_THRESHOLD } from '../../shared/commands/conversations/clustering.ts';
 import type { ConversationPart } from '../../shared/db/entities/conversation.ts';
 import { adjustedRandIndex } from './ari.ts';
 

@@ -7,10 +7,10 @@ import { loadRootAccess, loadSpaceAccess } from '../../shared/policies/access.ts
 import type { RichDocument } from '../../shared/db/entities/change-request.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
-import { createChangeRequest } from '../../shared/commands/change-requests-create.ts';
-import { updateChangeRequest } from '../../shared/commands/change-requests-update.ts';
-import { loadChangeRequest, presentChangeRequests } from '../../shared/commands/change-requests-load.ts';
-import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../../shared/commands/change-requests-list.ts';
+import { createChangeRequest } from '../../shared/commands/change-requests/create.ts';
+import { updateChangeRequest } from '../../shared/commands/change-requests/update.ts';
+import { loadChangeRequest, presentChangeRequests } from '../../shared/presenters/read/change-request.ts';
+import { listOrganizationChangeRequests, listSpaceChangeRequests } from '../../shared/presenters/read/change-requests.ts';
 
 /**
  * Change requests (spec 4.4): create, list (space and organization), get by id or number,

@@ -1,6 +1,6 @@
 import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { mergeChangeRequest, updateChangeRequestFromPrimary } from '../../shared/commands/change-requests-merge.ts';
+import { mergeChangeRequest, updateChangeRequestFromPrimary } from '../../shared/commands/change-requests/merge.ts';
 
 /** POST .../merge and .../update (spec 4.4): three-way merges between the change request and primary content. */
 export const mergeRoutes = operationRoutes();

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, queryBoolean } from '../../shared/http/schemas.ts';
 import { reviewStatuses } from '../../shared/db/entities/change-request-review.ts';
-import { MAX_USERS_PER_REVIEW_REQUEST } from '../../shared/commands/change-request-reviews-state.ts';
+import { MAX_USERS_PER_REVIEW_REQUEST } from '../../shared/commands/change-request-reviews/state.ts';
 import { MAX_MARKDOWN_BYTES } from '../comments/schemas.ts';
 import { description, subject } from './schemas.ts';
 

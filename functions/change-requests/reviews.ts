@@ -4,18 +4,18 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { reviewsPath } from '../../shared/presenters/change-request-review.ts';
 import type { RichDocument } from '../../shared/db/entities/change-request.ts';
-import { loadChangeRequest } from '../../shared/commands/change-requests-load.ts';
-import { requestReviewers, removeRequestedReviewer } from '../../shared/commands/change-request-reviews-request.ts';
-import { submitReview } from '../../shared/commands/change-request-reviews-submit.ts';
+import { loadChangeRequest } from '../../shared/presenters/read/change-request.ts';
+import { requestReviewers, removeRequestedReviewer } from '../../shared/commands/change-request-reviews/request.ts';
+import { submitReview } from '../../shared/commands/change-request-reviews/submit.ts';
 import {
   findReview, listRequestedReviewers, listReviews, presentRequestedReviewers, presentReviews,
-} from '../../shared/commands/change-request-reviews-read.ts';
+} from '../../shared/presenters/read/change-request-reviews.ts';
 
 /**
  * Change request reviews, as the public interface has them: requested reviewers (request,
  * list, remove) and reviews (submit, list, get). Reading needs `read` on the space; see
  * docs/permissions.md for who may request and review. Merge rules read the result
- * (shared/commands/change-requests-merge-rules.ts).
+ * (shared/commands/change-requests/merge-rules.ts).
  */
 export const reviewsRoutes = operationRoutes();
 

@@ -11,11 +11,12 @@ import { presentCollection } from '../../shared/presenters/collection.ts';
 import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
-import { listChildren, positionAmong, keepsPlace } from '../../shared/commands/content-tree.ts';
-import { relocate } from '../../shared/commands/move-content.ts';
-import { deleteCollectionTree } from '../../shared/commands/delete-collection.ts';
-import { presentReadable } from '../../shared/commands/readable.ts';
+import { listChildren, positionAmong, keepsPlace } from '../../shared/commands/content/tree.ts';
+import { relocate } from '../../shared/commands/content/move.ts';
+import { deleteCollectionTree } from '../../shared/commands/collections/delete.ts';
+import { presentReadable } from '../../shared/presenters/read/readable.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
+import { run } from '../../shared/db/writes.ts';
 
 /** Collections (spec 4.1): folders of spaces and collections inside an organization. */
 const routes = operationRoutes();
@@ -33,7 +34,7 @@ route(routes, op.updateCollectionById, async (c) => {
   const { collection, role } = access;
   policies.collection.authorize(access, 'admin', collection);
   const updated: CollectionItem = { ...collection, ...body, updatedAt: nowIso() };
-  await collectionEntity.replace({ collectionId }, updated, (w) => w.eq('updatedAt', collection.updatedAt)).go().catch(rethrowConflict);
+  await run(collectionEntity.replace({ collectionId }, updated, (w) => w.eq('updatedAt', collection.updatedAt))).catch(rethrowConflict);
   return c.json(presentCollection(updated, { role }));
 });
 
@@ -141,7 +142,7 @@ route(routes, op.createCollection, async (c) => {
     createdAt: now,
     updatedAt: now,
   };
-  await collectionEntity.create({ collectionId: collection.id }, collection).go();
+  await run(collectionEntity.create({ collectionId: collection.id }, collection));
   c.header('Location', apiLocation(`/collections/${collection.id}`));
   return c.json(presentCollection(collection, { role: orgAccess.role === 'admin' ? 'admin' : role }), 201);
 });

@@ -3,12 +3,12 @@ import * as op from './operations.ts';
 import { badRequest } from '../../shared/http/errors.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { presentList } from '../../shared/presenters/list.ts';
-import { listCommentPage, listReplyPage } from '../../shared/commands/comments-list.ts';
-import { resolveCommentTarget } from '../../shared/commands/comments-target.ts';
-import { deleteComment, postComment, updateComment } from '../../shared/commands/comments-write.ts';
-import { deleteReply, postReply, updateReply } from '../../shared/commands/comments-replies.ts';
-import { findComment, findReply, loadComment, loadCommentScope, loadReply } from '../../shared/commands/comments-scope.ts';
-import { presentComments, presentOneComment, presentOneReply, presentReplies } from '../../shared/commands/comments-present.ts';
+import { listCommentPage, listReplyPage } from '../../shared/db/lists/comments.ts';
+import { resolveCommentTarget } from '../../shared/commands/comments/target.ts';
+import { deleteComment, postComment, updateComment } from '../../shared/commands/comments/write.ts';
+import { deleteReply, postReply, updateReply } from '../../shared/commands/comments/reply.ts';
+import { findComment, findReply, loadComment, loadCommentScope, loadReply } from '../../shared/presenters/read/comment-scope.ts';
+import { presentComments, presentOneComment, presentOneReply, presentReplies } from '../../shared/presenters/read/comments.ts';
 
 /**
  * Comments (spec 4.5) in two scopes with the same operations: a space's own comments

@@ -11,7 +11,7 @@ import type { ContentContext, ContentOptions } from '../../shared/presenters/rev
 import { PresentedJsonCache, jsonWithSerializedField } from '../../shared/presenters/presented-json-cache.ts';
 import { config } from '../../shared/config.ts';
 import { presentFile, presentPage } from '../../shared/presenters/revision.ts';
-import { presentLoadedRevision } from '../../shared/commands/revision-present.ts';
+import { presentLoadedRevision } from '../../shared/presenters/read/revision.ts';
 import { presentPageContent } from './page-content.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { contentQuery, filesQuery, pageQuery } from './schemas.ts';

@@ -5,7 +5,7 @@ import * as op from './operations.ts';
 import { ApiError, badRequest } from '../../shared/http/errors.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { nowIso } from '../../shared/clock.ts';
-import { transact } from '../../shared/db/operations.ts';
+import { transact } from '../../shared/db/writes.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';

@@ -5,7 +5,7 @@ import { applyChanges } from '../../shared/content/changes.ts';
 import { loadRevision } from '../../shared/content/revisions.ts';
 import { changeRequestBase } from '../../shared/content/change-request-content.ts';
 import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
-import { presentChangeRequests } from '../../shared/commands/change-requests-load.ts';
+import { presentChangeRequests } from '../../shared/presenters/read/change-request.ts';
 import { presentFile } from '../../shared/presenters/revision.ts';
 import { presentContentUpdate } from '../../shared/presenters/content-update.ts';
 

@@ -13,12 +13,12 @@ import { presentList } from '../../shared/presenters/list.ts';
 import {
   presentConversation, presentConversationDetails, presentConversationIssue, presentConversationsCluster,
 } from '../../shared/presenters/conversation.ts';
-import { ingestConversation } from '../../shared/commands/conversations-ingest.ts';
+import { ingestConversation } from '../../shared/commands/conversations/ingest.ts';
 
 /**
  * Conversations (spec 4.17), base /orgs/{organizationId}. Ingesting needs the organization
  * permission `ingestConversations` (edit role and above); reading needs a non-guest membership.
- * Issues and clusters are derived at ingestion (shared/commands/conversations-analyzer.ts).
+ * Issues and clusters are derived at ingestion (shared/commands/conversations/analyzer.ts).
  */
 const routes = operationRoutes();
 

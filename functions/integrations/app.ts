@@ -11,9 +11,8 @@ import { memberEntity } from '../../shared/db/entities/member.ts';
 import {
   eventCreatedAt, installationEntity, integrationEntity, integrationEventEntity, type IntegrationItem,
 } from '../../shared/db/entities/integration.ts';
-import { queryPage } from '../../shared/db/operations.ts';
-import { spaceEntity } from '../../shared/db/entities/space.ts';
-import { siteEntity } from '../../shared/db/entities/site.ts';
+import type { SpaceItem } from '../../shared/db/entities/space.ts';
+import type { SiteItem } from '../../shared/db/entities/site.ts';
 import { isExpired } from '../../shared/policies/access.ts';
 import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentSite } from '../../shared/presenters/site.ts';
@@ -22,7 +21,7 @@ import { apiLocation } from '../../shared/presenters/urls.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
 import { webhookSigningSecret } from '../../shared/integrations/signature.ts';
-import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations-write.ts';
+import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations/write.ts';
 
 /**
  * Integrations (spec 4.18). Reading the catalog needs any token; `private` integrations are
@@ -66,31 +65,24 @@ async function loadIntegration(c: Ctx, name: string): Promise<{ item: Integratio
 
 route(routes, op.listIntegrations, async (c) => {
   const q = c.req.valid('query');
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const add = (expression: string, vals: Record<string, unknown>, n: Record<string, string> = {}) => {
-    conditions.push(expression);
-    Object.assign(values, vals);
-    Object.assign(names, n);
-  };
-  if (q.search) add('contains(searchText, :search)', { ':search': q.search.toLowerCase() });
-  if (q.category) add('contains(categories, :category)', { ':category': q.category });
-  if (q.blockDomain) add('contains(blockDomains, :domain)', { ':domain': q.blockDomain.toLowerCase() });
-  if (q.blocks !== undefined) add('hasBlocks = :blocks', { ':blocks': q.blocks });
-  if (q.contentSources !== undefined) add('hasContentSources = :sources', { ':sources': q.contentSources });
-  if (q.owner) add('ownerOrgId = :owner', { ':owner': q.owner });
-  if (q.scope) add('contains(scopes, :scope)', { ':scope': q.scope });
-  if (q.target) add('(#target = :target OR #target = :all)', { ':target': q.target, ':all': 'all' }, { '#target': 'target' });
   // Catalog: public integrations; with `owner` naming an organization the caller belongs
   // to, every integration of that organization.
   const ownerView = q.owner ? (await ownerViews(c, [q.owner])).get(q.owner) : undefined;
-  if (!ownerView || ownerView.role === undefined) add('visibility = :public', { ':public': 'public' });
-  const result = await queryPage({
-    index: 'gsi1', partition: 'INTEGRATIONS', limit: q.limit, cursor: q.page,
-    filter: conditions.length ? { expression: conditions.join(' AND '), names: Object.keys(names).length ? names : undefined, values } : undefined,
-  });
-  const items = result.records.map((r) => integrationEntity.fromRecord(r));
+  const publicOnly = !ownerView || ownerView.role === undefined;
+  const result = await integrationEntity.query.catalog({}, {
+    where: (w) => w.and(
+      q.search && w.contains('searchText', q.search.toLowerCase()),
+      q.category && w.contains('categories', q.category),
+      q.blockDomain && w.contains('blockDomains', q.blockDomain.toLowerCase()),
+      q.blocks !== undefined && w.eq('hasBlocks', q.blocks),
+      q.contentSources !== undefined && w.eq('hasContentSources', q.contentSources),
+      q.owner && w.eq('ownerOrgId', q.owner),
+      q.scope && w.contains('scopes', q.scope),
+      q.target && w.or(w.eq('target', q.target), w.eq('target', 'all')),
+      publicOnly && w.eq('visibility', 'public'),
+    ),
+  }).page({ limit: q.limit, cursor: q.page });
+  const items = result.items;
   const views = await ownerViews(c, items.map((i) => i.ownerOrgId));
   const presented = items.flatMap((i) => {
     const view = views.get(i.ownerOrgId);
@@ -152,11 +144,10 @@ route(routes, op.listIntegrationInstallations, async (c) => {
   const { item, owner } = await loadIntegration(c, c.req.valid('param').integrationName);
   policies.integration.authorize(owner, 'admin');
   const { page, limit, externalId } = c.req.valid('query');
-  const result = await queryPage({
-    partition: integrationEntity.key({ name: item.name }).pk, prefix: 'INSTALLATION#', limit, cursor: page,
-    filter: externalId ? { expression: 'contains(externalIds, :e)', values: { ':e': externalId } } : undefined,
-  });
-  return c.json(presentList(result.records.map((r) => presentInstallation(installationEntity.fromRecord(r), item)), result.next));
+  const result = await installationEntity.query.ofIntegration({ name: item.name }, {
+    where: externalId ? (w) => w.contains('externalIds', externalId) : undefined,
+  }).page({ limit, cursor: page });
+  return c.json(presentList(result.items.map((i) => presentInstallation(i, item)), result.next));
 });
 
 route(routes, op.installIntegration, async (c) => {
@@ -175,8 +166,8 @@ route(routes, op.listIntegrationEvents, async (c) => {
   policies.integration.authorize(owner, 'admin');
   const { page, limit } = c.req.valid('query');
   // Newest first.
-  const result = await queryPage({ partition: integrationEntity.key({ name: item.name }).pk, prefix: 'EVENT#', forward: false, limit, cursor: page });
-  return c.json(presentList(result.records.map((r) => presentIntegrationEvent(integrationEventEntity.fromRecord(r))), result.next));
+  const result = await integrationEventEntity.query.ofIntegration({ name: item.name }, { forward: false }).page({ limit, cursor: page });
+  return c.json(presentList(result.items.map((e) => presentIntegrationEvent(e)), result.next));
 });
 
 route(routes, op.getIntegrationEvent, async (c) => {
@@ -202,10 +193,10 @@ for (const [kind, declared] of [['spaces', op.listIntegrationSpaceInstallations]
     const { page, limit, externalId, extended } = c.req.valid('query');
     const result = await listInstalledTargets(item.name, kind === 'spaces' ? 'SPACES' : 'SITES', {
       limit, page, externalId,
-      keep: kind === 'spaces' ? (r) => !isExpired(spaceEntity.fromRecord(r)) : undefined,
+      keep: kind === 'spaces' ? (target) => !isExpired(target as SpaceItem) : undefined,
     });
     const orgs = extended ? await ownerViews(c, result.entries.map((e) => e.installation.orgId)) : undefined;
-    const items = result.entries.map(({ installation, record }) => {
+    const items = result.entries.map(({ installation, target }) => {
       const base = {
         integration: item.name,
         installation: installation.id,
@@ -215,7 +206,7 @@ for (const [kind, declared] of [['spaces', op.listIntegrationSpaceInstallations]
       };
       const installationPath = `/integrations/${item.name}/installations/${installation.id}`;
       if (kind === 'spaces') {
-        const space = spaceEntity.fromRecord(record);
+        const space = target as SpaceItem;
         const org = orgs?.get(installation.orgId)?.org;
         return {
           ...base,
@@ -223,7 +214,7 @@ for (const [kind, declared] of [['spaces', op.listIntegrationSpaceInstallations]
           space: org ? presentSpace(space, { role: 'read', org }) : space.id,
         };
       }
-      const site = siteEntity.fromRecord(record);
+      const site = target as SiteItem;
       const org = orgs?.get(installation.orgId)?.org;
       return {
         ...base,

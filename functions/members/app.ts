@@ -13,11 +13,11 @@ import { teamEntity, teamMemberEntity } from '../../shared/db/entities/team.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentTeam } from '../../shared/presenters/team.ts';
-import { listMemberPage } from '../../shared/commands/members-list.ts';
-import { presentMembers, presentOneMember } from '../../shared/commands/members-present.ts';
-import { ancestorKeys, memberSpaceRole, queryOrgSpaces } from '../../shared/commands/members-spaces.ts';
-import { removeMember, setMemberAttributes, touchMember, updateMemberRole } from '../../shared/commands/members-write.ts';
-import { signVisitorClaims } from '../../shared/commands/members-claims.ts';
+import { listMemberPage } from '../../shared/db/lists/members.ts';
+import { presentMembers, presentOneMember } from '../../shared/presenters/read/members.ts';
+import { ancestorKeys, memberSpaceRole, queryOrgSpaces } from '../../shared/presenters/read/member-spaces.ts';
+import { removeMember, setMemberAttributes, touchMember, updateMemberRole } from '../../shared/commands/members/write.ts';
+import { signVisitorClaims } from '../../shared/commands/members/claims.ts';
 
 /**
  * Organization members (spec 4.13). Everyone here must be an active member of the

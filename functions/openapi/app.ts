@@ -10,7 +10,7 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { presentOpenAPISpec } from '../../shared/presenters/openapi-spec.ts';
 import {
   createOpenAPISpec, deleteOpenAPISpec, putOpenAPISpec, readOpenAPISpec, setOpenAPIVisibility,
-} from '../../shared/commands/openapi-write.ts';
+} from '../../shared/commands/openapi/write.ts';
 
 /**
  * OpenAPI specs (spec 4.6), base /orgs/{organizationId}/openapi, keyed by slug. Reading

@@ -19,8 +19,8 @@ import { collectionEntity } from '../../shared/db/entities/collection.ts';
 import {
   agentInstructionsEntity, emailDomainEntity, inviteEntity, type AgentInstructionsItem,
 } from '../../shared/db/entities/org-records.ts';
-import { updateOrganization, type OrganizationChanges, type RemovableField } from '../../shared/commands/organizations-update.ts';
-import { emailDomainOf, joinOrganization, mayJoinByEmailDomain } from '../../shared/commands/organizations-join.ts';
+import { updateOrganization, type OrganizationChanges, type RemovableField } from '../../shared/commands/organizations/update.ts';
+import { emailDomainOf, joinOrganization, mayJoinByEmailDomain } from '../../shared/commands/organizations/join.ts';
 import { presentOrganization } from '../../shared/presenters/organization.ts';
 import { presentAgentInstructions } from '../../shared/presenters/agent-instructions.ts';
 import { presentList } from '../../shared/presenters/list.ts';
@@ -28,6 +28,7 @@ import { pageOfArray } from '../../shared/http/array-page.ts';
 import { searchOrganization } from '../../shared/content/search/organization-search.ts';
 import { presentUser } from '../../shared/presenters/user.ts';
 import { type UpdateOrganizationBody } from './schemas.ts';
+import { run } from '../../shared/db/writes.ts';
 
 /** Organizations (spec 4.12) and the authenticated user. */
 const routes = operationRoutes();
@@ -74,7 +75,7 @@ route(routes, op.deleteOrganizationInviteById, async (c) => {
   const { organizationId, inviteId } = c.req.valid('param');
   policies.organization.authorize(await loadOrgAccess(c.var.scope, organizationId), 'admin');
   // 204 whether or not the invite existed (spec 4.12 and 7.1).
-  await inviteEntity.delete({ orgId: organizationId, inviteId }).go();
+  await run(inviteEntity.delete({ orgId: organizationId, inviteId }));
   return c.body(null, 204);
 });
 
@@ -155,7 +156,7 @@ route(routes, op.updateOrganizationAgentInstructions, async (c) => {
     updatedBy: c.get('caller').userId,
   };
   // A PUT replaces the whole document: the last write wins.
-  await agentInstructionsEntity.put({ orgId: organizationId }, item).go();
+  await run(agentInstructionsEntity.put({ orgId: organizationId }, item));
   return c.json(presentAgentInstructions(org, item));
 });
 

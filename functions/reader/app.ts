@@ -157,12 +157,6 @@ async function read(c: Context) {
   const pages = readablePages(manifest);
   const customization = await readerCustomization(tree, space.siteSpace.id);
   const resolveLink = linkResolver(manifest, space);
-  const scripts = await siteScripts(tree.site);
-  // Part of every page's ETag: installing or publishing an integration changes the page.
-  const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
-  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
-    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, scripts, ...extra,
-  }));
 
   // `<space>/~files/<blob>/<name>`: a file of the space, at a URL that never changes for these bytes.
   // (Found by its blob: a file named `*.md` is a file here, not a page's markdown.)
@@ -173,6 +167,13 @@ async function read(c: Context) {
     c.header('X-Robots-Tag', 'noindex');
     return c.json(await searchResultsJson(space, content, pages, query.q ?? ''));
   }
+  // HTML pages load the integrations' published-site scripts; markdown does not.
+  const scripts = asMarkdown ? [] : await siteScripts(tree.site);
+  // Part of the page's ETag: installing or publishing an integration changes the page.
+  const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
+  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
+    site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, scripts, ...extra,
+  }));
   if (query.q !== undefined && !asMarkdown) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
@@ -193,7 +194,7 @@ async function read(c: Context) {
     }
     return notFound(c);
   }
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey, customization.updatedAt ?? '', asMarkdown ? '' : scriptsKey])) return c.body(null, 304);
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey, customization.updatedAt ?? '', scriptsKey])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest, space), 'text/markdown');
 

@@ -1,5 +1,4 @@
 import type { Hono } from 'hono';
-import { getRecord } from '../../shared/db/operations.ts';
 import { tokenEntity } from '../../shared/db/entities/token.ts';
 import { memberEntity } from '../../shared/db/entities/member.ts';
 import { siteEntity } from '../../shared/db/entities/site.ts';
@@ -22,13 +21,12 @@ export function mountVisitorKey(app: Hono) {
     const siteId = c.req.param('siteId');
     const token = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return error(401, 'An organization admin\'s API token is required (Authorization: Bearer <token>)');
-    const tokenRecord = await getRecord(tokenEntity.key({ hash: sha256Hex(token) }));
-    if (!tokenRecord || tokenRecord.revokedAt) return error(401, 'The access token is unknown or has been revoked');
-    const siteRecord = v.is(siteIdSchema, siteId) ? await getRecord(siteEntity.key({ siteId })) : undefined;
-    if (!siteRecord) return error(404, `No site found with id ${siteId}`);
-    const site = siteEntity.fromRecord(siteRecord);
-    const member = await getRecord(memberEntity.key({ orgId: site.orgId, userId: tokenRecord.userId as string }));
-    if (!member || !isActiveMember(memberEntity.fromRecord(member))) return error(404, `No site found with id ${siteId}`);
+    const accessToken = await tokenEntity.get({ hash: sha256Hex(token) });
+    if (!accessToken || accessToken.revokedAt) return error(401, 'The access token is unknown or has been revoked');
+    const site = v.is(siteIdSchema, siteId) ? await siteEntity.get({ siteId }) : undefined;
+    if (!site) return error(404, `No site found with id ${siteId}`);
+    const member = await memberEntity.get({ orgId: site.orgId, userId: accessToken.userId });
+    if (!member || !isActiveMember(member)) return error(404, `No site found with id ${siteId}`);
     if (member.role !== 'admin') return error(403, 'Only organization admins can read a site\'s visitor signing key');
     return c.json({
       object: 'site-visitor-key',

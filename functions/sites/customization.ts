@@ -1,11 +1,12 @@
 import { operationRoutes, route } from '../../shared/http/route.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { nowIso } from '../../shared/clock.ts';
-import { loadSiteIn, type SiteTree } from '../../shared/commands/sites-structure.ts';
+import { loadSiteIn, type SiteTree } from '../../shared/commands/sites/structure.ts';
 import { retryOnConflict } from '../../shared/commands/retry.ts';
 import { SITE_SCOPE, siteCustomizationEntity } from '../../shared/db/entities/site-customization.ts';
 import { loadCustomizations, patchOverrides, presentCustomization } from '../../shared/reader/customization.ts';
 import * as op from './operations.ts';
+import { run } from '../../shared/db/writes.ts';
 
 /**
  * Customization of a site and of its site spaces (the public interface's operations): the
@@ -30,7 +31,7 @@ route(customizationRoutes, op.updateSiteCustomizationById, async (c) => {
   const { organizationId, siteId } = c.req.valid('param');
   const settings = c.req.valid('json');
   const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
-  await siteCustomizationEntity.put({ siteId, scope: SITE_SCOPE }, { siteId, scope: SITE_SCOPE, settings, updatedAt: nowIso() }).go();
+  await run(siteCustomizationEntity.put({ siteId, scope: SITE_SCOPE }, { siteId, scope: SITE_SCOPE, settings, updatedAt: nowIso() }));
   return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId)));
 });
 
@@ -52,7 +53,7 @@ route(customizationRoutes, op.overrideSiteSpaceCustomizationById, async (c) => {
     const before = await siteCustomizationEntity.get(key, { consistent: true });
     const settings = patchOverrides(before?.settings ?? {}, patch);
     const item = { siteId, scope: siteSpaceId, settings, updatedAt: nowIso() };
-    await siteCustomizationEntity.put(key, item, (w) => (before ? w.eq('updatedAt', before.updatedAt) : w.absent())).go();
+    await run(siteCustomizationEntity.put(key, item, (w) => (before ? w.eq('updatedAt', before.updatedAt) : w.absent())));
   });
   return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId), siteSpaceId));
 });
@@ -61,6 +62,6 @@ route(customizationRoutes, op.deleteSiteSpaceCustomizationById, async (c) => {
   const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
   const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'admin');
   siteSpaceIn(tree, siteSpaceId);
-  const deleted = await siteCustomizationEntity.delete({ siteId, scope: siteSpaceId }).go();
+  const deleted = await run(siteCustomizationEntity.delete({ siteId, scope: siteSpaceId }));
   return c.body(null, deleted ? 205 : 204);
 });

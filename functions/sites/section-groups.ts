@@ -5,7 +5,7 @@ import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import type { SiteSectionGroupItem } from '../../shared/db/entities/site.ts';
-import { changeSite, childrenOf, groupsInOrder, loadSiteIn, positionAtEnd, type SiteTree } from '../../shared/commands/sites-structure.ts';
+import { changeSite, childrenOf, groupsInOrder, loadSiteIn, positionAtEnd, type SiteTree } from '../../shared/commands/sites/structure.ts';
 import { presentGroup } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { structureContext } from './context.ts';

@@ -8,7 +8,7 @@ import type { SiteSectionItem } from '../../shared/db/entities/site.ts';
 import {
   changeSite, childrenOf, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
   siteSpacesIn, slugify, uniquePath, type SiteTree,
-} from '../../shared/commands/sites-structure.ts';
+} from '../../shared/commands/sites/structure.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSection } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';

@@ -6,7 +6,7 @@ import { pageOfArray } from '../../shared/http/array-page.ts';
 import {
   changeSite, isDefaultSiteSpace, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
   siteSpacesIn, siteSpacesInOrder, type SiteTree,
-} from '../../shared/commands/sites-structure.ts';
+} from '../../shared/commands/sites/structure.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSiteSpace, presentSiteSpaces } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';

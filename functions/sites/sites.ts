@@ -14,9 +14,9 @@ import { siteCustomizationEntity } from '../../shared/db/entities/site-customiza
 import {
   changeSite, loadSiteIn, loadSiteOrgAccess, normalizeTree, positionAtEnd, resolveSpace, sectionsInOrder,
   siteSpacesIn, slugify, uniquePath, type SiteTree,
-} from '../../shared/commands/sites-structure.ts';
+} from '../../shared/commands/sites/structure.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
-import { checkAdaptiveSchema, templateConditions } from '../../shared/commands/sites-adaptive.ts';
+import { checkAdaptiveSchema, templateConditions } from '../../shared/commands/sites/adaptive.ts';
 import { presentPublishedSite, presentSite } from '../../shared/presenters/site.ts';
 import { loadCustomizations, presentCustomization } from '../../shared/reader/customization.ts';
 import { presentList } from '../../shared/presenters/list.ts';

@@ -10,7 +10,7 @@ import { teamEntity, type TeamItem } from '../../shared/db/entities/team.ts';
 import { samlProviderEntity, type SAMLProviderItem } from '../../shared/db/entities/saml-provider.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentSAMLProvider, presentSSOLoginOption } from '../../shared/presenters/saml-provider.ts';
-import { createSAMLProvider, deleteSAMLProvider, updateSAMLProvider } from '../../shared/commands/sso-providers.ts';
+import { createSAMLProvider, deleteSAMLProvider, updateSAMLProvider } from '../../shared/commands/sso/providers.ts';
 
 /**
  * SSO (spec 4.15): the SAML providers of an organization (admin only, reads included:

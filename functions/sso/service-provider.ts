@@ -12,7 +12,7 @@ import { acceptAssertionOnce } from '../../shared/sso/replay-store.ts';
 import { identityOf } from '../../shared/sso/identity.ts';
 import { isServiceUrl, withTokenFragment } from '../../shared/sso/return-url.ts';
 import { MAX_SAML_RESPONSE_CHARS } from '../../shared/sso/settings.ts';
-import { signInWithSAML } from '../../shared/commands/sso-login.ts';
+import { signInWithSAML } from '../../shared/commands/sso/login.ts';
 import { acsForm, startQuery } from './sp-schemas.ts';
 import { serviceProviderParams } from './schemas.ts';
 import { tokenPage } from './token-page.ts';

@@ -7,13 +7,13 @@ import { translationEntity } from '../../shared/db/entities/translation.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentTranslation } from '../../shared/presenters/translation.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
-import { createTranslation, deleteTranslation, updateTranslationInstructions } from '../../shared/commands/translations-write.ts';
-import { readTranslation, requestTranslationRun } from '../../shared/commands/translations-run.ts';
+import { createTranslation, deleteTranslation, updateTranslationInstructions } from '../../shared/commands/translations/write.ts';
+import { readTranslation, requestTranslationRun } from '../../shared/commands/translations/run.ts';
 
 /**
  * Translations (spec 4.16), base /orgs/{organizationId}/translations. Non-guest members read;
  * creating, updating, deleting and running need the create role (policies.translation 'edit').
- * Runs are done by the `translations` queue worker (shared/commands/translations-run.ts).
+ * Runs are done by the `translations` queue worker (shared/commands/translations/run.ts).
  */
 const routes = operationRoutes();
 

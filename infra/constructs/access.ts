@@ -4,7 +4,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { QueueName } from '../../shared/config.ts';
 import type { GroupName } from '../../functions/catalogue.ts';
 import { blobKey } from '../../shared/content/blobs.ts';
-import { spaceObjectPrefix } from '../../shared/commands/purge-space.ts';
+import { spaceObjectPrefix } from '../../shared/commands/spaces/purge.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
 import { translationProviders } from '../../shared/translate/providers.ts';
 import type { ServiceResources } from './service-function.ts';

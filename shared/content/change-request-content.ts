@@ -1,5 +1,5 @@
 import { notFound } from '../http/errors.ts';
-import { loadChangeRequest } from '../commands/change-requests-load.ts';
+import { loadChangeRequest } from '../presenters/read/change-request.ts';
 import { loadRevision } from './revisions.ts';
 import type { RequestScope } from '../http/scope.ts';
 

@@ -1,10 +1,10 @@
 import { ApiError, conflict } from '../http/errors.ts';
 import { policies } from '../policies/index.ts';
 import { nowIso } from '../clock.ts';
-import { transact } from '../db/operations.ts';
+import { transact } from '../db/writes.ts';
 import { RecordLoader } from '../http/loader.ts';
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
-import { changeRequestRevisionWrite } from '../commands/change-requests-update.ts';
+import { changeRequestRevisionWrite } from '../commands/change-requests/update.ts';
 import { loadChangeRequestContent } from './change-request-content.ts';
 import { prepareRevision } from './revisions.ts';
 import type { Manifest } from './types.ts';

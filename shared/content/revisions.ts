@@ -1,4 +1,4 @@
-import type { Write } from '../db/writes.ts';
+import { run, type Write } from '../db/writes.ts';
 import { revisionEntity, type RevisionItem, type RevisionType } from '../db/entities/revision.ts';
 import { randomId } from '../ids.ts';
 import { nowIso } from '../clock.ts';
@@ -41,7 +41,7 @@ export async function prepareRevision(input: {
 
 export async function saveRevision(input: Parameters<typeof prepareRevision>[0]): Promise<RevisionItem> {
   const { revision, put } = await prepareRevision(input);
-  await put.go();
+  await run(put);
   return revision;
 }
 

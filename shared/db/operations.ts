@@ -122,6 +122,5 @@ function isStartKey(attributes: string[], partitionAttr: string, partition: stri
     && (key as Record<string, unknown>)[partitionAttr] === partition;
 }
 
-export { transact, type TransactItem } from './writes.ts';
 
 export const tableName = () => config.tableName;

@@ -3,6 +3,7 @@ import { nowIso } from '../clock.ts';
 import { NotFound } from '../db/errors.ts';
 import { gitInfoEntity, gitOperationEntity, type GitInfoItem, type GitOperationItem } from '../db/entities/git-info.ts';
 import { gitSyncProviders, type GitInfoOutput, type GitSyncProvider } from '../presenters/schemas/git-info.ts';
+import { run } from '../db/writes.ts';
 
 export async function getGitInfo(spaceId: string): Promise<GitInfoItem | undefined> {
   return gitInfoEntity.get({ spaceId }, { consistent: true });
@@ -13,14 +14,14 @@ export async function getOperation(spaceId: string, operationId: string): Promis
 }
 
 export async function putQueuedOperation(op: GitOperationItem): Promise<void> {
-  await gitOperationEntity.put({ spaceId: op.spaceId, operationId: op.id }, op).go();
+  await run(gitOperationEntity.put({ spaceId: op.spaceId, operationId: op.id }, op));
 }
 
 /** SET the given fields of an operation (creating it when a job arrives without its queued record). */
 export async function updateOperation(spaceId: string, operationId: string, fields: Partial<GitOperationItem>, options: { incrementAttempts?: boolean } = {}): Promise<void> {
-  await gitOperationEntity.update({ spaceId, operationId }, {
+  await run(gitOperationEntity.update({ spaceId, operationId }, {
     set: fields, upsert: true, ...(options.incrementAttempts ? { add: { attempts: 1 } } : {}),
-  }).go();
+  }));
 }
 
 /** The most recent operations, newest first. */
@@ -93,7 +94,7 @@ export async function presentGitInfo(spaceId: string): Promise<GitInfoOutput> {
 }
 
 export async function clearLegacyInstallation(spaceId: string): Promise<void> {
-  await gitInfoEntity.update({ spaceId }, { remove: ['legacyInstallation'] }).go().catch((error: unknown) => {
+  await run(gitInfoEntity.update({ spaceId }, { remove: ['legacyInstallation'] })).catch((error: unknown) => {
     if (!(error instanceof NotFound)) throw error;
   });
 }

@@ -4,6 +4,7 @@ import { runTraced, roundTrips } from '../db/trace.ts';
 import { runWithLogContext } from '../observability/context.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
+import { setAnswerHeader } from './answer-headers.ts';
 
 /** A caller's x-request-id is reused as correlation id only if it is short and plain (it is echoed and logged). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
@@ -38,8 +39,8 @@ export function observeRequests(options: ObserveOptions): MiddlewareHandler {
     await runWithLogContext({ request_id: requestId, correlation_id: correlationId }, () => runTraced(async () => {
       await next();
       const trips = roundTrips();
-      c.header('x-request-id', correlationId);
-      if (roundTripsHeader()) c.header('x-db-round-trips', String(trips));
+      setAnswerHeader(c, 'x-request-id', correlationId);
+      if (roundTripsHeader()) setAnswerHeader(c, 'x-db-round-trips', String(trips));
       const operation = options.operation?.(c);
       const group = operation?.group ?? options.group;
       const durationMs = Math.round((performance.now() - started) * 10) / 10;

@@ -8,6 +8,7 @@ import type { StoredRecord } from '../db/operations.ts';
 import { ApiError, errorBody } from './errors.ts';
 import { clientAddress } from './rate-limit-client-address.ts';
 import type { AppEnv } from './env.ts';
+import { setAnswerHeader } from './answer-headers.ts';
 
 /**
  * Rate limits that hold across Lambda instances: a DynamoDB counter per subject and fixed
@@ -69,7 +70,7 @@ function tooManyRequests(state: RateLimitState, what: string): ApiError {
 export const rateLimitHeadersMiddleware = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   const state = c.get('rateLimit');
-  if (state) for (const [name, value] of Object.entries(rateLimitHeaders(state))) c.header(name, value);
+  if (state) for (const [name, value] of Object.entries(rateLimitHeaders(state))) setAnswerHeader(c, name, value);
 });
 
 // A request is counted against its token by token-request-counter.ts (written in steps).
@@ -117,7 +118,7 @@ function addressRateLimit(scope: RateLimitScope, what: string) {
       return c.json(errorBody(429, tooManyRequests(state, what).message), 429, { ...headers, 'Cache-Control': 'no-store' });
     }
     await next();
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    for (const [name, value] of Object.entries(headers)) setAnswerHeader(c, name, value);
   });
 }
 

@@ -9,6 +9,7 @@ import { webhookHeaders, webhookSigningSecret } from './signature.ts';
 import { runEvent } from './script-request.ts';
 import type { EventPayload } from './events.ts';
 import type { RetryLater } from '../jobs/queue-handler.ts';
+import { run } from '../db/writes.ts';
 
 export const DISPATCH_TIMEOUT_MS = 10_000;
 /** Attempts per event; the queue's maxReceiveCount (infra/constructs/queues.ts) is the same, so the last failure goes to the DLQ. */
@@ -61,7 +62,7 @@ export async function dispatchIntegrationEvent(integrationName: string, eventId:
   const logs = [...event.logs, ...outcome.logs];
   if (outcome.status === 'retry') logs.push(log(final === 'failed' ? `Giving up after ${attempts} attempts` : `Attempt ${attempts} failed; retrying`, final === 'failed' ? 'error' : 'info'));
   try {
-    await integrationEventEntity.update(key, { set: { status: final === 'retry' ? 'pending' : final, logs, attempts } }).go();
+    await run(integrationEventEntity.update(key, { set: { status: final === 'retry' ? 'pending' : final, logs, attempts } }));
   } catch (error) {
     if (!(error instanceof ConditionFailed || error instanceof NotFound)) throw error; // unpublished meanwhile
     return;

@@ -3,6 +3,7 @@ import { randomId } from '../ids.ts';
 import { enqueue } from '../jobs/enqueue.ts';
 import { logger } from '../observability/logger.ts';
 import { installationEntity, integrationEntity, integrationEventEntity, type InstallationItem, type IntegrationEventItem } from '../db/entities/integration.ts';
+import { run } from '../db/writes.ts';
 
 /**
  * Integration events (spec 2.13; payloads as @gitbook/api's Event types): each is stored
@@ -40,7 +41,7 @@ export const eventKey = (event: Pick<IntegrationEventItem, 'integrationName' | '
 /** Stores and queues events. */
 export async function emitEvents(events: IntegrationEventItem[]): Promise<void> {
   for (const event of events) {
-    await integrationEventEntity.create(eventKey(event), event).go();
+    await run(integrationEventEntity.create(eventKey(event), event));
     await enqueue({ kind: 'integration-event', integrationName: event.integrationName, eventId: event.id });
   }
 }

@@ -8,6 +8,7 @@ import { maxRole } from '../policies/roles.ts';
 import { checkTokenScope } from '../http/token-scopes.ts';
 import type { Operation } from '../http/declare.ts';
 import type { RecordLoader } from '../http/loader.ts';
+import { run } from '../db/writes.ts';
 
 /**
  * Short-lived API tokens for integration scripts. A token names its installation and the
@@ -42,14 +43,14 @@ export async function mintInstallationToken(integration: IntegrationItem, instal
   const token = `dps_${randomId(40)}`;
   const hash = sha256Hex(token);
   const grant: IntegrationGrant = { name: integration.name, installationId: installation.id, orgId: installation.orgId, scopes: integration.scopes };
-  await tokenEntity.put({ hash }, {
+  await run(tokenEntity.put({ hash }, {
     hash,
     userId: installationUserId(integration.name, installation.id),
     label: `integration ${integration.name}`,
     createdAt: nowIso(),
     expiresAt: nowEpochSeconds() + INSTALLATION_TOKEN_TTL_SECONDS,
     integration: grant,
-  }).go();
+  }));
   return token;
 }
 

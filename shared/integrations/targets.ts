@@ -1,11 +1,19 @@
-import { queryAll, queryPage } from '../db/operations.ts';
+import type { Query } from '../db/entity.ts';
 import { loadCursorKey, openCursor, sealCursor } from '../http/cursor.ts';
-import { installationEntity, integrationEntity, type InstallationItem } from '../db/entities/integration.ts';
+import { installationEntity, type InstallationItem } from '../db/entities/integration.ts';
+import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
+import { siteEntity, type SiteItem } from '../db/entities/site.ts';
 
-export interface TargetPage {
-  entries: { installation: InstallationItem; record: Record<string, unknown> }[];
+interface Targets { SPACES: SpaceItem; SITES: SiteItem }
+
+export interface TargetPage<T> {
+  entries: { installation: InstallationItem; target: T }[];
   next?: string;
 }
+
+/** The organization's live spaces (or sites), in creation order. */
+const ofOrganization = <K extends keyof Targets>(kind: K, orgId: string) =>
+  (kind === 'SPACES' ? spaceEntity.query.byOrg({ orgId }) : siteEntity.query.byOrg({ orgId })) as unknown as Query<Targets[K]>;
 
 interface Cursor { i: string; p?: string }
 
@@ -19,33 +27,33 @@ const isCursor = (value: unknown): value is Cursor => typeof value === 'object' 
  * (ORG#<org>#SPACES / ORG#<org>#SITES). The cursor names the installation and the page
  * inside its organization's list.
  */
-export async function listInstalledTargets(
+export async function listInstalledTargets<K extends keyof Targets>(
   integrationName: string,
-  kind: 'SPACES' | 'SITES',
-  options: { limit: number; page?: string; externalId?: string; keep?: (record: Record<string, unknown>) => boolean },
-): Promise<TargetPage> {
+  kind: K,
+  options: { limit: number; page?: string; externalId?: string; keep?: (target: Targets[K]) => boolean },
+): Promise<TargetPage<Targets[K]>> {
   await loadCursorKey();
   const scope = `integration-targets:${integrationName}:${kind}`;
   const cursor = options.page ? openCursor(options.page, scope, isCursor) : undefined;
   const encode = (value: Cursor) => sealCursor(scope, value);
-  const installations = (await queryAll({
-    partition: integrationEntity.key({ name: integrationName }).pk, prefix: 'INSTALLATION#',
-    filter: options.externalId ? { expression: 'contains(externalIds, :e)', values: { ':e': options.externalId } } : undefined,
-  })).map((r) => installationEntity.fromRecord(r));
+  const { externalId } = options;
+  const installations = await installationEntity.query.ofIntegration({ name: integrationName }, {
+    where: externalId ? (w) => w.contains('externalIds', externalId) : undefined,
+  }).all();
   let start = 0;
   if (cursor) {
     start = installations.findIndex((i) => i.id >= cursor.i);
     if (start < 0) return { entries: [] };
   }
-  const entries: TargetPage['entries'] = [];
+  const entries: TargetPage<Targets[K]>['entries'] = [];
   for (let n = start; n < installations.length; n++) {
     const installation = installations[n]!;
     const selection = kind === 'SPACES' ? installation.space_selection : installation.site_selection;
     let inner = cursor && n === start && installation.id === cursor.i ? cursor.p : undefined;
     if (selection !== 'all') continue;
     do {
-      const page = await queryPage({ index: 'gsi1', partition: `ORG#${installation.orgId}#${kind}`, limit: options.limit - entries.length, cursor: inner });
-      for (const record of page.records) if (!options.keep || options.keep(record)) entries.push({ installation, record });
+      const page = await ofOrganization(kind, installation.orgId).page({ limit: options.limit - entries.length, cursor: inner });
+      for (const target of page.items) if (!options.keep || options.keep(target)) entries.push({ installation, target });
       inner = page.next;
       if (entries.length >= options.limit) {
         if (inner) return { entries, next: encode({ i: installation.id, p: inner }) };

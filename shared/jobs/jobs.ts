@@ -36,9 +36,9 @@ export const jobSchema = v.variant('kind', [
   }),
   v.object({ kind: v.literal('translation-run'), organizationId: v.string(), translationId: v.string() }),
   v.object({ kind: v.literal('integration-event'), integrationName: v.string(), eventId: v.string() }),
-  /** Fetch/parse/store of an OpenAPI spec (shared/commands/openapi-process.ts); `processId` names the run. */
+  /** Fetch/parse/store of an OpenAPI spec (shared/commands/openapi/process.ts); `processId` names the run. */
   v.object({ kind: v.literal('openapi-process'), organizationId: v.string(), slug: v.string(), processId: v.string() }),
-  /** Re-clusters an organization's conversation issues (shared/commands/conversations-recluster.ts); `ingestedAt` of the issue that asked. */
+  /** Re-clusters an organization's conversation issues (shared/commands/conversations/recluster.ts); `ingestedAt` of the issue that asked. */
   v.object({ kind: v.literal('conversations-cluster'), organizationId: v.string(), ingestedAt: v.string() }),
   /** Mark-and-sweep of unreferenced blobs (shared/content/blob-sweep.ts); sent daily by an EventBridge rule, or `npm run admin -- blobs sweep`. */
   v.object({ kind: v.literal('blob-sweep') }),

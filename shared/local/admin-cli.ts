@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { addMember, createAccessToken, createOrganization, createUser, getUser, revokeAccessToken } from '../commands/accounts.ts';
+import { addMember, createAccessToken, createOrganization, createUser, getUser, revokeAccessToken } from '../commands/accounts/create.ts';
 import { roles, type Role } from '../http/schemas.ts';
 import { readLocalStackInfo } from './local-stack-file.ts';
 import { hasConfiguredEndpoint } from './aws-target.ts';

@@ -1,5 +1,5 @@
 import { organizationEntity } from '../db/entities/organization.ts';
-import { createAccessToken, createOrganization, createUser, getUser } from '../commands/accounts.ts';
+import { createAccessToken, createOrganization, createUser, getUser } from '../commands/accounts/create.ts';
 
 export const LOCAL_ADMIN_ID = 'local-admin';
 export const LOCAL_ORG_ID = 'local';

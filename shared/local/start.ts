@@ -1,7 +1,7 @@
 import { prepareAwsTarget } from './aws-target.ts';
 import { bootstrapLocalAdmin } from './bootstrap.ts';
 import { startQueuePollers } from './queue-poller.ts';
-import { sweepExpiredSpaces } from '../commands/purge-space.ts';
+import { sweepExpiredSpaces } from '../commands/spaces/purge.ts';
 import { writeLocalStackInfo, removeLocalStackInfo } from './local-stack-file.ts';
 import { config } from '../config.ts';
 import { serveLocal } from './http-server.ts';

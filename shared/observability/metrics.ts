@@ -23,6 +23,9 @@ export const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
 /** One data point with its own dimensions, written at once (a singleMetric flushes on add). */
 function emit(dimensions: Record<string, string>, name: string, unit: Parameters<Metrics["addMetric"]>[1], value: number): void {
+  // Disabled (outside Lambda): nothing would be written, and each singleMetric() builds a
+  // Metrics instance and a Console (issue 17: as much CPU per request as authentication).
+  if (process.env.POWERTOOLS_METRICS_DISABLED === 'true') return;
   const metric = metrics.singleMetric();
   metric.addDimensions(dimensions);
   metric.addMetric(name, unit, value);

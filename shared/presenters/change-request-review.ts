@@ -1,7 +1,7 @@
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import type { ChangeRequestReviewItem } from '../db/entities/change-request-review.ts';
 import type { UserItem } from '../db/entities/user.ts';
-import { isOutdated } from '../commands/change-request-reviews-state.ts';
+import { isOutdated } from '../commands/change-request-reviews/state.ts';
 import { presentUser } from './user.ts';
 import { apiLocation } from './urls.ts';
 import type { ChangeRequestReviewOutput, RequestedReviewerOutput } from './schemas/change-request-review.ts';

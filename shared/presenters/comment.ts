@@ -10,7 +10,7 @@ export interface CommentPresentationContext {
   /** The caller's effective role on the space. */
   role: Role | null;
   callerId: string;
-  /** Users loaded for the request (shared/commands/comments-present.ts); a missing user presents with an empty profile. */
+  /** Users loaded for the request (shared/presenters/read/comments.ts); a missing user presents with an empty profile. */
   users: ReadonlyMap<string, UserItem>;
 }
 

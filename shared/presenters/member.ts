@@ -5,7 +5,7 @@ import type { MemberOutput } from './schemas/member.ts';
 
 /**
  * Member (spec 2.4, plus `sites` of the official interface). `id` is the user id.
- * `spaces` is computed by the caller (shared/commands/members-spaces.ts): the number of
+ * `spaces` is computed by the caller (shared/presenters/read/member-spaces.ts): the number of
  * the organization's spaces the member can read. `sites` is 0 (docs sites carry no
  * per-member access yet). `lastSeenAt` is absent until the member's first ping.
  */

@@ -6,6 +6,7 @@ import { scriptLimits } from '../integrations/limits.ts';
 import { nowMs } from '../clock.ts';
 import { logger } from '../observability/logger.ts';
 import { readerBasePath, readerBaseUrl } from './site.ts';
+import { run as runWrite } from '../db/writes.ts';
 
 /**
  * Published-site scripts (how analytics and chat widgets reach published sites): an
@@ -108,6 +109,6 @@ export async function publishedScriptBody(siteId: string, script: SiteScript): P
     logger.warn('published script failed', { integration: integration.name, siteId, status: run.response?.status, reason: run.failure?.reason });
   }
   const body = ok ? Buffer.from(run.response!.body).toString('utf8') : undefined;
-  await cachedScriptEntity.put(key, { ...(body !== undefined ? { body } : {}), fetchedAt: nowMs(), failed: !ok }).go();
+  await runWrite(cachedScriptEntity.put(key, { ...(body !== undefined ? { body } : {}), fetchedAt: nowMs(), failed: !ok }));
   return { body: body ?? NO_SCRIPT(integration.name), fresh: ok };
 }

@@ -3,7 +3,7 @@ import { batchGetRecords } from '../db/operations.ts';
 import { keyString } from '../db/entity.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import type { SiteSectionGroupItem, SiteSectionItem, SiteSpaceItem } from '../db/entities/site.ts';
-import { childrenOf, isDefaultSiteSpace, loadSiteTree, sectionsInOrder, siteSpacesIn, type SiteTree } from '../commands/sites-structure.ts';
+import { childrenOf, isDefaultSiteSpace, loadSiteTree, sectionsInOrder, siteSpacesIn, type SiteTree } from '../commands/sites/structure.ts';
 import { isExpired } from '../policies/access.ts';
 import { loadRevision, type LoadedRevision } from '../content/revisions.ts';
 import { walkPages, type LocatedPage } from '../content/tree.ts';

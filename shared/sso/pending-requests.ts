@@ -3,6 +3,7 @@ import { nowEpochSeconds, nowIso } from '../clock.ts';
 import { samlRequestEntity } from '../db/entities/saml-request.ts';
 import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
 import { PENDING_REQUEST_TTL_SECONDS } from './settings.ts';
+import { run } from '../db/writes.ts';
 
 /**
  * node-saml's request-id cache, kept in the table so any Lambda instance can answer the
@@ -14,10 +15,10 @@ export function pendingRequests(provider: Pick<SAMLProviderItem, 'id' | 'orgId'>
   const key = (requestId: string) => ({ requestId, providerId: provider.id });
   return {
     async saveAsync(requestId: string, issuedAt: string): Promise<CacheItem> {
-      await samlRequestEntity.create(key(requestId), {
+      await run(samlRequestEntity.create(key(requestId), {
         requestId, providerId: provider.id, orgId: provider.orgId, issuedAt,
         expiresAt: nowEpochSeconds() + PENDING_REQUEST_TTL_SECONDS,
-      }).go();
+      }));
       return { value: issuedAt, createdAt: Date.parse(nowIso()) };
     },
     async getAsync(requestId: string): Promise<string | null> {
@@ -28,7 +29,7 @@ export function pendingRequests(provider: Pick<SAMLProviderItem, 'id' | 'orgId'>
     },
     async removeAsync(requestId: string | null): Promise<string | null> {
       if (!requestId) return null;
-      return (await samlRequestEntity.delete(key(requestId)).go())?.issuedAt ?? null;
+      return (await run(samlRequestEntity.delete(key(requestId))))?.issuedAt ?? null;
     },
   };
 }

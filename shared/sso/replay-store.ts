@@ -2,6 +2,7 @@ import { ConditionFailed } from '../db/errors.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
 import { samlAssertionEntity } from '../db/entities/saml-assertion.ts';
 import { refused } from './errors.ts';
+import { run } from '../db/writes.ts';
 
 const replayed = () => refused('this assertion was already used to sign in');
 
@@ -21,9 +22,9 @@ export async function refuseKnownAssertion(providerId: string, assertionId: stri
 export async function acceptAssertionOnce(providerId: string, assertionId: string, usableUntilMs: number): Promise<void> {
   try {
     const now = nowEpochSeconds();
-    await samlAssertionEntity.put({ providerId, assertionId }, {
+    await run(samlAssertionEntity.put({ providerId, assertionId }, {
       providerId, assertionId, usedAt: nowIso(), expiresAt: Math.ceil(usableUntilMs / 1000),
-    }, (w) => w.or(w.absent(), w.le('expiresAt', now))).go();
+    }, (w) => w.or(w.absent(), w.le('expiresAt', now))));
   } catch (error) {
     if (error instanceof ConditionFailed) throw replayed();
     throw error;

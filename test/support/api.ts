@@ -5,7 +5,7 @@ import { queueNames, queueUrlVariable } from '../../shared/config.ts';
 import { createQueueWithDlq } from '../../shared/local/provision.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
 import { resetAwsClients } from '../../shared/aws/clients.ts';
-import { addMember, createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts.ts';
+import { addMember, createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts/create.ts';
 import type { Role } from '../../shared/http/schemas.ts';
 import type { UserItem } from '../../shared/db/entities/user.ts';
 import { assertContract } from './contract.ts';

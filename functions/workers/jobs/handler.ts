@@ -1,7 +1,7 @@
 import { createQueueHandler } from '../../../shared/jobs/queue-handler.ts';
-import { purgeSpace } from '../../../shared/commands/purge-space.ts';
-import { processOpenAPISpec } from '../../../shared/commands/openapi-process.ts';
-import { reclusterConversations } from '../../../shared/commands/conversations-recluster.ts';
+import { purgeSpace } from '../../../shared/commands/spaces/purge.ts';
+import { processOpenAPISpec } from '../../../shared/commands/openapi/process.ts';
+import { reclusterConversations } from '../../../shared/commands/conversations/recluster.ts';
 import { sweepBlobs } from '../../../shared/content/blob-sweep.ts';
 import { logger } from '../../../shared/observability/logger.ts';
 

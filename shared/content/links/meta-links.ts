@@ -3,7 +3,7 @@ import type { OrganizationItem } from '../../db/entities/organization.ts';
 import { spaceEntity, type SpaceItem } from '../../db/entities/space.ts';
 import { revisionEntity } from '../../db/entities/revision.ts';
 import { translationEntity } from '../../db/entities/translation.ts';
-import { presentReadable } from '../../commands/readable.ts';
+import { presentReadable } from '../../presenters/read/readable.ts';
 import { isExpired } from '../../policies/access.ts';
 import { getJsonBlob } from '../blobs.ts';
 import { findPage } from '../tree.ts';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { revisionEntity } from '../../db/entities/revision.ts';
 import { changeRequestEntity } from '../../db/entities/change-request.ts';
-import { changeRequestFilter } from '../../commands/change-requests-list.ts';
+import { changeRequestFilter } from '../../presenters/read/change-requests.ts';
 import { pageOfArray } from '../../http/array-page.ts';
 import { listQueryEntries } from '../../http/schemas.ts';
 import { presentList } from '../../presenters/list.ts';

@@ -8,6 +8,7 @@ import { findPage, walkPages, type LocatedPage } from '../tree.ts';
 import type { Manifest, StoredDocument } from '../types.ts';
 import { renderPdf } from './index.ts';
 import { mapLimit } from '../../map-limit.ts';
+import { run } from '../../db/writes.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
 export const PDF_RENDERER_VERSION = 2;
@@ -74,7 +75,7 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
     },
   });
   const blob = await putBytesBlob(bytes, 'application/pdf');
-  await pdfExportEntity.put(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso() }).go();
+  await run(pdfExportEntity.put(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso() }));
   return { blob, size: bytes.length, cached: false };
 }
 

@@ -1,7 +1,7 @@
 import { MAX_PAGE_SIZE } from '../../http/schemas.ts';
 import type { OrganizationItem } from '../../db/entities/organization.ts';
 import { spaceEntity } from '../../db/entities/space.ts';
-import { presentReadable } from '../../commands/readable.ts';
+import { presentReadable } from '../../presenters/read/readable.ts';
 import { isExpired } from '../../policies/access.ts';
 import { searchSpaces, type SearchSpaceResult } from './spaces-search.ts';
 import type { RequestScope } from '../../http/scope.ts';

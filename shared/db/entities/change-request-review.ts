@@ -35,7 +35,7 @@ export interface ChangeRequestReviewItem {
 }
 
 /** gsi2 partition of a change request's reviews, sorted by `<createdAt>#<id>`. */
-export const reviewsPartition = (spaceId: string, changeRequestId: string) => `SPACE#${spaceId}#CR#${changeRequestId}#REVIEWS`;
+const reviewsPartition = (spaceId: string, changeRequestId: string) => `SPACE#${spaceId}#CR#${changeRequestId}#REVIEWS`;
 
 /**
  * SPACE#<space> / CRREVIEW#<change request>#<review>: a review lives in its space's partition

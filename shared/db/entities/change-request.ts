@@ -36,7 +36,7 @@ export interface ChangeRequestItem {
   contributors: string[];
   /** User ids asked to review, in request order. Internal: the `requestedReviewer` filter. */
   requestedReviewers: string[];
-  /** Details of each pending review request, by user id (shared/commands/change-request-reviews-state.ts). */
+  /** Details of each pending review request, by user id (shared/commands/change-request-reviews/state.ts). */
   reviewRequests?: Record<string, ReviewRequestState>;
   /** Each reviewer's latest review, by user id: what merge rules are evaluated on. */
   latestReviews?: Record<string, LatestReviewState>;

@@ -86,13 +86,13 @@ const scopePrefix = (scope: CommentScope) =>
   scope.changeRequestId === undefined ? `SPACE#${scope.spaceId}` : `SPACE#${scope.spaceId}#CR#${scope.changeRequestId}`;
 
 /** gsi2 partition of a scope's comments, sorted by `<postedAt>#<id>`. */
-export const scopeCommentsPartition = (scope: CommentScope) => `${scopePrefix(scope)}#COMMENTS`;
+const scopeCommentsPartition = (scope: CommentScope) => `${scopePrefix(scope)}#COMMENTS`;
 
 /** gsi3 partition of the comments of a scope anchored on one page (sparse), sorted by `<postedAt>#<id>`. */
-export const pageCommentsPartition = (scope: CommentScope, pageId: string) => `${scopePrefix(scope)}#PAGE#${pageId}#COMMENTS`;
+const pageCommentsPartition = (scope: CommentScope, pageId: string) => `${scopePrefix(scope)}#PAGE#${pageId}#COMMENTS`;
 
 /** gsi2 partition of a comment's replies, sorted by `<postedAt>#<id>`. */
-export const commentRepliesPartition = (spaceId: string, commentId: string) => `SPACE#${spaceId}#COMMENT#${commentId}#REPLIES`;
+const commentRepliesPartition = (spaceId: string, commentId: string) => `SPACE#${spaceId}#COMMENT#${commentId}#REPLIES`;
 
 /**
  * SPACE#<space> / COMMENT#<id>: a comment lives in its space's partition (one Query or purge

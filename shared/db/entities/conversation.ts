@@ -58,7 +58,7 @@ export interface ConversationIssueItem {
   createdAt: string;
   ingestedAt: string;
   conversation: string;
-  /** Set by the clustering job (commands/conversations-recluster.ts); absent until it ran. */
+  /** Set by the clustering job (shared/commands/conversations/recluster.ts); absent until it ran. */
   cluster?: string;
   /** What clustering reads (subject and user messages, bounded), the kind, and the conversation's source. */
   text?: string;
@@ -109,10 +109,10 @@ export const conversationsClusterEntity = defineEntity<ConversationsClusterItem>
 });
 
 const CLUSTER_PREFIX = 'CONVCLUSTER#';
-export const clustersPartition = (orgId: string) => `ORG#${orgId}#CONVCLUSTERS`;
-export const conversationsPartition = (orgId: string) => `ORG#${orgId}#CONVERSATIONS`;
-export const issuesPartition = (orgId: string) => `ORG#${orgId}#CONVISSUES`;
-export function clusterIssuesPartition(orgId: string, clusterId: string): string {
+const clustersPartition = (orgId: string) => `ORG#${orgId}#CONVCLUSTERS`;
+const conversationsPartition = (orgId: string) => `ORG#${orgId}#CONVERSATIONS`;
+const issuesPartition = (orgId: string) => `ORG#${orgId}#CONVISSUES`;
+function clusterIssuesPartition(orgId: string, clusterId: string): string {
   return `ORG#${orgId}#CONVCLUSTER#${clusterId}#ISSUES`;
 }
 

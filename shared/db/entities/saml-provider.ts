@@ -37,7 +37,7 @@ export const samlProviderEntity = defineEntity<SAMLProviderItem>()({
 });
 
 /** gsi1 partition of a provider looked up by its id. */
-export function samlProviderIdPartition(providerId: string): string {
+function samlProviderIdPartition(providerId: string): string {
   return `SAMLPROVIDER#${providerId}`;
 }
 

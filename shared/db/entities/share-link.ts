@@ -7,7 +7,7 @@ export interface ShareLinkItem {
   active: boolean;
   /** sha256 of the secret: what a reader's `share` key is checked against. */
   secretHash: string;
-  /** The secret sealed with AES-256-GCM (shared/commands/sites-share-links.ts): iv.tag.ciphertext, base64url. */
+  /** The secret sealed with AES-256-GCM (shared/commands/sites/share-links.ts): iv.tag.ciphertext, base64url. */
   sealedSecret: string;
   createdAt: string;
   updatedAt: string;

@@ -63,5 +63,5 @@ export const spaceEntity = defineEntity<SpaceItem>()({
   },
 });
 
-/** Everything a space owns: its partition, purged with it (shared/commands/purge-space.ts). */
+/** Everything a space owns: its partition, purged with it (shared/commands/spaces/purge.ts). */
 export const spaceContents = defineCollection({ pk: (a: { spaceId: string }) => `SPACE#${a.spaceId}`, members: {} });

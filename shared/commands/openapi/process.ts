@@ -1,0 +1,138 @@
+import { parse as parseYaml, parseDocument, type YAMLError } from 'yaml';
+import { ConditionFailed } from '../../db/errors.ts';
+import { nowIso } from '../../clock.ts';
+import { randomId } from '../../ids.ts';
+import type { Update } from '../../db/entity.ts';
+import { openAPISpecEntity, type OpenAPIProcessErrorCode, type OpenAPISpecItem } from '../../db/entities/openapi-spec.ts';
+import { egressFetch, type EgressLimits } from '../../net/egress.ts';
+import { isEgressError } from '../../net/egress-error.ts';
+import { openCredentials, withCredentials } from '../../net/url-credentials.ts';
+import { getBytesBlob, putJsonBlob } from '../../content/blobs.ts';
+import { MAX_PROCESS_ERRORS } from '../../presenters/openapi-spec.ts';
+import { credentialsRecordId, readOpenAPISpec } from './write.ts';
+import { run } from '../../db/writes.ts';
+
+/** Caps of fetching a spec from its URL (an object so tests can lower them). */
+export const openAPIFetchLimits: EgressLimits = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, connectTimeoutMs: 5_000, maxRedirects: 5 };
+
+class ProcessError extends Error {
+  constructor(readonly code: OpenAPIProcessErrorCode, message: string, readonly errors: { message: string; code?: string }[] = []) {
+    super(message);
+  }
+}
+
+/**
+ * Fetches the source URL through the egress guard (with its sealed credentials, if any).
+ * Failures name the field, the host and a status or error code, never the fetched body.
+ */
+async function fetchSource(spec: OpenAPISpecItem): Promise<string> {
+  const credentials = spec.sourceCredentials !== undefined
+    ? await openCredentials(spec.sourceCredentials, credentialsRecordId(spec.orgId, spec.slug))
+    : undefined;
+  try {
+    const res = await egressFetch({
+      url: withCredentials(spec.sourceURL!, credentials), label: 'source.url', ...openAPIFetchLimits,
+      headers: { accept: 'application/json, application/yaml, text/yaml, */*' },
+    });
+    if (res.status < 200 || res.status > 299) {
+      res.cancel();
+      throw new ProcessError('FETCH_ERROR', `source.url: fetching the spec answered HTTP ${res.status}`);
+    }
+    return await res.text();
+  } catch (error) {
+    if (!isEgressError(error)) throw error;
+    throw new ProcessError(error.failure === 'timeout' ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', error.message);
+  }
+}
+
+/** Where a JSON or YAML syntax error is, without quoting the text around it. */
+function syntaxError(text: string, json: boolean): { message: string; code: string } {
+  // JSON.parse's message quotes the input: the YAML parser (a JSON superset) gives a position instead.
+  const error = parseDocument(text).errors[0] as YAMLError | undefined;
+  const where = error?.linePos ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+  return { message: `Invalid ${json ? 'JSON' : 'YAML'} syntax${where}${error ? ` (${error.code})` : ''}`, code: 'SYNTAX' };
+}
+
+/** Parses JSON or YAML and checks the shape of an OpenAPI 3.x / Swagger 2.0 document. */
+export function parseOpenAPIDocument(text: string): Record<string, unknown> {
+  let doc: unknown;
+  const json = text.trimStart().startsWith('{');
+  try {
+    doc = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
+  } catch {
+    throw new ProcessError('PARSE_ERROR', 'The spec is neither valid JSON nor valid YAML', [syntaxError(text, json)]);
+  }
+  const errors: { message: string; code: string }[] = [];
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new ProcessError('PARSE_ERROR', 'The spec is not an object', [{ message: 'The document must be an object', code: 'NOT_AN_OBJECT' }]);
+  }
+  const d = doc as Record<string, unknown>;
+  const openapi = d.openapi;
+  const swagger = d.swagger;
+  if (typeof openapi === 'string') {
+    if (!/^3\.\d+(\.\d+)?/.test(openapi)) errors.push({ message: 'Unsupported "openapi" version (3.x expected)', code: 'VERSION' });
+  } else if (swagger !== undefined) {
+    if (String(swagger) !== '2.0') errors.push({ message: 'Unsupported "swagger" version (2.0 expected)', code: 'VERSION' });
+  } else {
+    errors.push({ message: 'Missing "openapi" (3.x) or "swagger" (2.0) field', code: 'VERSION' });
+  }
+  const info = d.info as Record<string, unknown> | undefined;
+  if (!info || typeof info !== 'object' || typeof info.title !== 'string' || info.title === '') {
+    errors.push({ message: 'Missing "info.title"', code: 'INFO' });
+  }
+  const isV31 = typeof openapi === 'string' && openapi.startsWith('3.1');
+  const hasPaths = d.paths !== undefined && typeof d.paths === 'object' && d.paths !== null && !Array.isArray(d.paths);
+  if (!hasPaths && !(isV31 && (d.webhooks !== undefined || d.components !== undefined))) {
+    errors.push({ message: 'Missing "paths" object', code: 'PATHS' });
+  }
+  if (errors.length > 0) throw new ProcessError('PARSE_ERROR', 'The document is not an OpenAPI 3.x or Swagger 2.0 specification', errors);
+  return d;
+}
+
+/**
+ * Processing run `processId` of a spec (the `openapi-process` job on the `jobs` queue):
+ * `progress`, then the source (fetched or inline) parsed and validated, the document stored
+ * as a content-addressed JSON blob and a new `lastVersion`; on failure the error code and
+ * errors are kept with the previous version. Every write is conditional on `processId`: a
+ * run superseded by a later PUT (or a deleted spec) writes nothing. Source failures end the
+ * run (state `complete` with the error); only storage errors throw, for SQS to retry.
+ */
+export async function processOpenAPISpec(orgId: string, slug: string, processId: string): Promise<void> {
+  const spec = await readOpenAPISpec(orgId, slug, true);
+  if (!spec || spec.processId !== processId) return;
+  if (!(await update(orgId, slug, processId, { set: { processingState: 'progress' } }))) return;
+  const now = nowIso();
+  try {
+    const text = spec.sourceURL !== undefined
+      ? await fetchSource(spec)
+      : new TextDecoder().decode(await getBytesBlob(spec.sourceTextBlob!));
+    const document = parseOpenAPIDocument(text);
+    const blob = await putJsonBlob(document);
+    await update(orgId, slug, processId, {
+      set: {
+        processingState: 'complete', lastVersion: randomId(), lastVersionBlob: blob, lastProcessedAt: now, lastProcessedErrors: [], lastProcessedErrorCount: 0,
+      },
+      remove: ['lastProcessErrorCode'],
+    });
+  } catch (error) {
+    if (!(error instanceof ProcessError)) throw error;
+    const errors = error.errors.length > 0 ? error.errors : [{ message: error.message, code: error.code }];
+    await update(orgId, slug, processId, {
+      set: {
+        processingState: 'complete', lastProcessedAt: now, lastProcessErrorCode: error.code,
+        lastProcessedErrors: errors.slice(0, MAX_PROCESS_ERRORS), lastProcessedErrorCount: errors.length,
+      },
+    });
+  }
+}
+
+/** Applies the change while `processId` is still the spec's run; false when superseded or gone. */
+async function update(orgId: string, slug: string, processId: string, change: Pick<Update<OpenAPISpecItem>, 'set' | 'remove'>): Promise<boolean> {
+  try {
+    await run(openAPISpecEntity.update({ orgId, slug }, { ...change, if: (w) => w.eq('processId', processId) }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import { nowMs } from '../../clock.ts';
+import { transact } from '../../db/writes.ts';
+import { organizationEntity, type OrganizationItem } from '../../db/entities/organization.ts';
+import { emailDomainEntity } from '../../db/entities/org-records.ts';
+import { conflict } from '../../http/errors.ts';
+
+/** Fields of an organization a PATCH may set. */
+export type OrganizationChanges = Partial<Pick<OrganizationItem,
+  'title' | 'emailDomains' | 'hostname' | 'defaultRole' | 'defaultContent' | 'logo' | 'sso' | 'ai' | 'inviteLinks' | 'mergeRules'
+>>;
+
+/** Optional fields that a null in the request removes from the stored item. */
+export type RemovableField = 'defaultContent' | 'logo';
+
+/**
+ * The next `updatedAt`: now, but always later than the previous value, so the optimistic
+ * condition `updatedAt = :previous` still tells writes apart that fall in the same millisecond.
+ */
+export function nextUpdatedAt(previous: string): string {
+  const before = Date.parse(previous);
+  return new Date(Number.isNaN(before) ? nowMs() : Math.max(nowMs(), before + 1)).toISOString();
+}
+
+/**
+ * Applies `set` and `remove` to the organization in ONE transaction that also keeps the
+ * email-domain index (EMAILDOMAIN#<domain> / ORG#<org>) equal to the new `emailDomains`.
+ * The update is conditioned on the `updatedAt` the caller read: a concurrent change
+ * makes this one fail with 409 instead of computing the index from a stale list.
+ */
+export async function updateOrganization(
+  org: OrganizationItem,
+  set: OrganizationChanges,
+  remove: RemovableField[],
+): Promise<OrganizationItem> {
+  const updatedAt = nextUpdatedAt(org.updatedAt);
+  const before = new Set(org.emailDomains);
+  const after = new Set(set.emailDomains ?? org.emailDomains);
+  const added = [...after].filter((d) => !before.has(d));
+  const removed = [...before].filter((d) => !after.has(d));
+
+  await transact([
+    organizationEntity.update({ orgId: org.id }, {
+      set: { ...set, updatedAt }, remove, if: (w) => w.eq('updatedAt', org.updatedAt),
+    }),
+    ...added.map((domain) => emailDomainEntity.put({ domain, orgId: org.id }, { domain, orgId: org.id })),
+    ...removed.map((domain) => emailDomainEntity.delete({ domain, orgId: org.id })),
+  ], () => conflict('The organization was changed by another request; retry'));
+
+  const updated: OrganizationItem = { ...org, ...stripUndefined(set), updatedAt };
+  for (const field of remove) delete updated[field];
+  return updated;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,166 @@
+/**
+ * Translation runs (spec 4.16 POST .../run and the `translations` queue worker).
+ *
+ * Requesting a run stores a fresh run token (`pendingRun`) on the translation, sets status
+ * `pending` and enqueues a `translation-run` job. The worker:
+ *   1. reads the translation (a job for a translation that does not exist fails, so it is
+ *      retried and ends in the DLQ); without a pending run token there is nothing to do
+ *      (a redelivered job whose run already completed);
+ *   2. sets status `running` (on condition the token is unchanged);
+ *   3. reads the source space's primary revision and translates its pages (titles,
+ *      descriptions, documents) and reusable contents with the Translator, incrementally:
+ *      parts whose source hash equals the previous run's are copied from the previous
+ *      result, not sent again (shared/translate/manifest.ts);
+ *   4. in ONE transaction: creates the result space on the first run ("<source title>
+ *      (<language>)", same org and parent, right after the source, `language` set) or moves
+ *      the existing result space to the new revision, writes the revision, and completes the
+ *      translation (status `completed`, `result`, `stats`, token removed), on condition the
+ *      token is still the one this job read. A redelivery after a crash redoes the run; a
+ *      run superseded by a newer request leaves the work to the newer job.
+ * A source space that is gone (or has no content) ends the run without retry: status back to
+ * `pending`, `lastError` recorded.
+ */
+import { movePrimaryRevision } from '../../content/primary-revision.ts';
+import { nowIso, nowMs } from '../../clock.ts';
+import { randomId } from '../../ids.ts';
+import { run, transact, type Write } from '../../db/writes.ts';
+import { ConditionFailed } from '../../db/errors.ts';
+import { translationEntity, type TranslationItem, type TranslationStats } from '../../db/entities/translation.ts';
+import { spaceEntity, type SpaceItem } from '../../db/entities/space.ts';
+import { isExpired } from '../../policies/access.ts';
+import { loadRevision, prepareRevision } from '../../content/revisions.ts';
+import { getJsonBlob, putJsonBlob } from '../../content/blobs.ts';
+import { newSpace } from '../spaces/create.ts';
+import { listChildren, positionAmong } from '../content/tree.ts';
+import { enqueue } from '../../jobs/enqueue.ts';
+import { defaultTranslator, type TranslateRequest, type Translator } from '../../translate/translator.ts';
+import { translateManifest, type PreviousRun } from '../../translate/manifest.ts';
+
+export async function readTranslation(orgId: string, translationId: string, consistent = true): Promise<TranslationItem | undefined> {
+  return translationEntity.get({ orgId, translationId }, { consistent });
+}
+
+/** Stores a new run token and enqueues the job. False when there is no such translation. */
+export async function requestTranslationRun(orgId: string, translationId: string): Promise<boolean> {
+  const token = randomId();
+  try {
+    await run(translationEntity.update({ orgId, translationId }, { set: { pendingRun: token, status: 'pending', updatedAt: nowIso() } }));
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+  await enqueue({ kind: 'translation-run', organizationId: orgId, translationId });
+  return true;
+}
+
+/** Sets attributes on condition the run token is unchanged; false when it changed. */
+async function updateIfToken(
+  orgId: string, translationId: string, token: string, set: Partial<TranslationItem>, remove: (keyof TranslationItem & string)[] = [],
+): Promise<boolean> {
+  try {
+    await run(translationEntity.update({ orgId, translationId }, { set, remove, if: (w) => w.eq('pendingRun', token) }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailed) return false;
+    throw error;
+  }
+}
+
+/** What the previous run produced, for incremental runs: its result manifest and content hashes. */
+async function previousRun(translation: TranslationItem): Promise<PreviousRun> {
+  const hashes = translation.sourceHashes ? await getJsonBlob<Record<string, string>>(translation.sourceHashes) : {};
+  const result = translation.result ? await loadRevision(translation.result.space, translation.result.revision) : undefined;
+  return { hashes, ...(result ? { manifest: result.manifest } : {}) };
+}
+
+function usableSpace(space: SpaceItem | undefined, orgId: string): SpaceItem | undefined {
+  if (!space) return undefined;
+  if (space.orgId !== orgId || space.deletedAt || isExpired(space)) return undefined;
+  return space;
+}
+
+/** The `translation-run` job. */
+export async function runTranslationJob(orgId: string, translationId: string, translator: Translator = defaultTranslator()): Promise<void> {
+  const translation = await readTranslation(orgId, translationId);
+  if (!translation) throw new Error(`No translation ${translationId} in organization ${orgId}`);
+  const token = translation.pendingRun;
+  if (!token) return; // already completed: a redelivered job
+  const started = nowMs();
+  if (!await updateIfToken(orgId, translationId, token, { status: 'running', updatedAt: nowIso() })) return;
+
+  const source = usableSpace(await spaceEntity.get({ spaceId: translation.source.space }, { consistent: true }), orgId);
+  const revision = source?.revision ? await loadRevision(source.id, source.revision) : undefined;
+  if (!source || !revision) {
+    await updateIfToken(orgId, translationId, token,
+      { status: 'pending', updatedAt: nowIso(), lastError: `The source space ${translation.source.space} is gone or has no content` },
+      ['pendingRun']);
+    return;
+  }
+  const request: TranslateRequest = { from: translation.source.language, to: translation.language, instructions: translation.instructions };
+  const content = await translateManifest(revision.manifest, translator, request, await previousRun(translation));
+  const sourceHashes = await putJsonBlob(content.hashes);
+
+  const now = nowIso();
+  const writes: Write<unknown>[] = [];
+  const existing = translation.result
+    ? usableSpace(await spaceEntity.get({ spaceId: translation.result.space }, { consistent: true }), orgId)
+    : undefined;
+  let resultSpaceId: string;
+  let revisionId: string;
+  if (existing) {
+    const next = await prepareRevision({
+      spaceId: existing.id, manifest: content.manifest, parents: existing.revision ? [existing.revision] : [], type: 'edits', createdBy: translation.createdBy,
+    });
+    // Conditional on the revision read: an edit merged into the result space meanwhile makes
+    // the run fail and be retried from fresh reads instead of being overwritten.
+    writes.push(next.put, movePrimaryRevision({ spaceId: existing.id, from: existing.revision, to: next.revision.id, now }));
+    resultSpaceId = existing.id;
+    revisionId = next.revision.id;
+  } else {
+    const siblings = await listChildren(orgId, source.parent);
+    let position: string;
+    try {
+      position = positionAmong(siblings, '', { after: { type: 'space', space: source.id } });
+    } catch {
+      position = positionAmong(siblings, '', undefined);
+    }
+    const space = newSpace({
+      orgId, createdBy: translation.createdBy, parent: source.parent, ancestors: source.ancestors, position,
+      title: `${source.title} (${translation.language})`.slice(0, 50), emoji: source.emoji, language: translation.language,
+    });
+    const first = await prepareRevision({ spaceId: space.id, manifest: content.manifest, parents: [], type: 'initial', createdBy: translation.createdBy });
+    space.revision = first.revision.id;
+    writes.push(
+      spaceEntity.create({ spaceId: space.id }, space),
+      first.put,
+    );
+    resultSpaceId = space.id;
+    revisionId = first.revision.id;
+  }
+  const translatedPages = [...new Set([...(translation.translatedPages ?? []), ...content.pagesSent])];
+  const duration = Math.round((nowMs() - started) / 1000);
+  const stats: TranslationStats = {
+    runs: translation.stats.runs + 1,
+    totalWords: translation.stats.totalWords + content.words,
+    totalPages: translatedPages.length,
+    totalDuration: translation.stats.totalDuration + duration,
+    latestRunDuration: duration,
+    latestPages: content.pagesSent.length,
+    latestWords: content.words,
+  };
+  writes.push(translationEntity.update({ orgId, translationId }, {
+    set: {
+      status: 'completed', result: { space: resultSpaceId, revision: revisionId, language: translation.language },
+      stats, translatedPages, sourceHashes, updatedAt: now,
+    },
+    remove: ['pendingRun', 'lastError'],
+    if: (w) => w.eq('pendingRun', token),
+  }));
+  try {
+    await transact(writes);
+  } catch (error) {
+    const current = await readTranslation(orgId, translationId);
+    if (!current || current.pendingRun !== token) return; // deleted or superseded meanwhile: nothing to complete
+    throw error;
+  }
+}
