@@ -199,7 +199,7 @@ describe('records that name blobs', () => {
       'shared/content/pdf/export.ts': 'pdf-export.blob',
       'shared/commands/openapi/write.ts': 'openapi-spec.sourceTextBlob',
       'shared/commands/openapi/process.ts': 'openapi-spec.lastVersionBlob',
-      'shared/commands/integrations/write.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
+      'shared/commands/integrations/publish.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
       'shared/commands/translations/run.ts': 'translation.sourceHashes',
     };
     const root = new URL('..', import.meta.url).pathname;

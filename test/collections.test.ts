@@ -192,7 +192,7 @@ describe('POST /collections/{collectionId}/move and /transfer', () => {
     const parent = await createCollection(api, org, { title: 'P' });
     const child = await createCollection(api, org, { title: 'C', parent: parent.id });
     const target = await newOrg();
-    const { addMember } = await import('../shared/commands/accounts/create.ts');
+    const { addMember } = await import('../shared/commands/members/add.ts');
     await addMember(target.id, org.admin.user, 'create');
     const res = await api.request('POST', `/collections/${parent.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg } from './support/api.ts';
-import { revokeAccessToken } from '../shared/commands/accounts/create.ts';
+import { revokeAccessToken } from '../shared/commands/tokens/revoke.ts';
 
 const api = useTestApi();
 

@@ -114,7 +114,7 @@ describe('round trips', () => {
     await api.request('PATCH', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token, body: { role: 'admin' } });
     const promoted = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
     expect(promoted.body.permissions.admin).toBe(true);
-    const { revokeAccessToken } = await import('../shared/commands/accounts/create.ts');
+    const { revokeAccessToken } = await import('../shared/commands/tokens/revoke.ts');
     await revokeAccessToken(member.token);
     expect((await api.request('GET', `/spaces/${space.id}`, { token: member.token })).status).toBe(401);
   });
@@ -275,7 +275,7 @@ describe('duplicate, move and transfer', () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Moving' });
     const target = await newOrg();
-    const { addMember } = await import('../shared/commands/accounts/create.ts');
+    const { addMember } = await import('../shared/commands/members/add.ts');
     await addMember(target.id, org.admin.user, 'create');
     const res = await api.request('POST', `/spaces/${space.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
     expect(res.status).toBe(200);

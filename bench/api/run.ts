@@ -8,7 +8,9 @@ import { startEmulators, useEmulatorEndpoints, type Emulators } from '../../shar
 import { provision } from '../../shared/local/provision.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
 import { resetAwsClients } from '../../shared/aws/clients.ts';
-import { createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts/create.ts';
+import { createAccessToken } from '../../shared/commands/tokens/create.ts';
+import { createOrganization } from '../../shared/commands/organizations/create.ts';
+import { createUser } from '../../shared/commands/users/create.ts';
 import { groupNames } from '../../functions/catalogue.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { tokenEntity } from '../../shared/db/entities/token.ts';

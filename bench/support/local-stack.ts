@@ -4,7 +4,9 @@ import { startEmulators, useEmulatorEndpoints, type Emulators } from '../../shar
 import { provision } from '../../shared/local/provision.ts';
 import { resetDbClient } from '../../shared/db/client.ts';
 import { resetAwsClients } from '../../shared/aws/clients.ts';
-import { createAccessToken, createOrganization, createUser } from '../../shared/commands/accounts/create.ts';
+import { createAccessToken } from '../../shared/commands/tokens/create.ts';
+import { createOrganization } from '../../shared/commands/organizations/create.ts';
+import { createUser } from '../../shared/commands/users/create.ts';
 import type { OrganizationItem } from '../../shared/db/entities/organization.ts';
 import type { UserItem } from '../../shared/db/entities/user.ts';
 

@@ -5,8 +5,12 @@ import { policies } from '../../shared/policies/index.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { listCommentPage, listReplyPage } from '../../shared/db/lists/comments.ts';
 import { resolveCommentTarget } from '../../shared/commands/comments/target.ts';
-import { deleteComment, postComment, updateComment } from '../../shared/commands/comments/write.ts';
-import { deleteReply, postReply, updateReply } from '../../shared/commands/comments/reply.ts';
+import { deleteComment } from '../../shared/commands/comments/delete.ts';
+import { postComment } from '../../shared/commands/comments/post.ts';
+import { updateComment } from '../../shared/commands/comments/update.ts';
+import { deleteReply } from '../../shared/commands/comment-replies/delete.ts';
+import { postReply } from '../../shared/commands/comment-replies/post.ts';
+import { updateReply } from '../../shared/commands/comment-replies/update.ts';
 import { findComment, findReply, loadComment, loadCommentScope, loadReply } from '../../shared/presenters/read/comment-scope.ts';
 import { presentComments, presentOneComment, presentOneReply, presentReplies } from '../../shared/presenters/read/comments.ts';
 

@@ -21,7 +21,10 @@ import { apiLocation } from '../../shared/presenters/urls.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentInstallation, presentIntegration, presentIntegrationEvent } from '../../shared/presenters/integration.ts';
 import { webhookSigningSecret } from '../../shared/integrations/signature.ts';
-import { installIntegration, publishIntegration, setDevelopmentMode, unpublishIntegration } from '../../shared/commands/integrations/write.ts';
+import { installIntegration } from '../../shared/commands/integrations/install.ts';
+import { publishIntegration } from '../../shared/commands/integrations/publish.ts';
+import { setDevelopmentMode } from '../../shared/commands/integrations/set-development-mode.ts';
+import { unpublishIntegration } from '../../shared/commands/integrations/unpublish.ts';
 
 /**
  * Integrations (spec 4.18). Reading the catalog needs any token; `private` integrations are

@@ -10,7 +10,9 @@ import { teamEntity, type TeamItem } from '../../shared/db/entities/team.ts';
 import { samlProviderEntity, type SAMLProviderItem } from '../../shared/db/entities/saml-provider.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentSAMLProvider, presentSSOLoginOption } from '../../shared/presenters/saml-provider.ts';
-import { createSAMLProvider, deleteSAMLProvider, updateSAMLProvider } from '../../shared/commands/sso/providers.ts';
+import { createSAMLProvider } from '../../shared/commands/saml-providers/create.ts';
+import { deleteSAMLProvider } from '../../shared/commands/saml-providers/delete.ts';
+import { updateSAMLProvider } from '../../shared/commands/saml-providers/update.ts';
 
 /**
  * SSO (spec 4.15): the SAML providers of an organization (admin only, reads included:

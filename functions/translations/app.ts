@@ -7,7 +7,9 @@ import { translationEntity } from '../../shared/db/entities/translation.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentTranslation } from '../../shared/presenters/translation.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
-import { createTranslation, deleteTranslation, updateTranslationInstructions } from '../../shared/commands/translations/write.ts';
+import { createTranslation } from '../../shared/commands/translations/create.ts';
+import { deleteTranslation } from '../../shared/commands/translations/delete.ts';
+import { updateTranslationInstructions } from '../../shared/commands/translations/update.ts';
 import { readTranslation, requestTranslationRun } from '../../shared/commands/translations/run.ts';
 
 /**

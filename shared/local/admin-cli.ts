@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { addMember, createAccessToken, createOrganization, createUser, getUser, revokeAccessToken } from '../commands/accounts/create.ts';
+import { addMember } from '../commands/members/add.ts';
+import { createAccessToken } from '../commands/tokens/create.ts';
+import { createOrganization } from '../commands/organizations/create.ts';
+import { createUser, getUser } from '../commands/users/create.ts';
+import { revokeAccessToken } from '../commands/tokens/revoke.ts';
 import { roles, type Role } from '../http/schemas.ts';
 import { readLocalStackInfo } from './local-stack-file.ts';
 import { hasConfiguredEndpoint } from './aws-target.ts';

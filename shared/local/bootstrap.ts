@@ -1,5 +1,7 @@
 import { organizationEntity } from '../db/entities/organization.ts';
-import { createAccessToken, createOrganization, createUser, getUser } from '../commands/accounts/create.ts';
+import { createAccessToken } from '../commands/tokens/create.ts';
+import { createOrganization } from '../commands/organizations/create.ts';
+import { createUser, getUser } from '../commands/users/create.ts';
 
 export const LOCAL_ADMIN_ID = 'local-admin';
 export const LOCAL_ORG_ID = 'local';

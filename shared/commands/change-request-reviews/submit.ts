@@ -6,7 +6,7 @@ import { transact, type Write } from '../../db/writes.ts';
 import type { CommentItem } from '../../db/entities/comment.ts';
 import { changeRequestReviewEntity, type ChangeRequestReviewItem, type ReviewStatus } from '../../db/entities/change-request-review.ts';
 import type { ChangeRequestItem } from '../../db/entities/change-request.ts';
-import { newComment } from '../comments/write.ts';
+import { newComment } from '../comments/post.ts';
 import { putComment } from '../comments/store.ts';
 import { loadChangeRequest } from '../../presenters/read/change-request.ts';
 import { retryOnConflict } from '../retry.ts';

@@ -10,7 +10,7 @@ import { Rejection } from '../retry.ts';
 
 /**
  * Records of comments and replies, and the open-comment counter of their scope. Shared by
- * the comment writes (write.ts) and the reply writes (reply.ts).
+ * the comment writes (post.ts, update.ts, delete.ts) and the reply writes (../comment-replies/).
  */
 
 export interface Caller {

@@ -5,7 +5,7 @@ import { memberEntity } from '../../db/entities/member.ts';
 import type { UserItem } from '../../db/entities/user.ts';
 import type { Role } from '../../http/schemas.ts';
 import { ApiError, badRequest, forbidden } from '../../http/errors.ts';
-import { newMember } from '../accounts/create.ts';
+import { newMember } from '../members/add.ts';
 
 /** Lower-cased domain of an email address ('' when it has none). */
 export function emailDomainOf(email: string): string {

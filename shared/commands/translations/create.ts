@@ -1,4 +1,3 @@
-import { NotFound } from '../../db/errors.ts';
 import { nowIso } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
 import { emptyTranslationStats, translationEntity, type TranslationItem } from '../../db/entities/translation.ts';
@@ -30,25 +29,4 @@ export async function createTranslation(input: {
   };
   await run(translationEntity.create({ orgId: input.orgId, translationId: translation.id }, translation));
   return translation;
-}
-
-/** Replaces the instructions; undefined when there is no such translation. */
-export async function updateTranslationInstructions(
-  orgId: string,
-  translationId: string,
-  instructions: { object: 'document'; data?: Record<string, unknown>; nodes: unknown[] },
-): Promise<TranslationItem | undefined> {
-  try {
-    return await run(translationEntity.update({ orgId, translationId }, {
-      set: { instructions: { ...instructions, data: instructions.data ?? {} }, updatedAt: nowIso() },
-    }));
-  } catch (error) {
-    if (error instanceof NotFound) return undefined;
-    throw error;
-  }
-}
-
-/** Deletes the translation record (its result space stays, as ordinary content). False when absent. */
-export async function deleteTranslation(orgId: string, translationId: string): Promise<boolean> {
-  return (await run(translationEntity.delete({ orgId, translationId }))) !== undefined;
 }

@@ -1,0 +1,26 @@
+import { randomId } from '../../ids.ts';
+import { nowIso } from '../../clock.ts';
+import { run } from '../../db/writes.ts';
+import { userEntity, type UserItem } from '../../db/entities/user.ts';
+
+/**
+ * Accounts as the admin CLI, the local bootstrap, SSO sign-in and tests create them; their
+ * tokens, organizations and memberships are tokens/, organizations/ and members/.
+ */
+export async function createUser(input: { displayName: string; email: string; emailVerified?: boolean; id?: string }): Promise<UserItem> {
+  const now = nowIso();
+  const user: UserItem = {
+    id: input.id ?? randomId(),
+    displayName: input.displayName,
+    email: input.email,
+    emailVerified: input.emailVerified ?? true,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await run(userEntity.create({ userId: user.id }, user));
+  return user;
+}
+
+export async function getUser(userId: string): Promise<UserItem | undefined> {
+  return userEntity.get({ userId });
+}
