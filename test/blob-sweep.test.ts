@@ -197,7 +197,7 @@ describe('records that name blobs', () => {
       'shared/translate/manifest.ts': 'manifest pages and reusable contents',
       'shared/git/import.ts': 'manifest pages, files and reusable contents',
       'shared/content/pdf/export.ts': 'pdf-export.blob',
-      'shared/commands/openapi/write.ts': 'openapi-spec.sourceTextBlob',
+      'shared/commands/openapi/source.ts': 'openapi-spec.sourceTextBlob',
       'shared/commands/openapi/process.ts': 'openapi-spec.lastVersionBlob',
       'shared/commands/integrations/publish.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
       'shared/commands/translations/run.ts': 'translation.sourceHashes',

@@ -4,3 +4,9 @@
  * runtime's Lambda in AWS: infra/constructs/integration-runtime.ts).
  */
 export const INTEGRATION_PUBLIC_PATHS = ['/integrations/{integrationName}/public', '/integrations/{integrationName}/public/{proxy+}'] as const;
+
+/**
+ * An integration's script on a published site (shared/reader/site-scripts.ts `scriptPath`),
+ * GET, no token: answered by the integration runtime (it runs the integration), not the reader.
+ */
+export const PUBLISHED_SCRIPT_PATH = '/s/{siteId}/~integrations/{integrationName}/script.js';

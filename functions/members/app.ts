@@ -16,7 +16,10 @@ import { presentTeam } from '../../shared/presenters/team.ts';
 import { listMemberPage } from '../../shared/db/lists/members.ts';
 import { presentMembers, presentOneMember } from '../../shared/presenters/read/members.ts';
 import { ancestorKeys, memberSpaceRole, queryOrgSpaces } from '../../shared/presenters/read/member-spaces.ts';
-import { removeMember, setMemberAttributes, touchMember, updateMemberRole } from '../../shared/commands/members/write.ts';
+import { removeMember } from '../../shared/commands/members/remove.ts';
+import { setMemberAttributes } from '../../shared/commands/members/set-attributes.ts';
+import { touchMember } from '../../shared/commands/members/touch.ts';
+import { updateMemberRole } from '../../shared/commands/members/update-role.ts';
 import { signVisitorClaims } from '../../shared/commands/members/claims.ts';
 
 /**

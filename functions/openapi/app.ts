@@ -8,9 +8,11 @@ import { loadOrgAccess, type OrgAccess } from '../../shared/policies/access.ts';
 import { openAPISpecEntity, type OpenAPISpecItem } from '../../shared/db/entities/openapi-spec.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentOpenAPISpec } from '../../shared/presenters/openapi-spec.ts';
-import {
-  createOpenAPISpec, deleteOpenAPISpec, putOpenAPISpec, readOpenAPISpec, setOpenAPIVisibility,
-} from '../../shared/commands/openapi/write.ts';
+import { createOpenAPISpec } from '../../shared/commands/openapi/create.ts';
+import { deleteOpenAPISpec } from '../../shared/commands/openapi/delete.ts';
+import { putOpenAPISpec } from '../../shared/commands/openapi/put.ts';
+import { readOpenAPISpec } from '../../shared/commands/openapi/store.ts';
+import { setOpenAPIVisibility } from '../../shared/commands/openapi/set-visibility.ts';
 
 /**
  * OpenAPI specs (spec 4.6), base /orgs/{organizationId}/openapi, keyed by slug. Reading

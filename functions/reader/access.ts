@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { SiteTree } from '../../shared/commands/sites/structure.ts';
+import type { SiteTree } from '../../shared/commands/sites/tree.ts';
 import { hashShareSecret } from '../../shared/commands/sites/share-links.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
 import { readerBasePath } from '../../shared/reader/site.ts';

@@ -18,7 +18,7 @@ import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files
 import { withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
-import { publishedScriptBody, siteScripts } from '../../shared/reader/site-scripts.ts';
+import { siteScripts } from '../../shared/reader/site-scripts.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
@@ -92,17 +92,6 @@ app.get('/s/:siteId/~assets/:file', (c) => {
   const asset = findAsset(c.req.param('file'));
   if (!asset) return notFound(c);
   return c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': ASSET_CACHE });
-});
-// An integration's published-site script (shared/reader/site-scripts.ts), loaded async by every page.
-app.get('/s/:siteId/~integrations/:name/script.js', async (c) => {
-  const siteId = c.req.param('siteId');
-  if (!v.is(siteIdSchema, siteId)) return notFound(c);
-  const tree = await loadPublishedTree(siteId);
-  if (!tree) return notFound(c);
-  const script = (await siteScripts(tree.site)).find((s) => s.integration.name === c.req.param('name'));
-  if (!script) return notFound(c);
-  const { body, fresh } = await publishedScriptBody(siteId, script);
-  return c.body(body, 200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': fresh ? 'public, max-age=300' : 'no-store' });
 });
 app.get('/s/:siteId/*', read);
 app.get('/s/:siteId', read);

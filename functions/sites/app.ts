@@ -12,6 +12,6 @@ import { customizationRoutes } from './customization.ts';
 /**
  * Docs sites (spec 4.7 to 4.11): sites, site spaces, sections, section groups and share
  * links. A site and everything it holds live in its `SITE#<id>` partition; structure
- * writes go through changeSite (shared/commands/sites/structure.ts).
+ * writes go through changeSite (shared/commands/sites/change.ts).
  */
 export const app = groupApp(op.group, sitesRoutes, siteSpacesRoutes, sectionsRoutes, sectionGroupsRoutes, shareLinksRoutes, unpublishRoutes, siteSearchRoutes, customizationRoutes);

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../shared/http/env.ts';
 import type { OrganizationItem } from '../../shared/db/entities/organization.ts';
-import type { SiteTree } from '../../shared/commands/sites/structure.ts';
+import type { SiteTree } from '../../shared/commands/sites/tree.ts';
 import { loadSiteSpaces, shareQueryFor, type StructureContext } from '../../shared/presenters/site.ts';
 
 /** Presentation context of a site's structure: its spaces in one batch, the share key checked. */

@@ -1,7 +1,8 @@
 import { operationRoutes, route } from '../../shared/http/route.ts';
 import { notFound } from '../../shared/http/errors.ts';
 import { nowIso } from '../../shared/clock.ts';
-import { loadSiteIn, type SiteTree } from '../../shared/commands/sites/structure.ts';
+import { loadSiteIn } from '../../shared/presenters/read/site-tree.ts';
+import { type SiteTree } from '../../shared/commands/sites/tree.ts';
 import { retryOnConflict } from '../../shared/commands/retry.ts';
 import { SITE_SCOPE, siteCustomizationEntity } from '../../shared/db/entities/site-customization.ts';
 import { loadCustomizations, patchOverrides, presentCustomization } from '../../shared/reader/customization.ts';

@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { ApiError } from '../../shared/http/errors.ts';
-import { changeSite, loadSiteOrgAccess, type SiteNeed, type SiteTree } from '../../shared/commands/sites/structure.ts';
+import { changeSite } from '../../shared/commands/sites/change.ts';
+import { loadSiteOrgAccess, type SiteNeed } from '../../shared/presenters/read/site-tree.ts';
+import { type SiteTree } from '../../shared/commands/sites/tree.ts';
 
 /**
  * What a DELETE of a site child answers once it removed something: the spec says 204 "also

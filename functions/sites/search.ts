@@ -3,7 +3,7 @@ import { operationRoutes, route } from '../../shared/http/route.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
-import { loadSiteIn } from '../../shared/commands/sites/structure.ts';
+import { loadSiteIn } from '../../shared/presenters/read/site-tree.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
 import { isExpired } from '../../shared/policies/access.ts';
 import { siteSpacesInScope } from '../../shared/content/search/site-scope.ts';

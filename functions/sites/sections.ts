@@ -5,10 +5,9 @@ import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import type { SiteSectionItem } from '../../shared/db/entities/site.ts';
-import {
-  changeSite, childrenOf, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
-  siteSpacesIn, slugify, uniquePath, type SiteTree,
-} from '../../shared/commands/sites/structure.ts';
+import { changeSite } from '../../shared/commands/sites/change.ts';
+import { childrenOf, positionAtEnd, positionNextTo, sectionsInOrder, siteSpacesIn, slugify, uniquePath, type SiteTree } from '../../shared/commands/sites/tree.ts';
+import { loadSiteIn, resolveSpace } from '../../shared/presenters/read/site-tree.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSection } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';

@@ -3,10 +3,9 @@ import { badRequest, notFound } from '../../shared/http/errors.ts';
 import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
-import {
-  changeSite, isDefaultSiteSpace, loadSiteIn, positionAtEnd, positionNextTo, resolveSpace, sectionsInOrder,
-  siteSpacesIn, siteSpacesInOrder, type SiteTree,
-} from '../../shared/commands/sites/structure.ts';
+import { changeSite } from '../../shared/commands/sites/change.ts';
+import { isDefaultSiteSpace, positionAtEnd, positionNextTo, sectionsInOrder, siteSpacesIn, siteSpacesInOrder, type SiteTree } from '../../shared/commands/sites/tree.ts';
+import { loadSiteIn, resolveSpace } from '../../shared/presenters/read/site-tree.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSiteSpace, presentSiteSpaces } from '../../shared/presenters/site.ts';
 import { presentList } from '../../shared/presenters/list.ts';

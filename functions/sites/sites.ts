@@ -11,10 +11,9 @@ import {
 } from '../../shared/db/entities/site.ts';
 import { shareLinkEntity } from '../../shared/db/entities/share-link.ts';
 import { siteCustomizationEntity } from '../../shared/db/entities/site-customization.ts';
-import {
-  changeSite, loadSiteIn, loadSiteOrgAccess, normalizeTree, positionAtEnd, resolveSpace, sectionsInOrder,
-  siteSpacesIn, slugify, uniquePath, type SiteTree,
-} from '../../shared/commands/sites/structure.ts';
+import { changeSite, normalizeTree } from '../../shared/commands/sites/change.ts';
+import { loadSiteIn, loadSiteOrgAccess, resolveSpace } from '../../shared/presenters/read/site-tree.ts';
+import { positionAtEnd, sectionsInOrder, siteSpacesIn, slugify, uniquePath, type SiteTree } from '../../shared/commands/sites/tree.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
 import { checkAdaptiveSchema, templateConditions } from '../../shared/commands/sites/adaptive.ts';
 import { presentPublishedSite, presentSite } from '../../shared/presenters/site.ts';

@@ -1,5 +1,5 @@
 import { operationRoutes, route } from '../../shared/http/route.ts';
-import { changeSite } from '../../shared/commands/sites/structure.ts';
+import { changeSite } from '../../shared/commands/sites/change.ts';
 import { presentSite } from '../../shared/presenters/site.ts';
 import * as op from './operations.ts';
 

@@ -8,7 +8,9 @@ import { memberEntity } from '../../shared/db/entities/member.ts';
 import { teamEntity, teamMemberEntity, type TeamItem } from '../../shared/db/entities/team.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentTeam } from '../../shared/presenters/team.ts';
-import { createTeam, deleteTeam, renameTeam } from '../../shared/commands/teams/write.ts';
+import { createTeam } from '../../shared/commands/teams/create.ts';
+import { deleteTeam } from '../../shared/commands/teams/delete.ts';
+import { renameTeam } from '../../shared/commands/teams/rename.ts';
 
 /**
  * Teams (spec 4.14), base /orgs/{organizationId}/teams. Reading needs a non-guest

@@ -7,7 +7,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Construct } from 'constructs';
 import { grantAccess, type FunctionAccess } from './access.ts';
 import { functionEnvironment, projectRoot, type ServiceResources } from './service-function.ts';
-import { INTEGRATION_PUBLIC_PATHS } from '../../functions/integrations/public-paths.ts';
+import { INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
 
 export interface IntegrationRuntimeProps {
   resources: ServiceResources;
@@ -51,5 +51,7 @@ export class IntegrationRuntime extends Construct {
   servePublicEndpoints(httpApi: HttpApi): void {
     const integration = new HttpLambdaIntegration('integration-runtime-integration', this.fn, { scopePermissionToRoute: false });
     for (const path of INTEGRATION_PUBLIC_PATHS) httpApi.addRoutes({ path: `/v1${path}`, methods: [HttpMethod.ANY], integration });
+    // More specific than the reader's GET /s/{proxy+}: published-site scripts run the integration.
+    httpApi.addRoutes({ path: PUBLISHED_SCRIPT_PATH, methods: [HttpMethod.GET], integration });
   }
 }

@@ -1,5 +1,6 @@
 import { nowIso } from '../clock.ts';
 import { egressFetch } from '../net/egress.ts';
+import { isEgressError } from '../net/egress-error.ts';
 import { ConditionFailed, NotFound } from '../db/errors.ts';
 import {
   eventCreatedAt, installationEntity, integrationEntity, integrationEventEntity,
@@ -100,7 +101,10 @@ async function toTunnel(integration: IntegrationItem, tunnelUrl: string, event: 
     const ok = res.status >= 200 && res.status < 300;
     return { status: ok ? 'success' : res.status >= 500 ? 'retry' : 'failed', logs: [log(`Delivered to development tunnel: HTTP ${res.status}`, ok ? 'debug' : 'error')] };
   } catch (error) {
-    return { status: 'retry', logs: [log(`Delivery to development tunnel failed: ${(error as Error).message}`, 'error')] };
+    // A destination the egress guard refuses stays refused: fail at once, as a refused Git
+    // remote does. Network failures and timeouts may pass: those are retried.
+    const refused = isEgressError(error) && (error.failure === 'forbidden' || error.failure === 'redirects' || error.failure === 'too-large');
+    return { status: refused ? 'failed' : 'retry', logs: [log(`Delivery to development tunnel failed: ${(error as Error).message}`, 'error')] };
   }
 }
 

@@ -30,6 +30,8 @@ export function createLocalApp() {
   root.all('/v1/integrations/:integrationName/public', (c) => integrationRuntime.fetch(c.req.raw, c.env));
   root.all('/v1/integrations/:integrationName/public/*', (c) => integrationRuntime.fetch(c.req.raw, c.env));
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
+  // Integrations' scripts on published sites: the runtime's Lambda in AWS (a more specific route).
+  root.get('/s/:siteId/~integrations/:name/script.js', (c) => integrationRuntime.fetch(c.req.raw, c.env));
   root.get('/s/*', (c) => reader.fetch(c.req.raw, c.env));
   // SAML service-provider endpoints (the sso group's Lambda in AWS, routes under /sso/saml/).
   root.on(['GET', 'POST'], '/sso/saml/*', (c) => serviceProviderApp.fetch(c.req.raw, c.env));

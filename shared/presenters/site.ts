@@ -10,7 +10,7 @@ import { policies } from '../policies/index.ts';
 import { isExpired } from '../policies/access.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { presentSpace } from './space.ts';
-import { childrenOf, isDefaultSiteSpace, siteSpacesIn, type SiteTree } from '../commands/sites/structure.ts';
+import { childrenOf, isDefaultSiteSpace, siteSpacesIn, type SiteTree } from '../commands/sites/tree.ts';
 import { hashShareSecret, openShareSecret } from '../commands/sites/share-links.ts';
 import { readerBaseUrl } from '../reader/site.ts';
 import type { SiteOutput } from './schemas/site.ts';

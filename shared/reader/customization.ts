@@ -1,4 +1,4 @@
-import type { SiteTree } from '../commands/sites/structure.ts';
+import type { SiteTree } from '../commands/sites/tree.ts';
 import { SITE_SCOPE, siteCustomizationEntity, type SiteCustomizationItem } from '../db/entities/site-customization.ts';
 import { defaultCustomization } from '../presenters/site.ts';
 import type { SiteCustomizationOutput } from '../presenters/schemas/site-customization.ts';

@@ -1,12 +1,5 @@
-import { defineEntity } from '../db/entity.ts';
 import { installationEntity, integrationEntity, type InstallationItem, type IntegrationItem } from '../db/entities/integration.ts';
-import { newEventId } from '../integrations/events.ts';
-import { runEvent } from '../integrations/script-request.ts';
-import { scriptLimits } from '../integrations/limits.ts';
-import { nowMs } from '../clock.ts';
-import { logger } from '../observability/logger.ts';
 import { readerBasePath, readerBaseUrl } from './site.ts';
-import { run as runWrite } from '../db/writes.ts';
 
 /**
  * Published-site scripts (how analytics and chat widgets reach published sites): an
@@ -75,40 +68,4 @@ export async function siteScripts(site: { id: string; orgId: string }): Promise<
     if (scripts.length >= MAX_SITE_SCRIPTS) break;
   }
   return scripts.sort((a, b) => a.integration.name.localeCompare(b.integration.name));
-}
-
-interface CachedScript { body?: string; fetchedAt: number; failed: boolean }
-
-/** SITE#<site> / INTEGRATION-SCRIPT#<name>#<version>: the script an integration answered for the site. */
-const cachedScriptEntity = defineEntity<CachedScript>()({
-  type: 'site-integration-script',
-  key: ({ siteId, name, version }: { siteId: string; name: string; version: number }) => ({ pk: `SITE#${siteId}`, sk: `INTEGRATION-SCRIPT#${name}#${version}` }),
-});
-
-const NO_SCRIPT = (name: string) => `/* ${name.replace(/\*\//g, '')}: no script */\n`;
-
-/**
- * The JavaScript of `script` for the site: cached, or asked of the integration
- * (`fetch_published_script`) with at most SCRIPT_WAIT_MS of wall time. A failure, a non-2xx
- * answer or a missing handler gives a no-op script (a broken widget never breaks the page).
- */
-export async function publishedScriptBody(siteId: string, script: SiteScript): Promise<{ body: string; fresh: boolean }> {
-  const { integration, installation } = script;
-  const key = { siteId, name: integration.name, version: integration.version };
-  const cached = await cachedScriptEntity.get(key);
-  const age = cached ? (nowMs() - cached.fetchedAt) / 1000 : Infinity;
-  if (cached && age < (cached.failed ? SCRIPT_FAILURE_CACHE_SECONDS : SCRIPT_CACHE_SECONDS)) {
-    return { body: cached.body ?? NO_SCRIPT(integration.name), fresh: !cached.failed };
-  }
-  const limits = scriptLimits();
-  const run = await runEvent(integration, installation, {
-    type: 'fetch_published_script', eventId: newEventId(), installationId: installation.id, siteId,
-  }, undefined, { ...limits, wallMs: Math.min(limits.wallMs, SCRIPT_WAIT_MS), responseBytes: Math.min(limits.responseBytes, SCRIPT_MAX_BYTES) });
-  const ok = !run.failure && run.response !== undefined && run.response.status >= 200 && run.response.status < 300;
-  if (!ok) {
-    logger.warn('published script failed', { integration: integration.name, siteId, status: run.response?.status, reason: run.failure?.reason });
-  }
-  const body = ok ? Buffer.from(run.response!.body).toString('utf8') : undefined;
-  await runWrite(cachedScriptEntity.put(key, { ...(body !== undefined ? { body } : {}), fetchedAt: nowMs(), failed: !ok }));
-  return { body: body ?? NO_SCRIPT(integration.name), fresh: ok };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepsPlace, positionAmong, type TreeNode } from './tree.ts';
-import { positionAtEnd, positionNextTo } from '../sites/structure.ts';
+import { positionAtEnd, positionNextTo } from '../sites/tree.ts';
 
 /**
  * Fractional positions (fractional-indexing keys, compared as strings) of the content tree

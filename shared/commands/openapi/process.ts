@@ -9,7 +9,8 @@ import { isEgressError } from '../../net/egress-error.ts';
 import { openCredentials, withCredentials } from '../../net/url-credentials.ts';
 import { getBytesBlob, putJsonBlob } from '../../content/blobs.ts';
 import { MAX_PROCESS_ERRORS } from '../../presenters/openapi-spec.ts';
-import { credentialsRecordId, readOpenAPISpec } from './write.ts';
+import { credentialsRecordId } from './source.ts';
+import { readOpenAPISpec } from './store.ts';
 import { run } from '../../db/writes.ts';
 
 /** Caps of fetching a spec from its URL (an object so tests can lower them). */

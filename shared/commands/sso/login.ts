@@ -14,7 +14,7 @@ import { maxRole } from '../../policies/roles.ts';
 import { createAccessToken } from '../tokens/create.ts';
 import { newMember } from '../members/add.ts';
 import { joinRole } from '../organizations/join.ts';
-import { readTeam } from '../teams/write.ts';
+import { readTeam } from '../teams/store.ts';
 import { Rejection, retryOnConflict } from '../retry.ts';
 import type { SSOIdentity } from '../../sso/identity.ts';
 import { ssoTokenTtlSeconds } from '../../sso/settings.ts';

@@ -1,6 +1,6 @@
 import { badRequest } from '../../http/errors.ts';
 import type { SiteSpaceItem } from '../../db/entities/site.ts';
-import { isDefaultSiteSpace, sectionsInOrder, siteSpacesIn, siteSpacesInOrder, type SiteTree } from '../../commands/sites/structure.ts';
+import { isDefaultSiteSpace, sectionsInOrder, siteSpacesIn, siteSpacesInOrder, type SiteTree } from '../../commands/sites/tree.ts';
 
 /** The public interface's SiteSearchScope: which site spaces a site search covers. */
 export type SiteSearchScope =

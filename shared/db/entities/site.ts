@@ -26,7 +26,7 @@ export interface SiteItem {
   defaultSiteSpace?: string;
   /** Default section (sites with sections). */
   defaultSiteSection?: string;
-  /** Number of site spaces (kept true by every structure write, see shared/commands/sites/structure.ts). */
+  /** Number of site spaces (kept true by every structure write, see shared/commands/sites/change.ts). */
   siteSpaces: number;
   /** Space id -> number of site spaces showing it (the `space` filter of the list). */
   spaceRefs: Record<string, number>;
