@@ -7,10 +7,10 @@ export const OUTBOUND_TIMEOUT_MS = 15_000;
 export const OUTBOUND_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
- * What a script's `fetch` reaches. Calls to the service's own API (`environment.apiEndpoint`,
- * the configured PUBLIC_API_URL, which may be a private address locally) go straight to it;
- * every other URL goes through the egress guard (shared/net/egress.ts: checked and pinned
- * addresses, redirects re-checked, time and byte caps), as any URL someone gave the service.
+ * What a script's `fetch` reaches: every URL through the egress guard (shared/net/egress.ts:
+ * checked and pinned addresses, redirects re-checked, time and byte caps), as any URL someone
+ * gave the service. The service's own API (`environment.apiEndpoint`, the configured
+ * PUBLIC_API_URL, which may be a private address locally) is its trusted origin.
  * At most `subrequests` requests per run; a refusal is an error the script's fetch throws.
  */
 export function guardedOutbound(subrequests: number): OutboundHandler {
@@ -22,13 +22,10 @@ export function guardedOutbound(subrequests: number): OutboundHandler {
     request.headers.forEach((value, name) => {
       if (!name.startsWith('mf-') && !/^(host|content-length|connection|transfer-encoding)$/i.test(name)) headers[name] = value;
     });
-    if (new URL(request.url).origin === new URL(config.apiUrl).origin) {
-      return fetch(request.url, { method: request.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS) });
-    }
     try {
       const res = await egressFetch({
         url: request.url, label: 'fetch', method: request.method, headers, body,
-        timeoutMs: OUTBOUND_TIMEOUT_MS, maxBytes: OUTBOUND_MAX_BYTES, maxRedirects: 0,
+        timeoutMs: OUTBOUND_TIMEOUT_MS, maxBytes: OUTBOUND_MAX_BYTES, maxRedirects: 0, trustedOrigin: new URL(config.apiUrl).origin,
       });
       const bytes = await res.bytes();
       return new Response(res.status === 204 || res.status === 304 ? null : new Uint8Array(bytes), {

@@ -44,7 +44,7 @@ export function parseEgressUrl(raw: string | URL, label: string): URL {
 }
 
 /** Throws unless every address is acceptable for this host and port. */
-function checkAddresses(hostname: string, port: number, addresses: string[], label: string): void {
+function checkAddresses(hostname: string, port: number, addresses: string[], label: string, trusted = false): void {
   for (const address of addresses) {
     let verdict: ReturnType<typeof classifyAddress>;
     try {
@@ -55,7 +55,7 @@ function checkAddresses(hostname: string, port: number, addresses: string[], lab
     if (!verdict) continue;
     const what = `${isIP(hostname) ? `${hostname} is` : `${hostname} resolves to`} ${/^[aeiou]/.test(verdict.kind) ? 'an' : 'a'} ${verdict.kind} address (${address}${verdict.embedded ? `, carrying ${verdict.embedded}` : ''})`;
     if (verdict.neverAllowed) throw new EgressError('forbidden', label, `${what}, which is never allowed`);
-    if (!isAllowListed(hostname, address, port)) throw new EgressError('forbidden', label, `${what} and EGRESS_ALLOWLIST does not allow it`);
+    if (!trusted && !isAllowListed(hostname, address, port)) throw new EgressError('forbidden', label, `${what} and EGRESS_ALLOWLIST does not allow it`);
   }
 }
 
@@ -71,8 +71,12 @@ export function checkEgressUrlSyntax(raw: string | URL, label: string): URL {
   return url;
 }
 
-/** Resolves the host and checks every address it has (a connection may use any of them). */
-export async function resolveDestination(url: URL, label: string): Promise<Destination> {
+/**
+ * Resolves the host and checks every address it has (a connection may use any of them).
+ * `trustedOrigin`: an origin the caller itself configured (the service's own API) may be
+ * private like an EGRESS_ALLOWLIST entry; never-allowed addresses stay refused.
+ */
+export async function resolveDestination(url: URL, label: string, trustedOrigin?: string): Promise<Destination> {
   const hostname = bareHostname(url);
   const port = portOf(url);
   let addresses: { address: string; family: number }[];
@@ -86,6 +90,6 @@ export async function resolveDestination(url: URL, label: string): Promise<Desti
     }
   }
   if (addresses.length === 0) throw new EgressError('network', label, `${hostname} has no address`);
-  checkAddresses(hostname, port, addresses.map((a) => a.address), label);
+  checkAddresses(hostname, port, addresses.map((a) => a.address), label, trustedOrigin !== undefined && url.origin === trustedOrigin);
   return { hostname, port, addresses: addresses.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 })) };
 }

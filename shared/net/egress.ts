@@ -33,6 +33,11 @@ export interface EgressRequest extends EgressLimits {
   headers?: Record<string, string>;
   body?: Uint8Array | string;
   signal?: AbortSignal;
+  /**
+   * An origin the service configured itself (not one someone gave it) that may be private:
+   * the own API for integration scripts. Only this exact origin; a redirect elsewhere is checked as usual.
+   */
+  trustedOrigin?: string;
 }
 
 export interface EgressResponse {
@@ -66,7 +71,7 @@ export async function egressFetch(request: EgressRequest): Promise<EgressRespons
   const signal = request.signal ? AbortSignal.any([deadline.signal, request.signal]) : deadline.signal;
   try {
     for (let redirects = 0; ; redirects++) {
-      const destination = await abortable(resolveDestination(url, label), signal);
+      const destination = await abortable(resolveDestination(url, label, request.trustedOrigin), signal);
       const res = await send(url, destination, { method, headers, body }, signal, request.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS, label);
       const location = res.headers.location;
       if (maxRedirects > 0 && REDIRECTS.has(res.statusCode ?? 0) && location) {
