@@ -3,6 +3,8 @@
  * gitbookBlock containers (printed by syntax.ts); unknown block types from API
  * documents degrade to their children so their text is not dropped.
  */
+import { h } from 'hastscript';
+import { toHtml } from 'hast-util-to-html';
 import type { BlockContent, DefinitionContent, List, ListItem, TableRow } from 'mdast';
 import { dataToAttrs } from './attrs.ts';
 import { captionText } from './captions.ts';
@@ -133,7 +135,8 @@ function heading(node: ElementNode): Flow {
   const children = inlinesToMdast(node.nodes);
   const id = node.data?.id;
   if (typeof id === 'string' && id) {
-    children.push({ type: 'text', value: ' ' }, { type: 'html', value: `<a href="#${id}" id="${id}"></a>` });
+    // Printed by hast-util-to-html, so an id never escapes its attribute.
+    children.push({ type: 'text', value: ' ' }, { type: 'html', value: toHtml(h('a', { href: `#${id}`, id })) });
   }
   return { type: 'heading', depth, children };
 }
