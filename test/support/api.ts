@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, inject } from 'vitest';
+import { inject } from 'vitest';
+import { useStarted } from './lifecycle.ts';
 import { serveLocal } from '../../shared/local/http-server.ts';
 import { randomId } from '../../shared/ids.ts';
 import { queueNames, queueUrlVariable } from '../../shared/config.ts';
@@ -89,18 +90,7 @@ export async function startTestApi(): Promise<TestApi> {
  * tests and in hooks registered after this call.
  */
 export function useTestApi(): TestApi {
-  let started: TestApi | undefined;
-  const current = (): TestApi => {
-    if (!started) throw new Error('useTestApi(): the test API is not started yet (use it inside tests or later hooks)');
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startTestApi();
-  });
-  afterAll(async () => {
-    await started?.close();
-    started = undefined;
-  });
+  const current = useStarted('useTestApi()', startTestApi);
   return {
     get url() {
       return current().url;

@@ -5,7 +5,7 @@
  * call against this server, in the same process, would deadlock).
  */
 import http from 'node:http';
-import { afterAll, beforeAll } from 'vitest';
+import { useStarted } from './lifecycle.ts';
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -155,18 +155,7 @@ export { pngFile } from './png.ts';
 
 /** A Git server started before this file's tests and closed after them (as useTestApi does for the API). */
 export function useGitServer(): GitServer {
-  let started: GitServer | undefined;
-  const current = (): GitServer => {
-    if (!started) throw new Error('useGitServer(): the Git server is not started yet (use it inside tests or later hooks)');
-    return started;
-  };
-  beforeAll(async () => {
-    started = await startGitServer();
-  });
-  afterAll(async () => {
-    await started?.close();
-    started = undefined;
-  });
+  const current = useStarted('useGitServer()', startGitServer);
   return {
     get url() {
       return current().url;
