@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -8,13 +8,8 @@ import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.
 import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, IMAGES_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { pngFile } from './support/png.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './support/chromium.ts';
 
-/**
- * Debian's chromium (`apt-get install chromium`; .ci/run installs it). Without it these
- * tests skip, except under CI=true, where a missing browser fails the run.
- */
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
 const IN_CI = process.env.CI === 'true';
 
 /** Screenshots of the main views, for a reviewer to look at (git-ignored, never committed). */
@@ -29,14 +24,6 @@ describe.runIf(IN_CI && !HAS_CHROMIUM)('reader site in headless Chromium (CI)', 
   });
 });
 
-const launch = async () => {
-  const { chromium } = await import('playwright-core');
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-};
-
 describe.skipIf(!HAS_CHROMIUM)('reader site in headless Chromium', () => {
   let api: TestApi;
   let org: TestOrg;
@@ -48,7 +35,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader site in headless Chromium', () => {
     api = await startTestApi();
     org = await newOrg();
     space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN]);
-    browser = await launch();
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -147,7 +134,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
       { name: 'dashboard.png', contentType: 'image/png', bytes: pngFile(1280, 720, 5) },
     ]);
     site = await publishedSite(api, org, [space.id], 'public');
-    browser = await launch();
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
   afterAll(async () => {

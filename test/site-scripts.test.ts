@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { GitBookAPI } from '@gitbook/api';
@@ -11,6 +10,7 @@ import { GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { randomId } from '../shared/ids.ts';
 import { SCRIPT_WAIT_MS } from '../shared/reader/site-scripts.ts';
+import { launchChromium, RUN_BROWSER_TESTS } from './support/chromium.ts';
 
 /**
  * Published-site scripts (shared/reader/site-scripts.ts): an installed integration with the
@@ -18,7 +18,6 @@ import { SCRIPT_WAIT_MS } from '../shared/reader/site-scripts.ts';
  * script, their CSP gains the integration's policy, and the published profile lists it. A
  * script of an integration that is not installed is nowhere; a hanging one costs the page nothing.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const api = useTestApi();
 const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
 const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
@@ -127,11 +126,10 @@ describe('published-site scripts over HTTP', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('published-site scripts in Chromium', () => {
+describe.runIf(RUN_BROWSER_TESTS)('published-site scripts in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+    browser = await launchChromium();
   });
   afterAll(async () => browser?.close());
 
