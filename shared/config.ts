@@ -2,8 +2,8 @@
  * Runtime configuration, read from the environment on every access so the local
  * server can set variables after start-up (emulator ports are only known then).
  */
-export type QueueName = 'git' | 'translations' | 'integration-events' | 'jobs';
-export const queueNames: readonly QueueName[] = ['git', 'translations', 'integration-events', 'jobs'];
+export type QueueName = 'git' | 'translations' | 'integration-events' | 'jobs' | 'images';
+export const queueNames: readonly QueueName[] = ['git', 'translations', 'integration-events', 'jobs', 'images'];
 
 /** Environment variable that holds a queue's URL, e.g. QUEUE_URL_INTEGRATION_EVENTS. */
 export function queueUrlVariable(name: QueueName): string {
@@ -39,6 +39,15 @@ export const config = {
   /** Requests per minute allowed to one client address: reader requests, and API requests without a valid token. */
   get readerRateLimitPerMinute(): number {
     return positiveInteger(process.env.READER_RATE_LIMIT_PER_MINUTE, 300);
+  },
+  /**
+   * How long an instance keeps what authentication reads (shared/http/auth-cache.ts): a
+   * revocation or role change made on another instance applies here after this at most.
+   * AUTH_CACHE_SECONDS, default 5; 0 turns the cache off.
+   */
+  get authCacheMs(): number {
+    const value = process.env.AUTH_CACHE_SECONDS;
+    return (value === '0' ? 0 : positiveInteger(value, 5)) * 1000;
   },
   queueUrl(name: QueueName): string | undefined {
     return process.env[queueUrlVariable(name)];

@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import type { SQSEvent } from 'aws-lambda';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
@@ -9,7 +11,7 @@ import { cloneBranch, commitFiles, createRepo, git, pngFile, useGitServer } from
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
-import { IMPORT_BATCH } from '../shared/git/import.ts';
+import { IMPORT_CONCURRENCY } from '../shared/git/import.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
 import { storedInPartition, storedLike } from './support/stored.ts';
 import { revisionEntity } from '../shared/db/entities/revision.ts';
@@ -325,15 +327,15 @@ function largeFixture(): Record<string, string | Uint8Array> {
 }
 
 describe('git import of a large repository', () => {
-  it('imports 300 pages and 50 assets in one job, storing them in bounded batches', async () => {
+  it('imports 300 pages and 50 assets in one job, storing them with bounded concurrency', async () => {
     const repo = await newRepo(largeFixture());
     const spaceId = (await createSpace(api, org)).id;
-    // Observe the S3 puts of the job: how many at once, and how many waves (back to none in flight).
-    const puts = { total: 0, inFlight: 0, maxInFlight: 0, waves: 0 };
+    // Observe the S3 puts of the job: how many, and how many at once.
+    const puts = { total: 0, inFlight: 0, maxInFlight: 0 };
     s3().middlewareStack.add((next, context) => async (args) => {
       if (context.commandName !== 'PutObjectCommand') return next(args);
       puts.total++;
-      if (puts.inFlight++ === 0) puts.waves++;
+      puts.inFlight++;
       puts.maxInFlight = Math.max(puts.maxInFlight, puts.inFlight);
       try {
         return await next(args);
@@ -382,15 +384,57 @@ describe('git import of a large repository', () => {
     expect(refs).toContain(`"page":"${(section12 as unknown as { id: string }).id}"`);
     expect(refs).toContain(`"file":"${content.files.find((f: { name: string }) => f.name === largeAsset((12 * 22 + 22) % 50))!.id}"`);
 
-    // Batches: every page document and every file is a put; never more than a batch in
-    // flight, and the puts drain between batches (at least one wave per batch).
+    // One bounded pool: every page document and every file is a put, several at once and
+    // never more than the pool's slots in flight (each slot holds one object at a time).
     expect(puts.total).toBeGreaterThanOrEqual(300 + 50);
-    expect(puts.maxInFlight).toBeLessThanOrEqual(IMPORT_BATCH);
+    expect(puts.maxInFlight).toBeLessThanOrEqual(IMPORT_CONCURRENCY);
     expect(puts.maxInFlight).toBeGreaterThan(1);
-    expect(puts.waves).toBeGreaterThanOrEqual(Math.ceil(300 / IMPORT_BATCH) + Math.ceil(50 / IMPORT_BATCH));
     // The worker runs in this process: its memory grows by far less than a Lambda's 1 GB.
     const deltaMb = (rssPeak - rssBefore) / 1024 / 1024;
     expect(deltaMb).toBeLessThan(256);
+  });
+});
+
+describe('git re-import', () => {
+  it('stores again only the files whose bytes changed; unchanged ones keep their id and blob', async () => {
+    const repo = await newRepo({
+      'README.md': '# Home\n\n![A](.gitbook/assets/a.png) ![B](.gitbook/assets/b.png)\n',
+      '.gitbook/assets/a.png': pngFile(5, 4),
+      '.gitbook/assets/b.png': pngFile(6, 4),
+    });
+    const spaceId = (await createSpace(api, org)).id;
+    await importInto(spaceId, { url: repo.url });
+    const content = async () => (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    const before = await content();
+    await commitFiles(server, repo.name, { '.gitbook/assets/b.png': pngFile(7, 3) });
+
+    // The S3 puts of file bytes (not JSON documents) during the second import.
+    const fileBodies: number[] = [];
+    s3().middlewareStack.add((next, context) => async (args) => {
+      const input = args.input as { ContentType?: string; Body?: { length: number } };
+      if (context.commandName === 'PutObjectCommand' && input.ContentType !== 'application/json') fileBodies.push(input.Body?.length ?? 0);
+      return next(args);
+    }, { step: 'initialize', name: 'testObserveFilePuts' });
+    let info;
+    try {
+      info = await importInto(spaceId, { url: repo.url });
+    } finally {
+      s3().middlewareStack.remove('testObserveFilePuts');
+    }
+    expect(info.operations.last).toMatchObject({ status: 'succeeded' });
+    expect(fileBodies).toEqual([pngFile(7, 3).length]);
+
+    const after = await content();
+    type File = { id: string; name: string; size: number; dimensions?: unknown; downloadURL: string };
+    const byName = (files: File[]) => Object.fromEntries(files.map((f) => [f.name, f]));
+    const [a0, b0, a1, b1] = [byName(before.files)['a.png']!, byName(before.files)['b.png']!, byName(after.files)['a.png']!, byName(after.files)['b.png']!];
+    const { downloadURL: _u0, ...a0Fields } = a0;
+    const { downloadURL: _u1, ...a1Fields } = a1;
+    expect(a1Fields).toEqual(a0Fields);
+    expect(b1).toMatchObject({ id: b0.id, size: pngFile(7, 3).length, dimensions: { width: 7, height: 3 } });
+    // The reused blob is still there to download.
+    const stored = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: `blobs/${createHash('sha256').update(pngFile(5, 4)).digest('hex')}` }));
+    expect(Buffer.from(await stored.Body!.transformToByteArray())).toEqual(Buffer.from(pngFile(5, 4)));
   });
 });
 

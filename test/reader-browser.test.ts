@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, IMAGES_MARKDOWN, publishedSite, spaceW
 import { pngFile } from './support/png.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
 import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './support/chromium.ts';
+import { axeViolations } from './support/axe.ts';
 
 const IN_CI = process.env.CI === 'true';
 
@@ -153,14 +153,6 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
     return page;
   };
 
-  const AXE = createRequire(import.meta.url)('axe-core').source as string;
-  /** axe-core's serious and critical violations of the page (WCAG 2 A/AA and best practices). */
-  const axe = async (page: Page) => {
-    await page.evaluate(AXE);
-    const result = await page.evaluate(() => (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe.run());
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  };
-
   /** HTML plus the CSS and JS the page loads (same origin), each gzip-compressed as a server would send it. */
   const compressedWeight = async (page: Page) => {
     const urls = await page.evaluate(() => [location.href, ...Array.from(document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')).map((l) => l.href), ...Array.from(document.scripts).filter((s) => s.src).map((s) => s.src)]);
@@ -176,7 +168,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
       for (const [i, url] of views().entries()) {
         const page = await open(options);
         await page.goto(url, { waitUntil: 'load' });
-        expect(await axe(page), `${label} ${url}`).toEqual([]);
+        expect(await axeViolations(page), `${label} ${url}`).toEqual([]);
         const weight = await compressedWeight(page);
         expect(weight.files, url).toBe(3);
         expect(weight.total, `${url}: ${weight.total} bytes`).toBeLessThanOrEqual(PAGE_BUDGET_BYTES);

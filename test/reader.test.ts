@@ -311,7 +311,8 @@ describe('layout, files, assets and instant search', () => {
 
   it('images have their size, load lazily, from a stable URL under the site (never a presigned one)', async () => {
     const html = await (await get(`${site.url}/screenshots`)).text();
-    const img = /<img src="([^"]+)" alt="The dashboard" width="1280" height="720" loading="lazy" decoding="async">/.exec(html);
+    // srcset/sizes: its resized variant and itself (test/reader-images.test.ts checks them).
+    const img = /<img src="([^"]+)" srcset="[^"]+ 752w, [^"]+ 1280w" sizes="[^"]+" alt="The dashboard" width="1280" height="720" loading="lazy" decoding="async">/.exec(html);
     expect(img, html.slice(html.indexOf('<article'), html.indexOf('</article>'))).not.toBeNull();
     expect(img![1]).toMatch(new RegExp(`^/s/${site.id}/~files/[0-9a-f]{64}/dashboard\\.png$`));
     expect(html).not.toMatch(/X-Amz-|Signature=/);

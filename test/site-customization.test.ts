@@ -74,7 +74,7 @@ describe('site customization', () => {
     expect(await favicon.text()).toContain('fill="#0A7D3E"');
     // Links to other sites open in a new tab; links inside the site do not.
     const links = await (await fetch(`${site.url}/links`)).text();
-    expect(links).toContain('<a href="https://vendor.example.com/" target="_blank" rel="noopener">the vendor</a>');
+    expect(links).toContain('<a href="https://vendor.example.com/" target="_blank" rel="noopener noreferrer">the vendor</a>');
     expect(links).toContain(`<a href="/s/${site.id}/configuration">configuration</a>`);
   });
 

@@ -110,7 +110,7 @@ describe('round trips', () => {
     const warm = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
     expect(warm.headers.get('x-db-round-trips')).toBe('1');
     expect(warm.body.permissions.admin).toBe(false);
-    // A fresh read in the same round trip, not a cache: the new role shows immediately.
+    // This process's own write: the cached membership is forgotten (shared/db/writes.ts), so the new role shows immediately.
     await api.request('PATCH', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token, body: { role: 'admin' } });
     const promoted = await api.request('GET', `/spaces/${space.id}`, { token: member.token });
     expect(promoted.body.permissions.admin).toBe(true);

@@ -45,7 +45,7 @@ export function createBareApp() {
 /**
  * Diagnostic routes built from the service's own group app (same middleware chain:
  * tracing, body limit, bearer authentication with prefetch, JSON body check):
- * - /v1/bench/auth-only: authentication only (one BatchGetItem for the token);
+ * - /v1/bench/auth-only: authentication only (no read when the token is in the instance cache);
  * - /v1/spaces/:spaceId/bench-access: authentication + loadSpaceAccess (the real GET's
  *   reads), answering a tiny JSON instead of the presented space.
  */

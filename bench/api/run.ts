@@ -336,7 +336,7 @@ async function main(): Promise<void> {
       },
     },
     httpTarget('diag: HTTP only, static JSON (bare Hono)', bare, '/static', DIAG_N),
-    httpTarget('diag: group app, auth only (1 round trip)', diag, '/v1/bench/auth-only', DIAG_N),
+    httpTarget('diag: group app, auth only (cached: no read when warm)', diag, '/v1/bench/auth-only', DIAG_N),
     httpTarget('diag: group app, auth + loadSpaceAccess', diag, `${spacePath}/bench-access`, DIAG_N),
     httpTarget('diag: spaces group app alone (no root router)', spacesOnly, spacePath, DIAG_N),
     fetchTarget,
@@ -368,10 +368,9 @@ async function main(): Promise<void> {
   // Breakdown of the API's p50: a telescoping chain of medians, each step adding one thing.
   const p50 = (prefix: string) => summaries.get(latencyTargets.find((t) => t.name.startsWith(prefix))!)!.p50;
   const chain: [string, number][] = [
-    ['bare GetItem in process', p50('diag: bare GetItem (in process')],
-    ['HTTP hop (bare Hono GetItem over HTTP: the floor)', base.p50],
-    ['token check: BatchGet(token+space) for GetItem, auth middleware (auth only)', p50('diag: group app, auth only')],
-    ['second round trip (org + member) and access checks (auth + loadSpaceAccess)', p50('diag: group app, auth + loadSpaceAccess')],
+    ['HTTP hop, static JSON (bare Hono)', p50('diag: HTTP only')],
+    ['authentication, token and address counter from the instance cache (auth only)', p50('diag: group app, auth only')],
+    ['GetItem of the space, org + member from the cache, access check (auth + loadSpaceAccess)', p50('diag: group app, auth + loadSpaceAccess')],
     ['param/query validation, presentSpace, JSON (spaces group app alone)', p50('diag: spaces group app alone')],
     ['local root router of createLocalApp (the API)', api.p50],
   ];

@@ -19,8 +19,12 @@ import { run } from '../../shared/db/writes.ts';
  * emulators on 127.0.0.1:
  * - writes (DynamoDB write calls + S3 puts) of a one-page edit as the space grows to 5,000
  *   pages: must stay constant;
- * - GET /content of every size against JSON.stringify of the same tree: <= 2x at 1,000 pages
- *   and more (the response is read as bytes: the client's JSON.parse is not the server's cost);
+ * - GET /content of every size against JSON.stringify of the same tree: <= 2x at 5,000 pages
+ *   (the issue's space; the response is read as bytes: the client's JSON.parse is not the
+ *   server's cost). Smaller sizes are printed for the slope, not gated: under ~2,000 pages
+ *   JSON.stringify of the tree takes less than any authenticated request that reads storage
+ *   (bench:api's floor, a bare Hono app doing one GetItem), so their ratio measures the
+ *   request, not the tree;
  * - search over 1,000 and 10,000 pages, warm (the revision's index already in memory),
  *   distinct two-word queries: p50 <= 20 ms, p99 <= 60 ms.
  * Knobs: BENCH_SIZES (comma list, default 500,1000,5000), BENCH_SEARCH_PAGES (comma list,
@@ -32,7 +36,7 @@ const sizes = (process.env.BENCH_SIZES ?? '500,1000,5000').split(',').map(Number
 const searchSizes = (process.env.BENCH_SEARCH_PAGES ?? '1000,10000').split(',').map(Number);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? (QUICK ? 60 : 200));
 const GETS = Number(process.env.BENCH_GETS ?? (QUICK ? 7 : 15));
-const targets = { contentRatio: 2, contentFromPages: 1000, searchP50: 20, searchP99: 60 };
+const targets = { contentRatio: 2, contentFromPages: 5000, searchP50: 20, searchP99: 60 };
 const verdicts: string[][] = [];
 const verdict = (measure: string, value: string, target: string, pass: boolean) => verdicts.push([measure, value, target, pass ? 'PASS' : 'MISS']);
 const out = (text = '') => console.log(text);

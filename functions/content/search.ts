@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
-import { pageOfArray } from '../../shared/http/array-page.ts';
+import { itemsNeeded, pageOfArray } from '../../shared/http/array-page.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { presentRankedPages, rankRevision } from '../../shared/content/search/space-search.ts';
@@ -22,8 +22,9 @@ route(searchRoutes, op.searchSpaceContent, async (c) => {
   const { query, page, limit } = c.req.valid('query');
   const content = await loadSpaceContent(c.var.scope, spaceId);
   const manifestHash = content.revision.manifest;
-  const ranked = await rankRevision({ manifestHash, manifest: content.manifest }, query);
-  // Only the pages of the requested page of results are presented (excerpts cost).
-  const one = pageOfArray(ranked, { limit, cursor: page, scope: searchScope('search', manifestHash, query) });
+  const paging = { limit, cursor: page, scope: searchScope('search', manifestHash, query) };
+  // Only the pages up to the requested page of results are ranked, and only those presented.
+  const ranked = await rankRevision({ manifestHash, manifest: content.manifest }, query, { limit: itemsNeeded(paging) });
+  const one = pageOfArray(ranked, paging);
   return c.json(presentList(presentRankedPages(spaceId, one.items), one.next));
 });

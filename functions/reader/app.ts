@@ -22,6 +22,8 @@ import { siteScripts } from '../../shared/reader/site-scripts.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
+import { pagePdf, pdfDisposition } from './pdf.ts';
+import { FONT_TYPE, findFontFile } from '../../shared/reader/fonts.ts';
 import { readerRateLimit } from '../../shared/http/rate-limit.ts';
 import { observeRequests } from '../../shared/http/observe-requests.ts';
 import { logger } from '../../shared/observability/logger.ts';
@@ -29,7 +31,7 @@ import { logger } from '../../shared/observability/logger.ts';
 /**
  * The reader site (beyond the spec, docs/decisions.md "Reader site"): published sites as
  * HTML at `/s/<siteId>/[<section>/][<site space>/]<page path>`, each page also as
- * markdown (`.md`), plus llms.txt, llms-full.txt, sitemap.xml and robots.txt. No bearer
+ * markdown (`.md`) and, when the site shows the PDF page action, as PDF (`.pdf`), plus llms.txt, llms-full.txt, sitemap.xml and robots.txt. No bearer
  * auth: visibility is enforced on every request from the site record, share links and
  * visitor tokens. Errors are HTML pages, never content. Every response carries the
  * reader's security headers; HTML pages replace the default policy with their own.
@@ -93,6 +95,12 @@ app.get('/s/:siteId/~assets/:file', (c) => {
   if (!asset) return notFound(c);
   return c.body(asset.body, 200, { 'Content-Type': asset.type, 'Cache-Control': ASSET_CACHE });
 });
+// The site's web font (shared/reader/fonts.ts): named by the hash of its bytes, cached for a year.
+app.get('/s/:siteId/~assets/fonts/:file', (c) => {
+  const bytes = v.is(siteIdSchema, c.req.param('siteId')) ? findFontFile(c.req.param('file')) : undefined;
+  if (!bytes) return notFound(c);
+  return c.body(new Uint8Array(bytes), 200, { 'Content-Type': FONT_TYPE, 'Cache-Control': ASSET_CACHE });
+});
 app.get('/s/:siteId/*', read);
 app.get('/s/:siteId', read);
 
@@ -134,10 +142,12 @@ async function read(c: Context) {
     return text(c, name === 'llms.txt' ? await llmsTxt(site) : await llmsFullTxt(site), 'text/plain');
   }
 
-  // `<page path>.md`: the page as markdown.
+  // `<page path>.md`: the page as markdown; `<page path>.pdf`: as PDF.
   const last = segments.at(-1);
-  const asMarkdown = last !== undefined && last.endsWith('.md') && last.length > 3;
-  if (asMarkdown) segments[segments.length - 1] = last.slice(0, -3);
+  const format = last === undefined ? undefined : /^.+\.(md|pdf)$/.exec(last)?.[1];
+  if (format) segments[segments.length - 1] = last!.slice(0, -format.length - 1);
+  const asMarkdown = format === 'md';
+  const asPdf = format === 'pdf';
   const resolved = resolvePath(site, segments);
   if (!resolved) return notFound(c);
   const { space, pagePath } = resolved;
@@ -151,19 +161,19 @@ async function read(c: Context) {
   // (Found by its blob: a file named `*.md` is a file here, not a page's markdown.)
   if (pagePath.startsWith('~files/')) return serveFile(c, manifest, pagePath, access);
   // `<space>/~search?q=`: the instant search's JSON.
-  if (pagePath === '~search' && !asMarkdown) {
+  if (pagePath === '~search' && !format) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     c.header('X-Robots-Tag', 'noindex');
     return c.json(await searchResultsJson(space, content, pages, query.q ?? ''));
   }
   // HTML pages load the integrations' published-site scripts; markdown does not.
-  const scripts = asMarkdown ? [] : await siteScripts(tree.site);
+  const scripts = format ? [] : await siteScripts(tree.site);
   // Part of the page's ETag: installing or publishing an integration changes the page.
   const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
   const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
     site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, scripts, ...extra,
   }));
-  if (query.q !== undefined && !asMarkdown) {
+  if (query.q !== undefined && !format) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
     return shell(`Search: ${query.q}`, await searchResultsHtml(space, content, pages, query.q), { query: query.q, noindex: true });
@@ -177,23 +187,31 @@ async function read(c: Context) {
     if (located && located.page.type === 'group') located = pages.find((p) => p.path.startsWith(`${located!.path}/`));
   }
   if (!located || located.page.type !== 'document') {
-    if (pagePath === '' && !asMarkdown) {
+    if (pagePath === '' && !format) {
       if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey, scriptsKey])) return c.body(null, 304);
       return shell(space.title, [h('h1', space.title), h('p', 'This space has no pages yet.')]);
     }
     return notFound(c);
   }
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, asMarkdown ? 'md' : 'html', claimsKey, customization.updatedAt ?? '', scriptsKey])) return c.body(null, 304);
+  // PDFs cost a rendering each: only sites that offer the action answer them.
+  if (asPdf && !customization.pageActions.items.includes('pdf')) return notFound(c);
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest, space), 'text/markdown');
 
+  const evaluated = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
+  if (asPdf) {
+    const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title });
+    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
+  }
   // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
-  const document = await withOpenAPISpecs(evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} }), space.space.orgId);
+  const document = await withOpenAPISpecs(evaluated, space.space.orgId);
   const body = await renderDocument(document, {
     manifest, current: located, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
   });
   const { page: current } = located;
   const markdownHref = `${space.basePath}/${located.path}.md`;
+  const pdfHref = `${space.basePath}/${located.path}.pdf`;
   const main = [
     ...breadcrumbs(located, space),
     h('article', [
@@ -201,7 +219,7 @@ async function read(c: Context) {
       ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
       ...body.nodes,
     ]),
-    ...pageMeta({ customization, space, located, markdownHref }),
+    ...pageMeta({ customization, space, located, markdownHref, pdfHref }),
     ...(customization.pagination.enabled && current.layout?.pagination !== false ? pagination(pages, located, space.basePath) : []),
   ];
   return shell(current.title, main, {
@@ -210,6 +228,7 @@ async function read(c: Context) {
     markdownHref,
     toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes),
     codeCss: body.codeCss,
+    math: body.math,
     noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,
   });
 }

@@ -34,7 +34,7 @@ function editOnGitHref(space: ReaderSpace, located: LocatedPage): string | undef
   return `${base}/${blob}/HEAD/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-export function pageMeta(input: { customization: Customization; space: ReaderSpace; located: LocatedPage; markdownHref: string }): ElementContent[] {
+export function pageMeta(input: { customization: Customization; space: ReaderSpace; located: LocatedPage; markdownHref: string; pdfHref?: string }): ElementContent[] {
   const { customization: c, located } = input;
   const parts: ElementContent[] = [];
   if (located.page.layout?.metadata !== false && located.page.updatedAt) {
@@ -46,5 +46,6 @@ export function pageMeta(input: { customization: Customization; space: ReaderSpa
   const edit = c.git.showEditLink ? editOnGitHref(input.space, located) : undefined;
   if (edit) parts.push(h('a.edit-link', { href: edit, rel: ['noopener'] }, 'Edit on Git'));
   if (c.pageActions.markdown) parts.push(h('span.page-actions', h('a', { href: input.markdownHref }, 'View as Markdown')));
+  if (input.pdfHref && c.pageActions.items.includes('pdf')) parts.push(h('span.page-actions', h('a', { href: input.pdfHref }, 'Export as PDF')));
   return parts.length > 0 ? [h('div.page-meta', parts)] : [];
 }

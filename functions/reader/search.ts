@@ -14,8 +14,10 @@ export const READER_SEARCH_LIMIT = 20;
 async function search(space: ReaderSpace, content: Content, pages: LocatedPage[], q: string): Promise<{ ranked: RankedPage[]; results: SearchPageResult[] }> {
   if (q.trim() === '') return { ranked: [], results: [] };
   const readable = new Set(pages.map((p) => p.page.id));
-  const ranked = (await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q))
-    .filter((r) => readable.has(r.where.page.id)).slice(0, READER_SEARCH_LIMIT);
+  const ranked = await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q, {
+    limit: READER_SEARCH_LIMIT,
+    include: ({ page }) => readable.has(page.id),
+  });
   return { ranked, results: presentRankedPages(space.space.id, ranked) };
 }
 

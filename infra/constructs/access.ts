@@ -65,13 +65,14 @@ const searchesContent = { read: ['blobs', 'indexes'], write: ['indexes'], probes
 /**
  * Every endpoint group writes the table (each has write operations). Queues: git-sync from
  * the git group, translation-run from translations, integration-event from integrations,
- * openapi-process from openapi and conversations-cluster from conversations (both `jobs`).
+ * openapi-process from openapi and conversations-cluster from conversations (both `jobs`);
+ * revision-images (`images`) from every function that prepares revisions (shared/content/revisions.ts).
  */
 export const groupAccess: Record<GroupName, FunctionAccess> = {
   collections: http({}),
-  spaces: http({ bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // initial content, links
-  content: http({ queues: ['integration-events'], bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // edits, files, search, links; space_content_updated
-  'change-requests': http({ queues: ['integration-events'], bucket: { read: ['blobs'], write: ['blobs'] } }), // merges (space_content_updated), PDF exports (presigned)
+  spaces: http({ queues: ['images'], bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // initial content, links; image variants of new revisions
+  content: http({ queues: ['integration-events', 'images'], bucket: { ...searchesContent, write: ['blobs', 'indexes'] } }), // edits, files, search, links; space_content_updated
+  'change-requests': http({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // merges (space_content_updated), PDF exports (presigned)
   comments: http({ bucket: { read: ['blobs'] } }), // comment targets in page documents
   openapi: http({ queues: ['jobs'], bucket: { write: ['blobs'] } }), // source texts
   sites: http({ bucket: searchesContent }), // site search
@@ -90,13 +91,16 @@ export const readerAccess: FunctionAccess = http({ table: 'read', bucket: search
 
 /** Queue consumers, and the stream consumer that turns TTL removals into purge jobs. */
 export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = {
-  git: worker({ queues: ['integration-events'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_gitsync_* events
-  translations: worker({ bucket: { read: ['blobs'], write: ['blobs'] } }),
+  git: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_gitsync_* events, image variants
+  translations: worker({ queues: ['images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // image variants of translated revisions
   // The integration runtime (infra/constructs/integration-runtime.ts): delivery records, installation tokens,
   // scripts (blobs), signing and sealing keys derived from the secret; also serves the public endpoints.
   'integration-events': worker({ bucket: { read: ['blobs'] } }),
   // OpenAPI processing, space purges, the blob sweep (scans the table, lists and deletes blobs/).
   jobs: worker({ scansTable: true, bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
+  // Image variants (shared/content/images): reads revisions and blobs, HEADs variants that may not exist yet,
+  // writes them under blobs/, sends a revision's images on in image-variants jobs.
+  images: worker({ table: 'read', queues: ['images'], bucket: { read: ['blobs'], write: ['blobs'], probesMissingKeys: true }, secret: false }),
   // Reads nothing but its stream records (granted by the event source) and sends purge-space jobs.
   'space-expiry': worker({ table: 'none', queues: ['jobs'], secret: false }),
 };

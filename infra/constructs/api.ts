@@ -117,6 +117,8 @@ export class DocsApi extends Construct {
       resources: { ...resources, environment: { PUBLIC_API_URL: this.httpApi.apiEndpoint, ...resources.environment } },
       access: readerAccess,
       timeout: Duration.seconds(29),
+      pdfFonts: true, // `<page>.pdf` (functions/reader/pdf.ts)
+      webFonts: true, // `~assets/fonts/` (shared/reader/fonts.ts)
     });
     const readerIntegration = new HttpLambdaIntegration('reader-integration', this.reader, { scopePermissionToRoute: false });
     for (const route of READER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: readerIntegration });

@@ -9,6 +9,7 @@ export const workerTimeouts: Record<QueueName, Duration> = {
   translations: Duration.minutes(2),
   'integration-events': Duration.minutes(2),
   jobs: Duration.minutes(2),
+  images: Duration.minutes(2),
 };
 
 /**
@@ -23,6 +24,8 @@ export const workerConsumption: Record<QueueName, { batchSize: number; maxConcur
   translations: { batchSize: 10, maxConcurrency: 5 },
   'integration-events': { batchSize: 10, maxConcurrency: 10 },
   jobs: { batchSize: 10, maxConcurrency: 5 },
+  // An image job decodes and encodes up to IMAGES_PER_JOB images (shared/content/images/generate.ts): two jobs per invocation.
+  images: { batchSize: 2, maxConcurrency: 5 },
 };
 
 /** Receives before a message moves to its queue's DLQ. */

@@ -11,6 +11,7 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { queueUrlVariable, type QueueName } from '../../shared/config.ts';
 import { FONT_FILES } from '../../shared/content/pdf/font-files.ts';
+import { WEB_FONTS } from '../../shared/reader/web-font-files.ts';
 import { grantAccess, usesBucket, type FunctionAccess } from './access.ts';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
@@ -39,6 +40,8 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** Renders PDFs: the Noto font files are copied into the bundle (`fonts/`, read through PDF_FONT_DIR). */
   pdfFonts?: boolean;
+  /** Serves the reader's web fonts: their woff2 files are copied into the bundle (`web-fonts/`, read through READER_FONT_DIR). */
+  webFonts?: boolean;
 }
 
 /** Bundle folder of the PDF fonts, and the commands that copy them there after bundling. */
@@ -46,6 +49,13 @@ const FONT_DIR = 'fonts';
 const copyFonts = (inputDir: string, outputDir: string) => [
   `mkdir -p "${join(outputDir, FONT_DIR)}"`,
   ...Object.values(FONT_FILES).map(([pkg, file]) => `cp "${join(inputDir, 'node_modules', pkg, file)}" "${join(outputDir, FONT_DIR)}/"`),
+];
+
+/** Bundle folder of the reader's web fonts (shared/reader/web-font-files.ts), and the commands that copy them there. */
+const WEB_FONT_DIR = 'web-fonts';
+const copyWebFonts = (inputDir: string, outputDir: string) => [
+  `mkdir -p "${join(outputDir, WEB_FONT_DIR)}"`,
+  ...Object.values(WEB_FONTS).flatMap((font) => font.files).map(({ pkg, file }) => `cp "${join(inputDir, 'node_modules', pkg, file)}" "${join(outputDir, WEB_FONT_DIR)}/"`),
 ];
 
 /** The variables naming what a function may touch (and nothing else), plus the shared ones. */
@@ -82,6 +92,7 @@ export class ServiceFunction extends NodejsFunction {
       environment: {
         ...functionEnvironment(access, props.resources),
         ...(props.pdfFonts ? { PDF_FONT_DIR: `/var/task/${FONT_DIR}` } : {}),
+        ...(props.webFonts ? { READER_FONT_DIR: `/var/task/${WEB_FONT_DIR}` } : {}),
       },
       bundling: {
         minify: true,
@@ -93,11 +104,14 @@ export class ServiceFunction extends NodejsFunction {
         banner: requireBanner,
         // Bundle the AWS SDK too: one minified ESM file cold-starts faster than the runtime's SDK (ARCHITECTURE.md).
         externalModules: [],
-        ...(props.pdfFonts ? {
+        ...(props.pdfFonts || props.webFonts ? {
           commandHooks: {
             beforeBundling: () => [],
             beforeInstall: () => [],
-            afterBundling: copyFonts,
+            afterBundling: (inputDir: string, outputDir: string) => [
+              ...(props.pdfFonts ? copyFonts(inputDir, outputDir) : []),
+              ...(props.webFonts ? copyWebFonts(inputDir, outputDir) : []),
+            ],
           },
         } : {}),
       },

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Size } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterCriteria, FilterRule, StartingPosition, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -11,6 +11,7 @@ import { translationProviderGrant, workerAccess } from './access.ts';
 import { DEFAULT_BEDROCK_MODEL } from '../../shared/translate/bedrock.ts';
 import { BlobSweepSchedule } from './blob-sweep-schedule.ts';
 import { IntegrationRuntime } from './integration-runtime.ts';
+import { ContainerFunction } from './container-function.ts';
 
 /** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
 export class DocsWorkers extends Construct {
@@ -27,9 +28,21 @@ export class DocsWorkers extends Construct {
     this.integrationRuntime = new IntegrationRuntime(this, 'integration-events', {
       resources, access: workerAccess['integration-events'], description: 'docs-service worker integration-events', timeout: workerTimeouts['integration-events'],
     });
+    // Image variants run sharp, whose libvips binary must be the arm64 build (npm's @img/sharp-linux-arm64,
+    // installed by `npm ci` inside the image; a zip bundle would need it on the synthesizing machine).
+    // 2 GB: decoding an image of up to 50 MP takes ~200 MB, and Lambda's CPU grows with memory.
+    const imageWorker = new ContainerFunction(this, 'images', {
+      dockerfile: 'infra/image-worker.Dockerfile', resources, access: workerAccess.images, description: 'docs-service worker images', timeout: workerTimeouts.images, memorySize: 2048,
+    });
     for (const name of queueNames) {
       // Integration events run published scripts: the runtime's container-image Lambda (workerd).
-      const fn = name === 'integration-events' ? this.integrationRuntime.fn : new ServiceFunction(this, name, {
+      // Git import and export run the git CLI (shared/git/repo.ts): a container image that carries it, 512 MB as before;
+      // /tmp holds the bare clone, up to the 1 GiB a Git request may bring (shared/git/egress-http.ts).
+      const gitWorker = name === 'git' ? new ContainerFunction(this, name, {
+        dockerfile: 'infra/git-worker.Dockerfile', resources, access: workerAccess.git, description: 'docs-service worker git', timeout: workerTimeouts.git, memorySize: 512,
+        ephemeralStorageSize: Size.gibibytes(2),
+      }).fn : undefined;
+      const fn = name === 'integration-events' ? this.integrationRuntime.fn : name === 'images' ? imageWorker.fn : gitWorker ?? new ServiceFunction(this, name, {
         entry: `functions/workers/${name}/handler.ts`,
         description: `docs-service worker ${name}`,
         resources,

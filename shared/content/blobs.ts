@@ -26,6 +26,12 @@ const cache = new Map<string, CacheEntry>();
 let cachedBytes = 0;
 
 export const blobKey = (hash: string) => `blobs/${hash}`;
+/**
+ * A resized WebP variant of an image blob (shared/content/images), keyed by the source's
+ * hash and the width: under `blobs/` (the same grants), but not a sha256, so the blob sweep
+ * leaves it alone.
+ */
+export const imageVariantKey = (sourceHash: string, width: number) => `${blobKey(sourceHash)}.w${width}.webp`;
 
 export function hashBytes(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -33,8 +39,25 @@ export function hashBytes(bytes: Uint8Array | string): string {
 
 export async function putBytesBlob(bytes: Uint8Array, contentType = 'application/octet-stream'): Promise<string> {
   const hash = hashBytes(bytes);
-  await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: bytes, ContentType: contentType }));
+  await putBlob(hash, bytes, contentType);
   return hash;
+}
+
+/**
+ * PUTs a blob under its SHA-256, which is already known: S3 checks the bytes against it
+ * (x-amz-checksum-sha256, instead of the SDK computing a CRC32 of its own) and the request
+ * signature uses it as the payload hash, so the body is hashed once, not three times.
+ */
+async function putBlob(hash: string, body: Uint8Array | string, contentType: string): Promise<void> {
+  const command = new PutObjectCommand({
+    Bucket: config.bucketName, Key: blobKey(hash), Body: body, ContentType: contentType, ChecksumSHA256: Buffer.from(hash, 'hex').toString('base64'),
+  });
+  command.middlewareStack.add((next) => (args) => {
+    const request = args.request as { headers?: Record<string, string> };
+    if (request.headers) request.headers['x-amz-content-sha256'] = hash;
+    return next(args);
+  }, { step: 'build', name: 'knownPayloadSha256' });
+  await s3().send(command);
 }
 
 export async function getBytesBlob(hash: string): Promise<Uint8Array> {
@@ -48,7 +71,7 @@ export async function putJsonBlob(value: unknown): Promise<string> {
   const hash = hashBytes(text);
   const putAtMs = cache.get(hash)?.putAtMs;
   if (putAtMs === undefined || nowMs() - putAtMs > REPUT_AFTER_MS) {
-    await s3().send(new PutObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash), Body: text, ContentType: 'application/json' }));
+    await putBlob(hash, text, 'application/json');
     // The cached copy is the text (parsed when first read), so later changes to `value` cannot reach it.
     remember(hash, { text, size: text.length, putAtMs: nowMs() });
   }

@@ -6,7 +6,8 @@ import { db } from './client.ts';
 import { AlreadyExists, ConditionFailed, NotFound, TransactionConflict, type StoredItem } from './errors.ts';
 import type { TransactItem, Write } from './write.ts';
 import { config } from '../config.ts';
-import { PK, SK } from './table.ts';
+import { PK, SK, type Key } from './table.ts';
+import { forgetRecords } from '../http/auth-cache.ts';
 
 export type { TransactItem, Write } from './write.ts';
 
@@ -20,7 +21,21 @@ export async function run<Result>(write: Write<Result>): Promise<Result> {
     return write.decode(await single(write.transactItem));
   } catch (error) {
     throw storageError(error, write.createOnly);
+  } finally {
+    forgetWritten([write.transactItem]);
   }
+}
+
+/**
+ * Every write of this process ends here: the authentication cache forgets what it wrote
+ * (shared/http/auth-cache.ts), so a revocation or role change applies to the next request.
+ * Failed writes too: a failed condition means the cached copy may be out of date.
+ */
+function forgetWritten(items: TransactItem[]): void {
+  forgetRecords(items.map((item) => {
+    const key = item.Put ? item.Put.Item : (item.Update ?? item.Delete ?? item.ConditionCheck)?.Key;
+    return { pk: key?.[PK] as string, sk: key?.[SK] as string };
+  }));
 }
 
 /** Runs a transaction entry as PutItem / UpdateItem (ALL_NEW) / DeleteItem (ALL_OLD). */
@@ -55,6 +70,7 @@ export async function transact(
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
+    forgetWritten(items);
     const reasons = (error as { CancellationReasons?: { Code?: string; Item?: StoredItem }[] }).CancellationReasons;
     if ((error as Error).name === 'TransactionCanceledException' && reasons) {
       const index = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
@@ -68,6 +84,7 @@ export async function transact(
     }
     throw error;
   }
+  forgetWritten(items);
 }
 
 /** Conditional entries return the old item on failure (ConditionFailed.item). */
@@ -97,11 +114,13 @@ export async function purge<Args>(collection: Partition<Args>, args: Args): Prom
   if (collection.index) throw new Error('Only a table partition can be purged');
   const all = await collection.records(args);
   for (let i = 0; i < all.length; i += 25) {
-    let pending = all.slice(i, i + 25).map((r) => ({ DeleteRequest: { Key: { [PK]: r[PK], [SK]: r[SK] } } }));
+    const batch = all.slice(i, i + 25);
+    let pending = batch.map((r) => ({ DeleteRequest: { Key: { [PK]: r[PK], [SK]: r[SK] } } }));
     while (pending.length > 0) {
       const out = await db().send(new BatchWriteCommand({ RequestItems: { [config.tableName]: pending } }));
       pending = (out.UnprocessedItems?.[config.tableName] ?? []) as typeof pending;
     }
+    forgetRecords(batch.map((r): Key => ({ pk: r[PK] as string, sk: r[SK] as string })));
   }
   return all.length;
 }

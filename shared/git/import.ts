@@ -22,8 +22,11 @@ export interface RepoSource {
 
 export const ASSETS_DIR = '.gitbook/assets';
 export const INCLUDES_DIR = '.gitbook/includes';
-/** Pages, includes and files are parsed and stored this many at a time (bounded memory, bounded S3 concurrency). */
-export const IMPORT_BATCH = 16;
+/**
+ * Pages, includes and files in work at once (read, parsed, stored): bounded memory (one
+ * object per slot) and bounded S3 concurrency, with no wait for the slowest of a batch.
+ */
+export const IMPORT_CONCURRENCY = 16;
 
 /** Content files (paths relative to the project directory + root) and the configuration. */
 export function contentView(files: Map<string, FlatEntry>, projectDirectory: string | undefined, readConfig: (entry: FlatEntry) => string | undefined) {
@@ -77,6 +80,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const previous = options.previous;
   const idsByKey = new Map<string, string>();
   const previousPages = new Map<string, ManifestPage>();
+  const previousFiles = new Map<string, ManifestFile>();
   if (previous) {
     for (const { page } of walkPages(previous.pages)) {
       if (page.git?.path) idsByKey.set(`page:${page.git.path}`, page.id);
@@ -84,7 +88,11 @@ export async function importRepository(source: RepoSource, options: { projectDir
       else if (page.type === 'link') idsByKey.set(`link:${page.href}`, page.id);
       previousPages.set(page.id, page);
     }
-    for (const f of previous.files) if (f.git?.path) idsByKey.set(`file:${f.git.path}`, f.id);
+    for (const f of previous.files) {
+      if (!f.git?.path) continue;
+      idsByKey.set(`file:${f.git.path}`, f.id);
+      previousFiles.set(f.git.path, f);
+    }
     for (const r of previous.reusableContents) if (r.git?.path) idsByKey.set(`include:${r.git.path}`, r.id);
   }
   const idFor = (key: string) => {
@@ -177,39 +185,54 @@ export async function importRepository(source: RepoSource, options: { projectDir
     },
   };
 
-  // 3. Page documents, parsed and stored in batches.
-  progress.totals(planned.length + includeIds.size, fileIds.size);
-  await inBatches(planned, async (item) => {
+  // 3. Page documents, reusable contents and files, read, parsed and stored by one bounded
+  // pool (a slot takes the next item as soon as it is free). Pages may link to files outside
+  // the assets folder: those are known, and the files' total final, once every page is parsed.
+  const files: ManifestFile[] = [];
+  const pageWork = async (item: PlannedPage) => {
     const entry = content.get(item.path!)!;
     const bytes = await source.read(entry.oid);
     const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle);
     Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
     progress.page(bytes.length);
-  });
-  for (const item of planned) item.page.slug = slugOfPath(item.path!, item.page);
-  await inBatches([...includeIds], async ([path, id]) => {
+  };
+  const includeWork = async ([path, id]: [string, string]) => {
     const entry = content.get(path)!;
     const bytes = await source.read(entry.oid);
     const parsed = await parsePageFile(text(bytes), path, resolver);
     includes.push({ id, title: parsed.title, document: await putJsonBlob(parsed.document), git: { oid: entry.oid, path } });
     progress.page(bytes.length);
-  });
-  includes.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
-
-  // 4. File bytes, stored in batches (one at a time in memory per slot). Pages may have
-  // linked files outside the assets folder: the files' total is final only now.
-  progress.totals(planned.length + includeIds.size, fileIds.size);
-  const files: ManifestFile[] = [];
-  await inBatches([...fileIds], async ([path, id]) => {
+  };
+  const fileWork = async ([path, id]: [string, string]) => {
     const entry = content.get(path)!;
-    const bytes = await source.read(entry.oid);
     const name = basename(path);
     const contentType = contentTypeOf(name);
+    // The same bytes as at the previous import (same git blob): the stored blob is reused,
+    // unread. It is safe from the blob sweep: the previous revision names it.
+    const same = previousFiles.get(path);
+    if (same && same.git?.oid === entry.oid) {
+      files.push({ id, name, contentType, size: same.size, blob: same.blob, ...(same.dimensions ? { dimensions: same.dimensions } : {}), git: { oid: entry.oid, path } });
+      progress.file(same.size);
+      return;
+    }
+    const bytes = await source.read(entry.oid);
     const blob = await putBytesBlob(bytes, contentType);
     files.push({ id, name, contentType, size: bytes.length, blob, ...dimensionsOf(bytes, contentType), git: { oid: entry.oid, path } });
     progress.file(bytes.length);
-  });
+  };
+  const assets = [...fileIds];
+  progress.totals(planned.length + includeIds.size, fileIds.size);
+  await inPool<() => Promise<void>>([
+    ...planned.map((item) => () => pageWork(item)),
+    ...[...includeIds].map((include) => () => includeWork(include)),
+    ...assets.map((asset) => () => fileWork(asset)),
+  ], (work) => work());
+  const linked = [...fileIds].slice(assets.length);
+  progress.totals(planned.length + includeIds.size, fileIds.size);
+  await inPool(linked, fileWork);
+  for (const item of planned) item.page.slug = slugOfPath(item.path!, item.page);
+  includes.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
   files.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
 
   dedupeSlugs(roots);
@@ -285,6 +308,19 @@ function dedupeSlugs(pages: ManifestPage[]): void {
   }
 }
 
-async function inBatches<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < items.length; i += IMPORT_BATCH) await Promise.all(items.slice(i, i + IMPORT_BATCH).map(work));
+/** `work` on every item, IMPORT_CONCURRENCY at a time; stops taking items at the first failure. */
+async function inPool<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const slot = async () => {
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IMPORT_CONCURRENCY, items.length) }, slot));
 }

@@ -1,8 +1,11 @@
 /**
- * Git over smart HTTP with isomorphic-git (no git binary in Lambda). A repository is
- * cloned shallow and single-branch into a temporary git directory under os.tmpdir()
- * (Lambda's /tmp), without a working tree: import reads blobs straight from the object
- * store and export writes blobs, trees and a commit there, then pushes.
+ * A repository of a Git job. It is cloned shallow, single-branch and bare by the git CLI
+ * (the git worker's container image carries the binary) into a temporary folder under
+ * os.tmpdir() (Lambda's /tmp): git downloads and indexes the pack natively, several times
+ * faster than isomorphic-git's JavaScript indexer, and the pack never enters this process's
+ * memory. Every request of the CLI goes through the egress guard (relay.ts). Import reads
+ * the tree with one `git ls-tree` and blobs through one `git cat-file --batch`; export
+ * writes blobs, trees and a commit with isomorphic-git and pushes with it (egress-http.ts).
  */
 import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import git from 'isomorphic-git';
 import { egressHttp as http } from './egress-http.ts';
+import { GitRelay } from './relay.ts';
+import { ObjectReader, runGit } from './cli.ts';
 
 export interface RemoteAccess {
   /** URL without credentials. */
@@ -63,9 +68,15 @@ export interface FlatEntry {
   mode: string;
 }
 
+/** A clone (ref discovery, pack download and indexing) must finish within this time (the git Lambda runs 5 minutes). */
+export const GIT_CLONE_TIMEOUT_MS = 4 * 60_000;
+
 export class Checkout {
   readonly cache = {};
+  private reader: ObjectReader | undefined;
   private constructor(
+    /** Temporary folder of the job: the bare repository and git's HOME. */
+    private readonly root: string,
     readonly gitdir: string,
     readonly access: RemoteAccess,
     /** The commit the work starts from (the branch's head, or what a new branch grows on). */
@@ -76,69 +87,88 @@ export class Checkout {
   ) {}
 
   /**
-   * Fetches `ref` (refs/heads/<branch>) at depth 1. When the branch does not exist, the
-   * clone starts from `fallbackRef` or the default branch (export to a new branch), or from
-   * nothing when the repository is empty; `head` is then the commit the branch will grow on.
+   * Fetches `ref` (refs/heads/<branch>) at depth 1 with the git CLI, through the loopback
+   * relay to the egress guard (relay.ts). When the branch does not exist, the clone starts
+   * from `fallbackRef` or the default branch (export to a new branch), or from nothing when
+   * the repository is empty; `head` is then the commit the branch will grow on.
    */
   static async open(rawUrl: string, ref: string, options: { fallbackRef?: string; requireRef?: boolean } = {}): Promise<Checkout> {
     const access = remoteAccess(rawUrl);
     const branch = ref.replace(/^refs\/heads\//, '');
-    const refs = await git.listServerRefs({ http, url: access.url, onAuth: access.onAuth, symrefs: true });
-    const has = (name: string) => refs.some((r) => r.ref === name);
-    let source: string | undefined;
-    if (has(ref)) source = ref;
-    else if (options.requireRef) throw new Error(`The branch ${branch} does not exist in the repository`);
-    else if (options.fallbackRef && has(options.fallbackRef)) source = options.fallbackRef;
-    else source = refs.find((r) => r.ref === 'HEAD')?.target ?? refs.find((r) => r.ref.startsWith('refs/heads/'))?.ref;
-    const gitdir = await mkdtemp(path.join(os.tmpdir(), 'git-sync-'));
+    const root = await mkdtemp(path.join(os.tmpdir(), 'git-sync-'));
+    const gitdir = path.join(root, 'repo.git');
+    const home = { cwd: root, home: root, timeoutMs: GIT_CLONE_TIMEOUT_MS };
+    const relay = await GitRelay.start(rawUrl);
     try {
+      const refs = await viaRelay(relay, () => runGit(['ls-remote', '--symref', relay.url], home)).then(parseLsRemote);
+      const has = (name: string) => refs.has(name);
+      let source: string | undefined;
+      if (has(ref)) source = ref;
+      else if (options.requireRef) throw new Error(`The branch ${branch} does not exist in the repository`);
+      else if (options.fallbackRef && has(options.fallbackRef)) source = options.fallbackRef;
+      else source = refs.get('ref: HEAD') ?? [...refs.keys()].find((name) => name.startsWith('refs/heads/'));
       if (!source) {
-        await git.init({ fs, gitdir, bare: true, defaultBranch: branch });
-        return new Checkout(gitdir, access, undefined, branch, false);
+        await runGit(['init', '--quiet', '--bare', `--initial-branch=${branch}`, gitdir], home);
+        return new Checkout(root, gitdir, access, undefined, branch, false);
       }
-      await git.clone({
-        fs, http, dir: gitdir, gitdir, url: access.url, onAuth: access.onAuth, ref: source.replace(/^refs\/heads\//, ''),
-        singleBranch: true, depth: 1, noCheckout: true, noTags: true,
-      });
-      const head = await git.resolveRef({ fs, gitdir, ref: 'HEAD' });
-      return new Checkout(gitdir, access, head, branch, source === ref);
+      const sourceBranch = source.replace(/^refs\/heads\//, '');
+      await viaRelay(relay, () => runGit([
+        'clone', '--quiet', '--bare', '--depth', '1', '--single-branch', '--no-tags', '--branch', sourceBranch, relay.url, gitdir,
+      ], home));
+      const head = (await runGit(['rev-parse', '--verify', `refs/heads/${sourceBranch}^{commit}`], { ...home, cwd: gitdir })).toString('utf8').trim();
+      return new Checkout(root, gitdir, access, head, branch, source === ref);
     } catch (error) {
-      await rm(gitdir, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
       throw error;
+    } finally {
+      await relay.close();
     }
   }
 
   async close(): Promise<void> {
-    await rm(this.gitdir, { recursive: true, force: true });
+    this.reader?.close();
+    await rm(this.root, { recursive: true, force: true });
+  }
+
+  private objects(): ObjectReader {
+    return (this.reader ??= new ObjectReader(this.gitdir, this.root));
+  }
+
+  private async readObject(oid: string, type: string): Promise<Buffer> {
+    const object = await this.objects().read(oid);
+    if (object.type !== type) throw new Error(`The object ${oid} is a ${object.type}, not a ${type}`);
+    return object.bytes;
   }
 
   async commitMessage(oid: string): Promise<string> {
-    const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache });
-    return commit.message.trim();
+    const text = (await this.readObject(oid, 'commit')).toString('utf8');
+    const body = text.indexOf('\n\n');
+    return body < 0 ? '' : text.slice(body + 2).trim();
   }
 
   async treeOf(commit: string): Promise<string> {
-    return (await git.readCommit({ fs, gitdir: this.gitdir, oid: commit, cache: this.cache })).commit.tree;
+    const tree = /^tree ([0-9a-f]+)$/m.exec((await this.readObject(commit, 'commit')).toString('utf8'))?.[1];
+    if (!tree) throw new Error(`The commit ${commit} names no tree`);
+    return tree;
   }
 
-  /** Every blob of the commit's tree by path. */
+  /** Every blob of the commit's tree by path (one `git ls-tree -r`; submodules are not files). */
   async files(commit: string | undefined): Promise<Map<string, FlatEntry>> {
     const out = new Map<string, FlatEntry>();
     if (!commit) return out;
-    const walk = async (treeOid: string, prefix: string) => {
-      const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid: treeOid, cache: this.cache });
-      for (const entry of tree) {
-        const p = prefix ? `${prefix}/${entry.path}` : entry.path;
-        if (entry.type === 'tree') await walk(entry.oid, p);
-        else if (entry.type === 'blob') out.set(p, { oid: entry.oid, mode: entry.mode });
-      }
-    };
-    await walk(await this.treeOf(commit), '');
+    const listing = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit], { cwd: this.gitdir, home: this.root, timeoutMs: GIT_CLONE_TIMEOUT_MS });
+    // `<mode> <type> <oid>\t<path>\0`, paths as bytes (UTF-8 in practice).
+    for (const record of listing.toString('utf8').split('\0')) {
+      const tab = record.indexOf('\t');
+      if (tab < 0) continue;
+      const [mode, type, oid] = record.slice(0, tab).split(' ');
+      if (type === 'blob') out.set(record.slice(tab + 1), { oid: oid!, mode: mode! });
+    }
     return out;
   }
 
   async readBlob(oid: string): Promise<Uint8Array> {
-    return (await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache })).blob;
+    return this.readObject(oid, 'blob');
   }
 
   async writeBlob(bytes: Uint8Array): Promise<string> {
@@ -189,4 +219,25 @@ export class Checkout {
 /** git's blob id of some bytes. */
 export async function gitBlobOid(bytes: Uint8Array): Promise<string> {
   return (await git.hashBlob({ object: bytes })).oid;
+}
+
+/** `git ls-remote --symref` -> ref name -> oid, and `ref: <name>` -> the symref's target (`ref: HEAD`). */
+function parseLsRemote(output: Buffer): Map<string, string> {
+  const refs = new Map<string, string>();
+  for (const line of output.toString('utf8').split('\n')) {
+    const [left, name] = line.split('\t');
+    if (!left || !name) continue;
+    if (left.startsWith('ref: ')) refs.set(`ref: ${name}`, left.slice(5));
+    else refs.set(name, left);
+  }
+  return refs;
+}
+
+/** A git command that talks to the remote: when it fails, what the relay saw explains why (refusal, HTTP status). */
+async function viaRelay<T>(relay: GitRelay, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw relay.error ?? error;
+  }
 }

@@ -34,11 +34,14 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   const addressCounterKey = failedAuthenticationCounterKey(c);
   const [tokenCount] = await Promise.all([
     countTokenRequest(tokenHash),
-    loader.load([tokenKey, addressCounterKey, ...resourceKeys, ...hintedKeys(tokenHash, resourceKeys)]),
+    // The resource is read fresh; what authenticating and the access check read may come
+    // from the instance's cache (auth-cache.ts: the revocation window).
+    loader.load(resourceKeys, [tokenKey, addressCounterKey, ...hintedKeys(tokenHash, resourceKeys)]),
   ]);
   refuseBlockedAddress(c, loader.peek(addressCounterKey));
   const token = loader.peek(tokenKey);
   // Tokens with an expiry (SSO logins) stop at it, before the table's TTL removes them.
+  // Checked on every request, cached record or not.
   const expired = typeof token?.expiresAt === 'number' && token.expiresAt <= nowEpochSeconds();
   if (!token || token.revokedAt || expired) {
     // Every refused token counts against the address, whatever the reason.

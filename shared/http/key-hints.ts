@@ -6,8 +6,8 @@ import { collectionEntity } from '../db/entities/collection.ts';
 /**
  * Per-instance hints of which records a request will need next: the user behind a token
  * hash, the organization and ancestors of a space or collection. Hints only choose keys to
- * read in the first BatchGetItem; every record is still read fresh, and a stale hint costs
- * one more round trip, never a wrong answer (revocations and role changes apply at once).
+ * read in the first BatchGetItem (or take from the instance's cache of access records,
+ * auth-cache.ts); a stale hint costs one more round trip, never a wrong answer.
  */
 const MAX_ENTRIES = 10_000;
 const tokenUsers = new Map<string, string>();

@@ -9,6 +9,7 @@ import { ApiError, errorBody } from './errors.ts';
 import { clientAddress } from './rate-limit-client-address.ts';
 import type { AppEnv } from './env.ts';
 import { setAnswerHeader } from './answer-headers.ts';
+import { forgetRecords } from './auth-cache.ts';
 
 /**
  * Rate limits that hold across Lambda instances: a DynamoDB counter per subject and fixed
@@ -102,6 +103,8 @@ export function refuseBlockedAddress(c: Context<AppEnv>, counter: StoredRecord |
 /** Counts a request without a valid token against its address; 429 once over the limit. */
 export async function countFailedAuthentication(c: Context<AppEnv>): Promise<void> {
   const state = await count('address', clientAddress(c), config.readerRateLimitPerMinute);
+  // Not a write of shared/db/writes.ts: the cached count of this address is forgotten here.
+  forgetRecords([failedAuthenticationCounterKey(c)]);
   c.set('rateLimit', state);
   if (state.limited) throw tooManyRequests(state, 'an address sending requests without a valid access token');
 }

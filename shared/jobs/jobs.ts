@@ -42,6 +42,16 @@ export const jobSchema = v.variant('kind', [
   v.object({ kind: v.literal('conversations-cluster'), organizationId: v.string(), ingestedAt: v.string() }),
   /** Mark-and-sweep of unreferenced blobs (shared/content/blob-sweep.ts); sent daily by an EventBridge rule, or `npm run admin -- blobs sweep`. */
   v.object({ kind: v.literal('blob-sweep') }),
+  /**
+   * Resized image variants (shared/content/images): sent when a revision is prepared whose
+   * manifest has images to resize; the worker keeps the images its parents did not have
+   * and sends them on in `image-variants` jobs of a few images each (bounded work per job).
+   */
+  v.object({ kind: v.literal('revision-images'), spaceId: v.string(), manifest: v.string(), parents: v.array(v.string()) }),
+  v.object({
+    kind: v.literal('image-variants'),
+    images: v.pipe(v.array(v.object({ blob: v.string(), contentType: v.string(), width: v.number(), height: v.number() })), v.maxLength(20)),
+  }),
 ]);
 
 export type Job = v.InferOutput<typeof jobSchema>;
@@ -55,4 +65,6 @@ export const queueOfJob: Record<JobKind, QueueName> = {
   'openapi-process': 'jobs',
   'conversations-cluster': 'jobs',
   'blob-sweep': 'jobs',
+  'revision-images': 'images',
+  'image-variants': 'images',
 };

@@ -6,12 +6,14 @@ import { handler as gitWorker } from '../../functions/workers/git/handler.ts';
 import { handler as translationsWorker } from '../../functions/workers/translations/handler.ts';
 import { handler as integrationEventsWorker } from '../../functions/workers/integration-events/handler.ts';
 import { handler as jobsWorker } from '../../functions/workers/jobs/handler.ts';
+import { handler as imagesWorker } from '../../functions/workers/images/handler.ts';
 
 const workers: Record<QueueName, (event: SQSEvent) => Promise<SQSBatchResponse>> = {
   git: gitWorker,
   translations: translationsWorker,
   'integration-events': integrationEventsWorker,
   jobs: jobsWorker,
+  images: imagesWorker,
 };
 
 /**

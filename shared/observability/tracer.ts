@@ -1,3 +1,4 @@
+import './xray-mode.ts';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { SERVICE_NAME } from './service.ts';
 

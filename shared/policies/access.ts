@@ -34,7 +34,7 @@ export async function loadOrgAccess(request: RequestScope, orgId: string): Promi
   const loader = request.loader;
   const orgKey = organizationEntity.key({ orgId });
   const memberKey = memberEntity.key({ orgId, userId: request.caller.userId });
-  await loader.load([orgKey, memberKey]);
+  await loader.loadAccess([orgKey, memberKey]);
   const org = loader.peek(orgKey);
   const memberRecord = loader.peek(memberKey);
   const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
@@ -111,7 +111,7 @@ export async function loadContentAccess(
   const orgKey = organizationEntity.key({ orgId });
   const memberKey = memberEntity.key({ orgId, userId: request.caller.userId });
   const ancestorKeys = ancestorIds.map((collectionId) => collectionEntity.key({ collectionId }));
-  await loader.load([orgKey, memberKey, ...ancestorKeys]);
+  await loader.loadAccess([orgKey, memberKey, ...ancestorKeys]);
   const orgRecord = loader.peek(orgKey);
   if (!orgRecord) throw notFound(`No organization found with id ${orgId}`);
   const org = organizationEntity.fromRecord(orgRecord);

@@ -11,6 +11,10 @@ export interface ExtendedRenderHelpers {
   blocks(nodes?: ReaderNode[]): ElementContent[];
   /** Renders inline nodes (text with marks, links, inline images). */
   inlines(nodes?: ReaderNode[]): ElementContent[];
+  /** An image of a block's data (`ref`, `alt`), as document.ts renders images. */
+  image(data: Record<string, unknown>): ElementContent;
+  /** Where a content ref (page, anchor, file, url) points. */
+  href(ref: unknown): string;
 }
 
 type Fragmented = ReaderNode & { fragments?: { fragment?: string; nodes?: ReaderNode[] }[] };
@@ -30,7 +34,7 @@ function deepHeading(node: ReaderNode, level: number, { ctx, inlines }: Extended
   let id = str(node.data?.id) || anchorOf(textOf(node));
   while (ctx.ids.anchors.has(id)) id = `${id}-${ctx.ids.next++}`;
   ctx.ids.anchors.add(id);
-  return h(`h${Math.min(level + 1, 6)}`, { id }, [h('a.anchor', { href: `#${id}`, ariaHidden: 'true' }, '#'), ...inlines(node.nodes)]);
+  return h(`h${Math.min(level + 1, 6)}`, { id }, [h('a.anchor', { href: `#${id}` }, '#'), ...inlines(node.nodes)]);
 }
 
 /** An OpenAPI operation: its method and path, then what the page wrote about it. */

@@ -6,8 +6,11 @@ import { h } from 'hastscript';
 import { captionText } from '../content/markdown/captions.ts';
 import { anchorOf } from './html.ts';
 import { raw } from './sanitize.ts';
-import { renderExtendedBlock } from './blocks-extended.ts';
+import { renderExtendedBlock, type ExtendedRenderHelpers } from './blocks-extended.ts';
 import { codeHighlighter, type CodeHighlighter } from './highlight.ts';
+import { loadKatex, newMathSlots, renderMath, type MathSlots } from './math.ts';
+import { renderTable } from './tables.ts';
+import { imageSources } from '../content/images/variants.ts';
 
 /**
  * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
@@ -17,7 +20,8 @@ import { codeHighlighter, type CodeHighlighter } from './highlight.ts';
  * embeds, files, includes (reusable content) and images, whose file refs become stable
  * URLs under the site (`fileHref`: never presigned URLs, which would expire inside cached
  * HTML), images with their stored width and height. Code is highlighted by shiki
- * (shared/reader/highlight.ts).
+ * (shared/reader/highlight.ts), math rendered to MathML by KaTeX (shared/reader/math.ts),
+ * tables and their card views by shared/reader/tables.ts.
  */
 
 export type ReaderNode = Node;
@@ -40,6 +44,8 @@ export interface RenderContext {
   includes: Map<string, StoredDocument>;
   /** Ids for tab groups and headings, unique within the page. */
   ids: { next: number; anchors: Set<string> };
+  /** KaTeX and the page's rendered formulas, when the document has math. */
+  math?: MathSlots;
 }
 
 const MAX_INCLUDE_DEPTH = 3;
@@ -67,7 +73,9 @@ function includeId(manifest: Manifest, data: Record<string, unknown> | undefined
   return manifest.reusableContents.find((r) => r.id === path || anchorOf(r.title) === anchorOf(path))?.id;
 }
 
-type Prepared = Pick<RenderContext, 'fileUrls' | 'files' | 'includes' | 'code'>;
+type Prepared = Pick<RenderContext, 'fileUrls' | 'files' | 'includes' | 'code' | 'math'>;
+
+const MATH_TYPES = new Set(['math', 'inline-math']);
 
 /** Loads what rendering a document needs: its files' URLs, included documents and code languages. */
 export async function prepareRender(document: StoredDocument, manifest: Manifest, fileHref: RenderContext['fileHref']): Promise<Prepared> {
@@ -75,6 +83,7 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
   const includes = new Map<string, StoredDocument>();
   const files = new Map<string, ManifestFile>();
   const syntaxes = new Set<string>();
+  let hasMath = false;
   const visit = async (nodes: Node[], depth: number): Promise<void> => {
     const pending: Promise<void>[] = [];
     const walk = (list: Node[]) => {
@@ -82,6 +91,7 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
         const file = findFile(manifest, node.data?.ref);
         if (file) files.set(file.id, file);
         if (node.type === 'code' && typeof node.data?.syntax === 'string') syntaxes.add(node.data.syntax);
+        if (MATH_TYPES.has(String(node.type))) hasMath = true;
         if (node.type === 'reusable-content' && depth < MAX_INCLUDE_DEPTH) {
           const id = includeId(manifest, node.data);
           const content = id ? manifest.reusableContents.find((r) => r.id === id) : undefined;
@@ -100,7 +110,8 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
   };
   await visit(document.nodes as Node[], 0);
   for (const f of files.values()) fileUrls.set(f.id, fileHref(f));
-  return { fileUrls, files, includes, code: await codeHighlighter(syntaxes) };
+  const [code, katex] = await Promise.all([codeHighlighter(syntaxes), hasMath ? loadKatex() : undefined]);
+  return { fileUrls, files, includes, code, math: katex ? newMathSlots(katex) : undefined };
 }
 
 /** The page a relative markdown link or a page id points at, from the current page. */
@@ -169,10 +180,16 @@ function inlines(ctx: RenderContext, nodes: Node[] = []): Out {
     if (node.object === 'text') return (node.leaves ?? []).flatMap(leaf);
     const data = node.data ?? {};
     switch (node.type) {
-      case 'link':
-        return [h('a', { href: refHref(ctx, data.ref).href }, inlines(ctx, node.nodes))];
+      case 'link': {
+        // A link around nothing readable (`[ ](page.md)`, left by editors) would be an unnamed link: its text only.
+        const content = inlines(ctx, node.nodes);
+        const named = textOf(node).trim() !== '' || (node.nodes ?? []).some((n) => n.type === 'inline-image');
+        return named ? [h('a', { href: refHref(ctx, data.ref).href }, content)] : content;
+      }
       case 'inline-image':
         return [img(ctx, data)];
+      case 'inline-math':
+        return [renderMath(ctx.math, data.formula, false)];
       case 'html':
         return [raw(String(data.html ?? ''))];
       case 'markdown':
@@ -195,11 +212,16 @@ function caption(data: Record<string, unknown>): Out {
   return typeof data.caption === 'string' && data.caption ? [h('figcaption', data.caption)] : [];
 }
 
-/** An image with its stored dimensions (no layout shift while it loads), loaded lazily. */
+/**
+ * An image with its stored dimensions (no layout shift while it loads), loaded lazily; a
+ * wide raster image of the space also offers its resized variants (`srcset`, shared/content/images).
+ */
 function img(ctx: RenderContext, data: Record<string, unknown>): ElementContent {
   const file = findFile(ctx.manifest, data.ref);
   const size = file?.dimensions;
-  return h('img', { src: refHref(ctx, data.ref).href, alt: String(data.alt ?? ''), width: size?.width, height: size?.height, loading: 'lazy', decoding: 'async' });
+  const src = refHref(ctx, data.ref).href;
+  const sources = file && src !== '#' ? imageSources(file, src) : undefined;
+  return h('img', { src, ...sources, alt: String(data.alt ?? ''), width: size?.width, height: size?.height, loading: 'lazy', decoding: 'async' });
 }
 
 function image(ctx: RenderContext, node: Node): ElementContent {
@@ -231,8 +253,18 @@ function embedUrl(value: unknown): URL | undefined {
   return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
 }
 
-const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
-const ALIGNMENTS = new Set(['left', 'right', 'center']);
+const HINT_STYLES = new Map([['info', 'Info'], ['success', 'Success'], ['warning', 'Warning'], ['danger', 'Danger']]);
+
+/** What renderers outside this file may call back into (blocks-extended.ts, tables.ts). */
+function helpers(ctx: RenderContext, depth: number): ExtendedRenderHelpers {
+  return {
+    ctx,
+    blocks: (nodes) => renderBlocks(ctx, nodes, depth),
+    inlines: (nodes) => inlines(ctx, nodes),
+    image: (data) => img(ctx, data),
+    href: (ref) => refHref(ctx, ref).href,
+  };
+}
 
 export function renderBlocks(ctx: RenderContext, nodes: Node[] = [], depth = 0): Out {
   return nodes.flatMap((node) => renderBlock(ctx, node, depth));
@@ -258,25 +290,26 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
       const tasks = node.type === 'list-tasks';
       const start = node.type === 'list-ordered' && typeof data.start === 'number' && data.start !== 1 ? data.start : undefined;
       const items = (node.nodes ?? []).map((item) => h('li', [
-        ...(tasks ? [h('input', { type: 'checkbox', disabled: true, checked: item.data?.checked === true }), { type: 'text' as const, value: ' ' }] : []),
+        ...(tasks ? [h('input', { type: 'checkbox', disabled: true, checked: item.data?.checked === true, ariaLabel: item.data?.checked === true ? 'Done' : 'To do' }), { type: 'text' as const, value: ' ' }] : []),
         ...renderBlocks(ctx, item.nodes, depth),
       ]));
       return [h(node.type === 'list-ordered' ? 'ol' : 'ul', { start, className: tasks ? ['tasks'] : undefined }, items)];
     }
     case 'code':
       return [codeBlock(ctx, node)];
-    case 'table': {
-      const align = Array.isArray(data.align) ? (data.align as unknown[]) : [];
-      const cells = (row: Node, tag: 'th' | 'td') => (row.nodes ?? []).map((cell, i) =>
-        h(tag, { className: ALIGNMENTS.has(String(align[i])) ? [`align-${String(align[i])}`] : undefined }, inlines(ctx, cell.nodes)));
-      const [head, ...rows] = node.nodes ?? [];
-      return [h('div.table', h('table', [...(head ? [h('thead', h('tr', cells(head, 'th')))] : []), h('tbody', rows.map((r) => h('tr', cells(r, 'td'))))]))];
-    }
+    case 'table':
+      return renderTable(node, helpers(ctx, depth));
+    case 'math':
+      return [renderMath(ctx.math, data.formula, true)];
     case 'images': return [h('div.images', (node.nodes ?? []).map((n) => image(ctx, n)))];
     case 'image': return [image(ctx, node)];
     case 'hint': {
+      // The style's name labels the note (its icon is drawn by the stylesheet); a leading heading is its title.
       const style = HINT_STYLES.has(String(data.style)) ? String(data.style) : 'info';
-      return [h('div', { className: ['hint', `hint-${style}`], role: 'note' }, children())];
+      // A leading heading stays the author's heading (level, id, anchor: Git round trips and
+      // links keep it); the stylesheet shows it as the hint's title, and "On this page" leaves
+      // headings inside hints out.
+      return [h('div', { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: HINT_STYLES.get(style) }, children())];
     }
     case 'tabs': {
       const group = `tabs-${ctx.ids.next++}`;
@@ -311,23 +344,21 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
     case 'markdown':
       return [h('pre.raw-markdown', h('code', String(data.markdown ?? '')))];
     default:
-      return renderExtendedBlock(node, {
-        ctx,
-        blocks: (nodes) => renderBlocks(ctx, nodes, depth),
-        inlines: (nodes) => inlines(ctx, nodes),
-      }) ?? children();
+      return renderExtendedBlock(node, helpers(ctx, depth)) ?? children();
   }
 }
 
-/** A rendered page body (not yet sanitized) and the CSS of its highlighted code's token classes. */
+/** A rendered page body (not yet sanitized), the CSS of its highlighted code's token classes and its formulas' MathML. */
 export interface RenderedDocument {
   nodes: ElementContent[];
   codeCss: string;
+  /** MathML by placeholder id, for the layout to put in place after sanitizing (shared/reader/math.ts). */
+  math: Map<string, ElementContent>;
 }
 
 /** Renders a (variables-evaluated) page document. */
 export async function renderDocument(document: StoredDocument, ctx: Omit<RenderContext, keyof Prepared | 'ids'>): Promise<RenderedDocument> {
   const prepared = await prepareRender(document, ctx.manifest, ctx.fileHref);
   const nodes = renderBlocks({ ...ctx, ...prepared, ids: { next: 0, anchors: new Set() } }, document.nodes as Node[]);
-  return { nodes, codeCss: prepared.code.css() };
+  return { nodes, codeCss: prepared.code.css(), math: prepared.math?.slots ?? new Map() };
 }

@@ -9,14 +9,17 @@ import { safeHref, sanitizeNodes, treeHtml } from './sanitize.ts';
 import { pagePolicy } from './security-headers.ts';
 import { sectionTree, type ReaderSite, type ReaderSpace } from './site.ts';
 import { initialTheme, themeStyle } from './theme.ts';
+import { siteFont } from './fonts.ts';
+import { fillMathSlots } from './math.ts';
 
 /**
  * The reader's page shell, built as one hast tree (every value escaped by hast-util-to-html).
  * Everything that holds site data (navigation, header and footer links, the page itself)
  * goes through the sanitizer; only the menu link, the search form and the theme toggle are
  * the shell's own. Style and script are static files under the site (shared/reader/assets.ts);
- * the only inline code is the site's theme style, the page's code-token style and the
- * theme boot script, each allowed by its hash.
+ * the only inline code is the site's theme style (with its font's `@font-face` rules), the
+ * page's code-token style and the theme boot script, each allowed by its hash. Math is put
+ * in its placeholders after the page is sanitized (shared/reader/math.ts).
  */
 
 export type Customization = ReturnType<typeof defaultCustomization>;
@@ -37,6 +40,8 @@ export interface ShellInput {
   toc?: ElementContent[];
   /** CSS of the highlighted code's token classes. */
   codeCss?: string;
+  /** MathML of the page's formulas by placeholder id (sanitized on their own, shared/reader/math.ts). */
+  math?: Map<string, ElementContent>;
   /** Where a customization link (content ref) points; by default only URLs. */
   resolveLink?: LinkResolver;
   noindex: boolean;
@@ -117,14 +122,14 @@ function announcement(c: Customization, resolve: LinkResolver): ElementContent[]
   return [h('div', { className: ['announcement', `announcement-${a.style}`], role: 'status' }, [a.message, ...link])];
 }
 
-/** `externalLinks.target: blank`: links to other sites (absolute http(s) URLs) open in a new tab. */
+/** `externalLinks.target: blank`: links to other sites (absolute http(s) URLs) open in a new tab, telling it nothing of the page. */
 function externalLinks(nodes: ElementContent[], target: string): ElementContent[] {
   if (target !== 'blank') return nodes;
   const visit = (node: ElementContent) => {
     if (node.type !== 'element') return;
     if (node.tagName === 'a' && /^https?:\/\//i.test(String(node.properties.href ?? ''))) {
       node.properties.target = '_blank';
-      node.properties.rel = ['noopener'];
+      node.properties.rel = ['noopener', 'noreferrer'];
     }
     node.children.forEach((child) => visit(child as ElementContent));
   };
@@ -140,8 +145,9 @@ export function renderShell(input: ShellInput): RenderedPage {
   const searchBase = input.space?.basePath ?? input.site.basePath;
   const documentTitle = input.title && input.title !== siteTitle ? `${input.title} · ${siteTitle}` : siteTitle;
   const toggleable = c.themes.toggeable;
-  // One inline style: the site's theme and the page's code token colours.
-  const inlineStyles = [`${themeStyle(c)}${input.codeCss ?? ''}`];
+  const font = siteFont(c.styling.font, input.site.basePath);
+  // One inline style: the site's theme and font, and the page's code token colours.
+  const inlineStyles = [`${themeStyle(c, font)}${input.codeCss ?? ''}`];
   const inlineScripts = toggleable ? [THEME_BOOT_JS] : [];
   const head = [
     h('meta', { charSet: 'utf-8' }),
@@ -152,6 +158,8 @@ export function renderShell(input: ShellInput): RenderedPage {
     ...(input.markdownHref ? [h('link', { rel: ['alternate'], type: 'text/markdown', href: input.markdownHref })] : []),
     h('link', { rel: ['icon'], href: favicon(c, siteTitle, input.site.basePath) }),
     h('link', { rel: ['stylesheet'], href: assetHref(input.site.basePath, 'css') }),
+    // The font's files are fetched at once rather than after the first layout: no late swap.
+    ...(font?.urls ?? []).map((href) => h('link', { rel: ['preload'], href, as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' })),
     ...inlineStyles.map((css) => h('style', css)),
     ...inlineScripts.map((js) => h('script', js)),
     h('script', { src: assetHref(input.site.basePath, 'js'), defer: true }),
@@ -175,7 +183,7 @@ export function renderShell(input: ShellInput): RenderedPage {
       ...(toggleable ? [h('button.icon-button', { type: 'button', dataThemeToggle: true, hidden: true, ariaLabel: 'Switch theme' }, '◐')] : []),
     ]),
     ...sanitizeNodes(sectionNav(input)),
-    h('div.layout', [...sidebar, h('main', { id: 'content' }, externalLinks(sanitizeNodes(input.main), c.externalLinks.target)), ...toc]),
+    h('div.layout', [...sidebar, h('main', { id: 'content' }, fillMathSlots(externalLinks(sanitizeNodes(input.main), c.externalLinks.target), input.math)), ...toc]),
     h('footer.bottom', sanitizeNodes(footer(c, resolve))),
   ];
   return {

@@ -1,7 +1,8 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { ManifestPage } from '../content/types.ts';
-import type { LocatedPage } from '../content/tree.ts';
+import { walkPages, type LocatedPage } from '../content/tree.ts';
+import { EXTERNAL_LINK, normalizePath } from '../git/format.ts';
 
 /**
  * The reader's navigation, as hast: the page tree (groups of pages collapsed unless the open
@@ -11,17 +12,68 @@ import type { LocatedPage } from '../content/tree.ts';
 
 const pageLabel = (page: ManifestPage) => `${page.emoji ? `${page.emoji} ` : ''}${page.title}`;
 
+/** Reader paths of the pages imported from files, by the file's Git path. */
+function pagesByFile(pages: ManifestPage[]): Map<string, string> {
+  const byFile = new Map<string, string>();
+  for (const { page, path } of walkPages(pages)) if (page.type === 'document' && page.git?.path) byFile.set(page.git.path, path);
+  return byFile;
+}
+
+/**
+ * Where a link page of the tree points. A URL is kept. A path is a file of the space (GitBook
+ * keeps a file listed twice in SUMMARY.md as a link page to its path, relative to SUMMARY.md):
+ * it opens the page imported from that file, found by its Git path (exactly, then as the end
+ * of one, for a SUMMARY.md below the content root); undefined when no page has that file.
+ */
+export function linkPageHref(href: string | undefined, byFile: Map<string, string>, base: string): string | undefined {
+  if (!href) return undefined;
+  if (EXTERNAL_LINK.test(href)) return href;
+  const hash = href.indexOf('#');
+  const anchor = hash >= 0 ? href.slice(hash) : '';
+  let file = hash >= 0 ? href.slice(0, hash) : href;
+  try {
+    file = decodeURI(file);
+  } catch {
+    // kept as written
+  }
+  const wanted = normalizePath(file);
+  if (!wanted) return undefined;
+  const candidates = /\.md$/i.test(wanted) ? [wanted] : [`${wanted}.md`, `${wanted}/README.md`];
+  for (const candidate of candidates) {
+    const exact = byFile.get(candidate);
+    if (exact !== undefined) return `${base}/${exact}${anchor}`;
+  }
+  const ending = [...byFile].filter(([path]) => candidates.some((c) => path.endsWith(`/${c}`)));
+  return ending.length === 1 ? `${base}/${ending[0]![1]}${anchor}` : undefined;
+}
+
 /** The page tree of a site space; `current` is the open page's path. */
-export function pageTree(pages: ManifestPage[], base: string, current: string | undefined, parent = ''): ElementContent[] {
+export function pageTree(pages: ManifestPage[], base: string, current: string | undefined): ElementContent[] {
+  let byFile: Map<string, string> | undefined;
+  return branch(pages, { base, current, byFile: () => (byFile ??= pagesByFile(pages)) }, '');
+}
+
+/**
+ * One level of the tree. A page with pages under it is its link, then a <details> whose
+ * <summary> only opens and closes them (a link inside a summary would be a control inside a
+ * control, which screen readers cannot operate); open when the open page is inside.
+ */
+function branch(pages: ManifestPage[], tree: { base: string; current: string | undefined; byFile: () => Map<string, string> }, parent: string): ElementContent[] {
+  const { base, current } = tree;
   const items = pages.filter((p) => !p.hidden).map((page) => {
     const path = parent ? `${parent}/${page.slug}` : page.slug;
-    const children = page.pages.length > 0 ? pageTree(page.pages, base, current, path) : [];
+    const children = page.pages.length > 0 ? branch(page.pages, tree, path) : [];
     if (page.type === 'group') return h('li', [h('div.page-group', page.title), ...children]);
-    if (page.type === 'link') return h('li', [h('a', { href: page.href ?? '#', rel: ['noopener'] }, `${page.title} ↗`), ...children]);
+    if (page.type === 'link') {
+      const href = linkPageHref(page.href, tree.byFile(), base);
+      const external = href !== undefined && EXTERNAL_LINK.test(href);
+      const link = href === undefined ? h('span', page.title) : h('a', { href, rel: external ? ['noopener'] : undefined }, external ? `${page.title} ↗` : page.title);
+      return h('li', [link, ...children]);
+    }
     const link = h('a', { href: `${base}/${path}`, ariaCurrent: path === current ? 'page' : undefined }, pageLabel(page));
     if (children.length === 0) return h('li', [link]);
     const open = current !== undefined && (current === path || current.startsWith(`${path}/`));
-    return h('li', h('details', { open }, [h('summary', link), ...children]));
+    return h('li', [link, h('details', { open }, [h('summary', { ariaLabel: `${page.title}: pages` }), ...children])]);
   });
   return items.length > 0 ? [h('ul', items)] : [];
 }
@@ -52,7 +104,8 @@ export function tableOfContents(body: ElementContent[]): ElementContent[] {
       if (node.type !== 'element') continue;
       const level = /^h([234])$/.exec(node.tagName)?.[1];
       if (level && typeof node.properties.id === 'string') found.push({ id: node.properties.id, level: Number(level), text: textOf(node).trim() });
-      else walk(node.children as ElementContent[]);
+      // A heading inside a hint is the hint's title, not a section of the page.
+      else if (!(node.properties.className as string[] | undefined)?.includes('hint')) walk(node.children as ElementContent[]);
     }
   };
   walk(body);

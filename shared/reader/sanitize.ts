@@ -3,7 +3,7 @@ import type { Raw } from 'mdast-util-to-hast';
 import { fromHtml } from 'hast-util-from-html';
 import { sanitize } from 'hast-util-sanitize';
 import { toHtml } from 'hast-util-to-html';
-import { READER_SCHEMA } from './schema.ts';
+import { MATHML_SCHEMA, READER_SCHEMA } from './schema.ts';
 
 export { safeHref, safeLinkTarget } from './urls.ts';
 
@@ -17,6 +17,12 @@ export function sanitizeNodes(nodes: RootContent[]): ElementContent[] {
   const html = toHtml({ type: 'root', children: nodes }, { allowDangerousHtml: true });
   const clean = sanitize(fromHtml(html, { fragment: true }), READER_SCHEMA) as Root;
   return clean.children as ElementContent[];
+}
+
+/** MathML (KaTeX's output) kept to MATHML_SCHEMA: its `<math>` element, if any survives. */
+export function sanitizeMathml(html: string): ElementContent | undefined {
+  const clean = sanitize(fromHtml(html, { fragment: true }), MATHML_SCHEMA) as Root;
+  return clean.children.find((node): node is ElementContent => node.type === 'element' && node.tagName === 'math');
 }
 
 /** A raw HTML node: serialized verbatim, then parsed and sanitized by sanitizeNodes. */

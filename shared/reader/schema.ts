@@ -27,6 +27,8 @@ export const READER_CLASSES = [
   'openapi-parameter', 'openapi-response', 'openapi-operation', 'openapi-path', 'openapi-method', 'openapi-spec', 'openapi-summary',
   // Highlighted code (shared/reader/highlight.ts)
   'code-header', 'code-lang', 'shiki', 'shiki-themes', 'github-light-default', 'github-dark-default', 'line',
+  // Hint titles, card views of tables, math (shared/reader/tables.ts, math.ts)
+  'cards', 'cards-large', 'card', 'card-cover', 'card-title', 'card-link', 'math-block', 'math-error',
 ] as const;
 const CLASS_PATTERNS = [
   /^hint-(?:info|success|warning|danger)$/, /^announcement-(?:info|success|warning|danger)$/, /^align-(?:left|right|center)$/,
@@ -62,7 +64,8 @@ export const READER_SCHEMA: Schema = {
   attributes: {
     '*': ['id', 'title', 'lang', 'dir', ['className', ...READER_CLASSES, ...CLASS_PATTERNS], ['role', 'note', 'tab', 'tablist', 'tabpanel', 'status'], ...ARIA],
     a: ['href', ['rel', 'noopener', 'noreferrer', 'nofollow', 'prev', 'next'], ['target', '_blank'], 'download'],
-    img: ['src', 'alt', 'width', 'height', ['loading', 'lazy'], ['decoding', 'async']],
+    // srcSet/sizes: resized variants of the space's own images (shared/content/images); each candidate's URL is checked like `src`.
+    img: ['src', 'srcSet', 'sizes', 'alt', 'width', 'height', ['loading', 'lazy'], ['decoding', 'async']],
     // Code blocks scroll sideways: focusable so keyboards can scroll them.
     pre: ['tabIndex'],
     blockquote: ['cite'],
@@ -82,9 +85,50 @@ export const READER_SCHEMA: Schema = {
     button: [['type', 'button'], 'ariaControls', ['ariaSelected', 'true', 'false']],
   },
   required: { input: { type: 'checkbox', disabled: true }, button: { type: 'button' } },
-  protocols: { href: [...LINK_PROTOCOLS], src: [...MEDIA_PROTOCOLS], cite: [...MEDIA_PROTOCOLS] },
+  protocols: { href: [...LINK_PROTOCOLS], src: [...MEDIA_PROTOCOLS], srcSet: [...MEDIA_PROTOCOLS], cite: [...MEDIA_PROTOCOLS] },
   // No `name` attribute is allowed (it is what clobbers `document.*`); ids stay unprefixed
   // so `#anchor` links work without script; ids cannot shadow the built-ins the tab script uses.
+  clobber: [],
+  clobberPrefix: '',
+  allowComments: false,
+  allowDoctypes: false,
+};
+
+/**
+ * MathML of KaTeX's output (shared/reader/math.ts), sanitized on its own: presentation
+ * elements and their layout attributes only. No HTML inside math (so nothing switches
+ * namespaces when the browser parses it again), no `mglyph`, `malignmark` or `annotation-xml`
+ * (the known mutation-XSS vectors), no links, ids, classes or styles. Author raw HTML never
+ * gets MathML: `math` stays in READER_SCHEMA's STRIPPED.
+ */
+export const MATHML_ELEMENTS = [
+  'math', 'semantics', 'annotation', 'mrow', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac',
+  'msqrt', 'mroot', 'mstyle', 'mtable', 'mtr', 'mtd', 'munder', 'mover', 'munderover', 'mpadded', 'mphantom', 'menclose',
+];
+const TOKEN_ATTRIBUTES = ['mathvariant'];
+export const MATHML_SCHEMA: Schema = {
+  tagNames: MATHML_ELEMENTS,
+  strip: STRIPPED.filter((name) => name !== 'math'),
+  attributes: {
+    math: [['display', 'block', 'inline']],
+    annotation: [['encoding', 'application/x-tex']],
+    mi: TOKEN_ATTRIBUTES,
+    mn: TOKEN_ATTRIBUTES,
+    mtext: TOKEN_ATTRIBUTES,
+    mo: [...TOKEN_ATTRIBUTES, 'fence', 'stretchy', 'separator', 'lspace', 'rspace', 'minsize', 'maxsize', 'largeop', 'movablelimits', 'symmetric', 'accent'],
+    mstyle: [...TOKEN_ATTRIBUTES, 'scriptlevel', 'displaystyle', 'mathsize'],
+    mfrac: ['linethickness'],
+    mover: ['accent'],
+    munder: ['accentunder'],
+    munderover: ['accent', 'accentunder'],
+    mtable: ['rowspacing', 'columnspacing', 'columnalign', 'rowalign', 'rowlines', 'columnlines', 'frame', 'framespacing', 'displaystyle'],
+    mtr: ['columnalign', 'rowalign'],
+    mtd: ['columnalign', 'rowalign', 'columnspan', 'rowspan'],
+    mspace: ['width', 'height', 'depth', 'linebreak'],
+    mpadded: ['width', 'height', 'depth', 'lspace', 'voffset'],
+    menclose: ['notation'],
+  },
+  protocols: {},
   clobber: [],
   clobberPrefix: '',
   allowComments: false,

@@ -55,6 +55,8 @@ export function pagePolicy(input: PolicyInput): string {
     ['style-src', sources(input.styles)],
     ['img-src', images],
     ['connect-src', ["'self'"]],
+    // The site's web font (shared/reader/fonts.ts) is one of the reader's own files.
+    ...(input.self ? [['font-src', ["'self'"]] as [string, string[]]] : []),
   ]);
   for (const [name, added] of integrationSources(input.integrationPolicies ?? [])) {
     fetchDirectives.set(name, [...(fetchDirectives.get(name) ?? []), ...added]);

@@ -326,10 +326,15 @@ describe('functions', () => {
     expect(functions).toHaveLength(groupNames.length + queueNames.length + 2);
     for (const [id, fn] of functions) {
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
-      if (fn.Properties.Description === 'docs-service worker integration-events') {
-        // The integration runtime: a container image (Node 22 and workerd, infra/integration-runtime.Dockerfile).
+      if (['docs-service worker integration-events', 'docs-service worker images'].includes(fn.Properties.Description)) {
+        // The integration runtime: a container image (Node 22 and workerd, infra/integration-runtime.Dockerfile);
+        // the images worker: a container image (Node 22 and sharp's arm64 libvips, infra/image-worker.Dockerfile).
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(2048);
+      } else if (fn.Properties.Description === 'docs-service worker git') {
+        // The git worker: a container image (Node 22 and the git CLI, infra/git-worker.Dockerfile), the workers' 512 MB.
+        expect(fn.Properties.PackageType, id).toBe('Image');
+        expect(fn.Properties.MemorySize, id).toBe(512);
       } else {
         expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
         expect(fn.Properties.MemorySize, id).toBe(512);

@@ -1,13 +1,14 @@
-import MiniSearch, { type Options, type SearchOptions, type SearchResult } from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Options, type SearchOptions, type SearchResult } from 'minisearch';
 // The markdown modules are imported one by one: the parser (remark) stays out of the bundle.
-import { documentSections } from '../markdown/sections.ts';
+import { documentSections, type Section } from '../markdown/sections.ts';
 import type { JSONDocument } from '../markdown/types.ts';
 import { getJsonBlob } from '../blobs.ts';
 import { walkPages } from '../tree.ts';
-import type { Manifest } from '../types.ts';
+import type { Manifest, ManifestPage } from '../types.ts';
 import { DerivedIndexStore } from './derived-index.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { normalizeTerm } from './excerpt.ts';
+import { SearchPostings } from './postings.ts';
 
 /**
  * The full-text index of one revision (MiniSearch). Each page gives one "page" entry (its
@@ -41,11 +42,13 @@ const searchOptions: SearchOptions = {
   fuzzy: (term) => (term.length >= 4 ? 0.2 : false),
 };
 
+const normalizedTerm = (term: string) => normalizeTerm(term) || null;
+
 const indexOptions: Options<IndexEntry> = {
   idField: 'id',
   fields: FIELDS,
   storeFields: ['page', 'anchor', 'headings', 'body'],
-  processTerm: (term) => normalizeTerm(term) || null,
+  processTerm: (term) => normalizedTerm(term),
   searchOptions,
 };
 
@@ -54,15 +57,20 @@ const BUILD_CONCURRENCY = 16;
 
 async function buildIndex(manifest: Manifest): Promise<unknown> {
   const located = [...walkPages(manifest.pages)];
-  const entries: IndexEntry[] = [];
-  let next = 0;
   const perPage = await mapLimit(located, BUILD_CONCURRENCY, async ({ page }) => {
     if (!page.document) return [];
     return documentSections(await getJsonBlob<JSONDocument>(page.document!));
   });
-  located.forEach(({ page }, i) => {
+  return indexOf(located.map(({ page }, i) => ({ page, sections: perPage[i]! }))).toJSON();
+}
+
+/** The index of pages in tree order, each with its document's sections (pure: no storage). */
+export function indexOf(pages: { page: ManifestPage; sections: Section[] }[]): MiniSearch<IndexEntry> {
+  const entries: IndexEntry[] = [];
+  let next = 0;
+  for (const { page, sections } of pages) {
     entries.push({ id: next++, page: page.id, pageTitle: page.title, ...(page.description ? { description: page.description } : {}) });
-    for (const section of perPage[i]!) {
+    for (const section of sections) {
       entries.push({
         id: next++,
         page: page.id,
@@ -72,31 +80,45 @@ async function buildIndex(manifest: Manifest): Promise<unknown> {
         body: section.body,
       });
     }
-  });
+  }
   const index = new MiniSearch<IndexEntry>(indexOptions);
   index.addAll(entries);
-  return index.toJSON();
+  return index;
 }
+
+/** The stored fields of an entry: what a hit carries. */
+export type StoredEntry = Pick<IndexEntry, 'page' | 'anchor' | 'headings' | 'body'>;
+
+/** A stored (serialized) index, ready for top-k queries (postings.ts). */
+export const loadPostings = (stored: unknown) => new SearchPostings<StoredEntry>(stored as AsPlainObject, {
+  fields: FIELDS,
+  processTerm: normalizedTerm,
+  searchOptions,
+  groupBy: 'page',
+});
+
+/** A stored index as MiniSearch itself (the exhaustive search the top-k path must agree with: tests). */
+export const loadMiniSearch = (stored: unknown) => MiniSearch.loadJS(stored as AsPlainObject, indexOptions);
 
 /**
  * Search indexes by manifest hash: S3 `indexes/search/v1/<manifestHash>.json.gz`, built on the
  * first search of a revision; up to 32 MB of serialized indexes stay deserialized in memory.
  */
-export const searchIndexes = new DerivedIndexStore<MiniSearch<IndexEntry>>({
+export const searchIndexes = new DerivedIndexStore<SearchPostings<StoredEntry>>({
   kind: 'search',
   version: 1,
   maxCachedBytes: 32 * 1024 * 1024,
   build: buildIndex,
-  decode: (stored) => MiniSearch.loadJS(stored as Parameters<typeof MiniSearch.loadJS>[0], indexOptions),
+  decode: loadPostings,
 });
 
-export type IndexHit = SearchResult & { page: string; anchor?: string; headings?: string[]; body?: string };
-
 /**
- * Entries matching `query`, best first. All terms must match (in any field of an entry);
- * when nothing matches every term, entries matching any of them are returned.
+ * MiniSearch's own search, exhaustive: every matching entry scored and sorted, best first.
+ * All terms must match (in any field of an entry); when nothing matches every term, entries
+ * matching any of them are returned. The service answers through SearchPostings.top, which
+ * must rank the same (test/search-postings.test.ts).
  */
-export function searchIndex(index: MiniSearch<IndexEntry>, query: string): IndexHit[] {
+export function searchIndex(index: MiniSearch<IndexEntry>, query: string): SearchResult[] {
   const all = index.search(query, { combineWith: 'AND' });
-  return (all.length > 0 ? all : index.search(query, { combineWith: 'OR' })) as IndexHit[];
+  return all.length > 0 ? all : index.search(query, { combineWith: 'OR' });
 }

@@ -2,7 +2,8 @@ import { appLocation } from '../../presenters/urls.ts';
 import { walkPages, type LocatedPage } from '../tree.ts';
 import type { Manifest } from '../types.ts';
 import { excerpt } from './excerpt.ts';
-import { searchIndex, searchIndexes, type IndexHit } from './revision-index.ts';
+import type { SearchPostings } from './postings.ts';
+import { searchIndexes, type StoredEntry } from './revision-index.ts';
 
 /** Sections listed per page result (the best ones). */
 export const MAX_SECTIONS_PER_PAGE = 5;
@@ -49,6 +50,9 @@ function pagesOf(manifest: Manifest): Map<string, LocatedPage & { order: number 
   return table;
 }
 
+/** One matching index entry of a page: the page's own entry, or one of its sections. */
+export type IndexHit = StoredEntry & { score: number; terms: string[] };
+
 /** A page with its matching index entries, ranked; presented only when it is on the page of results asked for. */
 export interface RankedPage {
   where: LocatedPage & { order: number };
@@ -57,33 +61,36 @@ export interface RankedPage {
   rank: number;
 }
 
-/**
- * Searches one revision of a space: loads (or builds) the revision's index, then groups the
- * matching entries by page. Pages are ranked by their best entry (ties: by the sum of their
- * entries' scores, then tree order); `rank` is the 1-based position in that order.
- */
-export async function rankRevision(revision: { manifestHash: string; manifest: Manifest }, query: string): Promise<RankedPage[]> {
-  const index = await searchIndexes.get(revision.manifestHash, revision.manifest);
-  const hits = searchIndex(index, query);
-  if (hits.length === 0) return [];
+export interface RankOptions {
+  /** Pages wanted, best first: only these are sorted and given hits (top-k). */
+  limit: number;
+  /** Pages that may appear in the results (default: every page of the manifest). */
+  include?: (located: LocatedPage) => boolean;
+}
 
-  const byPage = new Map<string, IndexHit[]>();
-  for (const hit of hits) {
-    const list = byPage.get(hit.page);
-    if (list) list.push(hit);
-    else byPage.set(hit.page, [hit]);
-  }
-  const located = pagesOf(revision.manifest);
-  return [...byPage.entries()]
-    .filter(([pageId]) => located.has(pageId))
-    .map(([pageId, pageHits]) => ({
-      where: located.get(pageId)!,
-      hits: pageHits,
-      score: pageHits[0]!.score,
-      total: pageHits.reduce((sum, h) => sum + h.score, 0),
-    }))
-    .sort((a, b) => b.score - a.score || b.total - a.total || a.where.order - b.where.order)
-    .map(({ where, hits: pageHits, score }, i) => ({ where, hits: pageHits, score, rank: i + 1 }));
+/**
+ * Searches one revision of a space: loads (or builds) the revision's index, then ranks the
+ * pages of its matching entries. Pages are ranked by their best entry (ties: by the sum of
+ * their entries' scores, then tree order); `rank` is the 1-based position in that order.
+ * Only the first `limit` pages are returned.
+ */
+export async function rankRevision(revision: { manifestHash: string; manifest: Manifest }, query: string, options: RankOptions): Promise<RankedPage[]> {
+  return rankIndex(await searchIndexes.get(revision.manifestHash, revision.manifest), revision.manifest, query, options);
+}
+
+/** rankRevision over an index already in memory. */
+export function rankIndex(index: SearchPostings<StoredEntry>, manifest: Manifest, query: string, { limit, include }: RankOptions): RankedPage[] {
+  const located = pagesOf(manifest);
+  const wanted = (pageId: string) => {
+    const where = located.get(pageId);
+    return where !== undefined && (!include || include(where));
+  };
+  return index.top(query, { limit, include: wanted }).map((group, i) => ({
+    where: located.get(group.key)!,
+    hits: group.hits.map((h) => ({ ...h.stored, score: h.score, terms: h.terms })),
+    score: group.score,
+    rank: i + 1,
+  }));
 }
 
 /** Search result items (spec 2.8) of ranked pages: sections with excerpts, ancestors, urls. */

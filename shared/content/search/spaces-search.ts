@@ -44,9 +44,8 @@ export async function searchSpaces(request: RequestScope, spaces: SpaceItem[], q
     if (!record) return undefined;
     const manifestHash = revisionEntity.fromRecord(record).manifest;
     const manifest = await getJsonBlob<Manifest>(manifestHash);
-    let ranked = await rankRevision({ manifestHash, manifest }, query);
-    if (options.searchable) ranked = ranked.filter((r) => options.searchable!(r.where));
-    return ranked.length > 0 ? { space, pages: presentRankedPages(space.id, ranked.slice(0, MAX_PAGES_PER_SPACE)) } : undefined;
+    const ranked = await rankRevision({ manifestHash, manifest }, query, { limit: MAX_PAGES_PER_SPACE, include: options.searchable });
+    return ranked.length > 0 ? { space, pages: presentRankedPages(space.id, ranked) } : undefined;
   });
 
   const found = perSpace.filter((x): x is NonNullable<typeof x> => x !== undefined);

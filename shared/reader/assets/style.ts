@@ -6,6 +6,15 @@
  * page tree after it (a drawer when the script runs).
  */
 
+/** A hint's icon: an SVG outline used as a mask, so it takes the hint's colour (data: images are allowed by the page's img-src). */
+const icon = (paths: string) => `url("data:image/svg+xml,${encodeURIComponent(`<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 24 24' fill='none' stroke='black' stroke-width='2.2' stroke-linecap='round' stroke-linejoin='round'>${paths}</svg>`)}")`;
+const HINT_ICONS = {
+  info: icon("<circle cx='12' cy='12' r='10'/><path d='M12 16v-5M12 8h.01'/>"),
+  success: icon("<circle cx='12' cy='12' r='10'/><path d='m8 12.5 2.8 2.8L16.5 9.5'/>"),
+  warning: icon("<path d='M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0zM12 9v4M12 17h.01'/>"),
+  danger: icon("<path d='M7.9 2h8.2L22 7.9v8.2L16.1 22H7.9L2 16.1V7.9z'/><path d='m15 9-6 6M9 9l6 6'/>"),
+};
+
 const LIGHT = '--bg:#fff;--fg:#1f2328;--muted:#59636e;--border:#d1d9e0;--subtle:#f6f8fa;--mark:#fff8c5;color-scheme:light';
 const DARK = '--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--border:#3d444d;--subtle:#151b23;--mark:#4d3d00;color-scheme:dark';
 
@@ -37,9 +46,10 @@ aside.sidebar{width:17.5rem;flex:none;padding:1rem .75rem 2rem 1.25rem;border-ri
 aside.sidebar ul{list-style:none;margin:0;padding-left:.6rem}aside.sidebar nav>ul{padding-left:0}
 aside.sidebar a{display:block;padding:.2rem .5rem;text-decoration:none;color:var(--fg);border-radius:var(--radius)}aside.sidebar a:hover{background:var(--subtle)}
 aside.sidebar a[aria-current=page]{background:color-mix(in srgb,var(--primary) 10%,var(--bg));box-shadow:inset 3px 0 var(--primary);font-weight:600}
-aside.sidebar summary{list-style:none;display:flex;align-items:center;cursor:pointer}aside.sidebar summary::-webkit-details-marker{display:none}
-aside.sidebar summary::after{content:"›";margin-left:auto;padding:0 .4rem;color:var(--muted);transition:transform .15s}aside.sidebar details[open]>summary::after{transform:rotate(90deg)}
-aside.sidebar summary a{flex:1}.page-group{margin:1rem .5rem .25rem;font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600}
+aside.sidebar li{position:relative}aside.sidebar li>a:has(+details){padding-right:2rem}
+aside.sidebar summary{list-style:none;position:absolute;top:0;right:0;width:2rem;height:calc(1lh + .4rem);display:flex;align-items:center;justify-content:center;cursor:pointer;border-radius:var(--radius)}aside.sidebar summary::-webkit-details-marker{display:none}aside.sidebar summary:hover{background:var(--subtle)}
+aside.sidebar summary::after{content:"›";color:var(--muted);transition:transform .15s}aside.sidebar details[open]>summary::after{transform:rotate(90deg)}
+.page-group{margin:1rem .5rem .25rem;font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600}
 .spaces ul{padding:0;margin-bottom:1rem}.spaces a[aria-current]{font-weight:600}
 main{flex:1;min-width:0;padding:1.5rem 2.5rem 3rem;max-width:52rem}main h1{margin:.25rem 0 .5rem;font-size:2rem;line-height:1.25}
 .description{font-size:1.1rem;color:var(--muted);margin-top:0}
@@ -49,11 +59,10 @@ aside.toc .toc-title{font-size:.75rem;text-transform:uppercase;letter-spacing:.0
 aside.toc a{display:block;padding:.15rem 0 .15rem .75rem;border-left:2px solid var(--border);color:var(--muted);text-decoration:none}aside.toc .toc-3 a{padding-left:1.5rem}
 aside.toc a[aria-current]{color:var(--primary);border-left-color:var(--primary);font-weight:600}
 .anchor{margin-left:-1.1rem;width:1.1rem;display:inline-block;opacity:0;text-decoration:none}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor,.anchor:focus{opacity:.6}
-.hint{border-left:4px solid var(--info);background:color-mix(in srgb,var(--info) 9%,var(--bg));padding:.6rem 1rem .6rem 2.6rem;border-radius:var(--radius);margin:1rem 0;position:relative}
-.hint::before{content:"ℹ";position:absolute;left:.9rem;top:.6rem;font-weight:700;color:var(--info)}.hint>:first-child{margin-top:0}.hint>:last-child{margin-bottom:0}
-.hint-success{border-color:var(--success);background:color-mix(in srgb,var(--success) 9%,var(--bg))}.hint-success::before{content:"✓";color:var(--success)}
-.hint-warning{border-color:var(--warning);background:color-mix(in srgb,var(--warning) 10%,var(--bg))}.hint-warning::before{content:"!";color:var(--warning)}
-.hint-danger{border-color:var(--danger);background:color-mix(in srgb,var(--danger) 9%,var(--bg))}.hint-danger::before{content:"⚠";color:var(--danger)}
+.hint{--hint:var(--info);--icon:${HINT_ICONS.info};border-left:4px solid var(--hint);background:color-mix(in srgb,var(--hint) 9%,var(--bg));padding:.6rem 1rem .6rem 2.6rem;border-radius:var(--radius);margin:1rem 0;position:relative}
+.hint::before{content:"";position:absolute;left:.8rem;top:.9rem;width:1.15rem;height:1.15rem;background:var(--hint);-webkit-mask:var(--icon) center/contain no-repeat;mask:var(--icon) center/contain no-repeat}
+.hint>:first-child{margin-top:0}.hint>:last-child{margin-bottom:0}.hint a{color:color-mix(in srgb,var(--primary) 85%,var(--fg))}.hint>:is(h1,h2,h3,h4,h5,h6):first-child{font-size:1rem;font-weight:650;margin:0 0 .25rem}
+.hint-success{--hint:var(--success);--icon:${HINT_ICONS.success}}.hint-warning{--hint:var(--warning);--icon:${HINT_ICONS.warning}}.hint-danger{--hint:var(--danger);--icon:${HINT_ICONS.danger}}
 .tabs{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0}.tab-list{display:flex;border-bottom:1px solid var(--border);overflow-x:auto}
 .tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit;color:var(--fg)}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
 figure{margin:1rem 0}figcaption{font-size:.875rem;color:var(--muted)}
@@ -66,7 +75,13 @@ pre{margin:0;padding:.8rem 1rem;overflow:auto;background:var(--subtle);border-ra
 pre.line-numbers code{counter-reset:line}pre.line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2rem;margin-right:1rem;text-align:right;color:var(--muted)}
 code{font-family:var(--mono);font-size:.9em}:not(pre)>code{background:var(--subtle);padding:.1rem .3rem;border-radius:4px}
 .copy{position:absolute;right:.4rem;bottom:.4rem;font:12px var(--font);padding:.2rem .5rem;opacity:.85;background:var(--bg)}
-.content-ref,.embed a,.file a{display:flex;gap:1rem;justify-content:space-between;border:1px solid var(--border);border-radius:var(--radius);padding:.75rem 1rem;text-decoration:none}
+.content-ref,.embed a,.file a{display:flex;gap:1rem;justify-content:space-between;padding:.75rem 1rem;text-decoration:none}
+.content-ref,.card,.embed a,.file a{border:1px solid var(--border);border-radius:var(--radius);transition:border-color .15s}.content-ref:hover,.card:hover{border-color:var(--primary)}
+.cards{list-style:none;padding:0;margin:1rem 0;display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:1rem}.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
+.card{position:relative;overflow:hidden;display:flex;flex-direction:column;padding-bottom:.75rem}.card>*{margin:.75rem 1rem 0}.card>.card-cover{margin:0}.card p{margin:0}
+.card-cover img{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:cover}.card-title{font-weight:650}
+.card-link{color:var(--fg);text-decoration:none}.card-link::after{content:"";position:absolute;inset:0}.card a:not(.card-link){position:relative;z-index:1}
+.math-block{margin:1rem 0;overflow-x:auto;overflow-y:hidden}math{font-size:1.1em}.math-error{border:1px dashed var(--danger)}
 .embed-host{font-weight:600}.embed-url{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle)}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}

@@ -1,0 +1,79 @@
+import { config } from '../config.ts';
+import { nowMs } from '../clock.ts';
+import { keyString } from '../db/entity.ts';
+import type { StoredRecord } from '../db/operations.ts';
+import type { Key } from '../db/table.ts';
+
+/**
+ * What authentication reads — the token, the client address's count of failed attempts, the
+ * organization, the caller's membership, ancestor collections: never the resource a request
+ * is about — kept per instance for `config.authCacheMs` (AUTH_CACHE_SECONDS, 5 s), so a warm
+ * `GET /spaces/{id}` reads only the space, as a bare GetItem would (issue 17).
+ *
+ * Revocation window: every write this instance runs (shared/db/writes.ts) forgets the
+ * records it touches at once, so in one instance a revocation, role change or disabled
+ * membership applies to the next request. Another instance keeps its copy for the window
+ * at most. What is checked against the clock (a token's expiry) is checked on every request
+ * against the cached record, never cached as "valid".
+ */
+
+/** Records kept at once (least recently stored first out). */
+const MAX_ENTRIES = 10_000;
+/**
+ * After a write, reads of its key are not kept for this long: a read right after a write may
+ * be served by a replica that has not seen it yet (DynamoDB's eventually consistent reads).
+ */
+const SETTLE_MS = 1000;
+
+interface Entry {
+  /** null: the record does not exist. */
+  record: StoredRecord | null;
+  /** Served until then. */
+  until: number;
+}
+const entries = new Map<string, Entry>();
+/** Keys this instance wrote in the last SETTLE_MS, with when (oldest first). */
+const recentWrites = new Map<string, number>();
+
+/** The cached record (null: known absent), or undefined when not cached or too old. */
+export function cachedRecord(key: Key): StoredRecord | null | undefined {
+  const entry = entries.get(keyString(key));
+  if (!entry || entry.until <= nowMs()) return undefined;
+  return entry.record;
+}
+
+/** Keeps records read from storage by a read that started at `readStartedAt` (nowMs()). */
+export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | null, readStartedAt: number): void {
+  const windowMs = config.authCacheMs;
+  const now = nowMs();
+  // A slow read may have crossed a write older than what recentWrites remembers.
+  if (windowMs === 0 || now - readStartedAt >= SETTLE_MS) return;
+  pruneRecentWrites(now);
+  for (const key of keys) {
+    const k = keyString(key);
+    // Written here since the read started, or too recently for every replica: keep nothing.
+    if (recentWrites.has(k)) continue;
+    entries.delete(k);
+    entries.set(k, { record: record(key), until: now + windowMs });
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  }
+}
+
+/** Called with the keys of every write this instance runs, once it ran (shared/db/writes.ts). */
+export function forgetRecords(keys: Key[]): void {
+  const now = nowMs();
+  pruneRecentWrites(now);
+  for (const key of keys) {
+    const k = keyString(key);
+    entries.delete(k);
+    recentWrites.delete(k);
+    recentWrites.set(k, now);
+  }
+}
+
+function pruneRecentWrites(now: number): void {
+  for (const [k, at] of recentWrites) {
+    if (now - at < SETTLE_MS) break;
+    recentWrites.delete(k);
+  }
+}
