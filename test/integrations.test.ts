@@ -56,9 +56,11 @@ describe('POST /integrations/{integrationName}', () => {
     const record = await stored(name);
     expect(record).toMatchObject({ ownerOrgId: org.id, version: 1, runtime: 'v1', iconBlob: expect.any(String), scriptBlob: expect.any(String), blockDomains: ['example.com'] });
     expect((record!.secretHashes as Record<string, string>).API_KEY).toMatch(/^[0-9a-f]{64}$/);
-    const again = await api.request('POST', `/integrations/${name}`, { token: org.admin.token, body: publishBody(org, { title: 'Renamed' }) });
+    // `runtime` takes both names of the public interface (v2 is what @gitbook/cli sends) and is stored as given.
+    const again = await api.request('POST', `/integrations/${name}`, { token: org.admin.token, body: publishBody(org, { title: 'Renamed', runtime: 'v2' }) });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ version: 2, title: 'Renamed' });
+    expect(await stored(name)).toMatchObject({ version: 2, runtime: 'v2' });
     // The Standard Webhooks signing secret: shown to the owner's admins, the same across updates, never stored.
     expect(res.body.signingSecrets.integration).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(again.body.signingSecrets).toEqual(res.body.signingSecrets);
@@ -71,7 +73,7 @@ describe('POST /integrations/{integrationName}', () => {
     for (const [body, field] of [
       [{ description: 'd', organization: org.id }, 'title'],
       [publishBody(org, { scopes: ['nope'] }), 'scopes.0'],
-      [publishBody(org, { runtime: 'v2' }), 'runtime'],
+      [publishBody(org, { runtime: 'v3' }), 'runtime'],
       [publishBody(org, { visibility: 'everyone' }), 'visibility'],
       [publishBody(org, { icon: 'not base64!' }), 'icon'],
       [publishBody(org, { colour: 'red' }), 'colour'],

@@ -20,6 +20,8 @@ const stringMap = <T extends v.GenericSchema>(value: T, max: number, message: st
 /** Known values only (spec 2.1.8: the full sets are not shown). */
 export const visibilities = ['public', 'private', 'unlisted'] as const;
 export const targets = ['all', 'site', 'space', 'organization'] as const;
+/** PublishIntegration `runtime` of the public interface; `@gitbook/cli` publishes with `v2`. */
+export const runtimes = ['v1', 'v2'] as const;
 export const scope = v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'), v.regex(/^[a-z_-]+:[a-z_-]+:[a-z_-]+$/, 'must be <resource>:<area>:<action>'));
 const category = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9-]+$/, 'must be a lower-case category name'), v.maxLength(50, 'must be at most 50 characters'));
 
@@ -50,7 +52,8 @@ const configurationSchema = v.pipe(
 
 /** POST /integrations/{integrationName}: publish or update (every published field is resent). */
 export const publishBody = v.pipe(v.strictObject({
-  runtime: v.optional(v.picklist(['v1'], 'must be v1'), 'v1'),
+  // Both names of the public interface; stored as given, run alike (docs/decisions.md, Integrations).
+  runtime: v.optional(v.picklist(runtimes, `must be one of ${runtimes.join(', ')}`), 'v1'),
   icon: v.optional(base64),
   title: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
   description: v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters')),

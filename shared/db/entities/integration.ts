@@ -7,7 +7,8 @@ import { defineEntity } from '../entity.ts';
 export interface IntegrationItem {
   name: string;
   version: number;
-  runtime: 'v1';
+  /** As published (`v1` by default, `v2` from `@gitbook/cli`): both run in the same workerd runtime. */
+  runtime: 'v1' | 'v2';
   title: string;
   description: string;
   summary?: string;
