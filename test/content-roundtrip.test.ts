@@ -116,6 +116,21 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
     expect(mac.export1).toContain('<figcaption><p>What <strong>not</strong> to do, see <a href="../README.md">the welcome page</a></p></figcaption>');
     expect(mac.export1).toContain('<picture><source srcset="../.gitbook/assets/dark.png" media="(prefers-color-scheme: dark)"><img src="../.gitbook/assets/light.png" alt="Screen"></picture>');
     expect(mac.export1).toContain('Watch the [installation video](https://example.com/video)');
+    // Raw HTML images (GitBook's drawings and sized images): the HTML as written, its relative
+    // sources resolved to the files like markdown images, printed back as the same paths...
+    const htmls = allBlocks(mac.first.document.nodes as Node[]).filter((b) => b.type === 'html');
+    expect(htmls.map((b) => b.data!.images)).toEqual([
+      [{ src: '../.gitbook/assets/drawing.svg', ref: { kind: 'file', file: 'file:.gitbook/assets/drawing.svg' } }],
+      [{ src: '../.gitbook/assets/drawing.svg', ref: { kind: 'file', file: 'file:.gitbook/assets/drawing.svg' } }],
+      [{ src: '../.gitbook/assets/light.png', ref: { kind: 'file', file: 'file:.gitbook/assets/light.png' } }],
+    ]);
+    expect(mac.export1).toContain('\n<img src="../.gitbook/assets/drawing.svg" alt="Install flow">\n');
+    expect(mac.export1).toContain('\n<div align="center"><img src="../.gitbook/assets/drawing.svg" alt="Install flow, centred" width="240"></div>\n');
+    expect(mac.export1).toContain('The light theme <img src="../.gitbook/assets/light.png" alt="" data-size="line"> is the default.');
+    // ...and as the new relative path when the page moves (only `src` changes).
+    const moved = printPageFile({ title: mac.first.title }, mac.first.document, 'guide/more/mac-osx.md', paths);
+    expect(moved).toContain('<div align="center"><img src="../../.gitbook/assets/drawing.svg" alt="Install flow, centred" width="240"></div>');
+    expect(moved).toContain('The light theme <img src="../../.gitbook/assets/light.png" alt="" data-size="line"> is the default.');
 
     const auth = await roundTrip('guide/configuring-iframe-auth/README.md');
     const authBlocks = allBlocks(auth.first.document.nodes as Node[]);
@@ -147,6 +162,14 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
     expect(code.data).toEqual({ syntax: 'bash' });
     expect(code.nodes!.length).toBe(3);
     expect(blocks.export1).toContain('<code class="language-bash">docs list\n\ndocs list --all\n</code>');
+
+    // Math as GitBook writes it: `$$` fences are a math block, `$$x$$` in text inline math; a single `$` stays text.
+    expect(all.find((b) => b.type === 'math')!.data).toEqual({ formula: 'f(x) = x \\cdot e^{2 \\pi i \\xi x}' });
+    const identity = all.find((b) => b.type === 'paragraph' && JSON.stringify(b).includes('inline-math'))!;
+    expect((identity.nodes as Node[]).map((n) => n.type ?? 'text')).toEqual(['text', 'inline-math', 'text']);
+    expect(identity.nodes![1]!.data).toEqual({ formula: 'a^2 + b^2 = c^2' });
+    expect(blocks.export1).toContain('\n$$\nf(x) = x \\cdot e^{2 \\pi i \\xi x}\n$$\n');
+    expect(blocks.export1).toContain('The identity $$a^2 + b^2 = c^2$$ holds for right triangles; a price of $5 stays text.');
 
     const changelog = await roundTrip('reference/changelog.md');
     const updates = allBlocks(changelog.first.document.nodes as Node[]).filter((b) => b.type === 'update');
@@ -330,6 +353,22 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     const pathOf = (title: string) => located.find((p) => p.title === title)!.path;
     const apiHtml = await (await fetch(`${site.url}/${pathOf('API')}`)).text();
     expect(apiHtml).toMatch(/<span class="openapi-spec">petstore-\d+<\/span>/);
+    // Raw HTML images of the Git import are served like markdown images: the file's stable URL,
+    // its size unless the author gave one, lazy; the SVG drawing shows as an image.
+    const macHtml = await (await fetch(`${site.url}/${pathOf('Mac OS X')}`)).text();
+    const fileUrl = `/s/${site.id}/~files/[0-9a-f]{64}/drawing\\.svg`;
+    expect(macHtml).toMatch(new RegExp(`<img width="320" height="160" loading="lazy" decoding="async" src="${fileUrl}" alt="Install flow">`));
+    expect(macHtml).toMatch(new RegExp(`<div><img loading="lazy" decoding="async" src="${fileUrl}" alt="Install flow, centred" width="240"></div>`));
+    expect(macHtml).toMatch(new RegExp(`The light theme <img width="1" height="1" loading="lazy" decoding="async" src="/s/${site.id}/~files/[0-9a-f]{64}/light\\.png" alt=""> is the default.`));
+    const drawing = await fetch(new URL(new RegExp(fileUrl).exec(macHtml)![0], site.url));
+    expect(drawing.status).toBe(200);
+    expect(drawing.headers.get('content-type')).toBe('image/svg+xml');
+    expect(drawing.headers.get('content-disposition')).toBe("inline; filename*=UTF-8''drawing.svg");
+    expect(drawing.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(await drawing.text()).toBe((source['.gitbook/assets/drawing.svg'] as Buffer).toString());
+    // The page's markdown export points the HTML at the same URL (absolute, as its links).
+    const macMd = await (await fetch(`${site.url}/${pathOf('Mac OS X')}.md`)).text();
+    expect(macMd).toContain(`<img src="${new URL(new RegExp(fileUrl).exec(macHtml)![0], site.url).href}" alt="Install flow">`);
     const guideMd = await (await fetch(`${site.url}/${pathOf('Getting started now')}.md`)).text();
     expect(guideMd).toContain(`[mention](${site.url}/${pathOf('Mac OS X')} "mention")`);
     expect(guideMd).toContain('title: Getting started with the CLI');

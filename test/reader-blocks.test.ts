@@ -8,10 +8,12 @@ import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/pub
 import { publishedSite } from './support/reader-site.ts';
 import { pngFile } from './support/png.ts';
 import { launchChromium, RUN_BROWSER_TESTS } from './support/chromium.ts';
+import sharp from 'sharp';
 
 /**
- * The reader's remaining blocks, fonts and page actions (docs/reader.md): math as MathML,
- * card views of tables, hint titles and labels, the site's web font served by the site,
+ * The reader's remaining blocks, fonts and page actions (docs/reader.md): math as MathML
+ * (from documents and from markdown's `$$`), raw HTML images served like markdown images,
+ * focusable scrolling regions, card views of tables, hint titles and labels, the site's web font served by the site,
  * `<page>.pdf` and `externalLinks.target`, over HTTP and in Chromium.
  */
 
@@ -54,6 +56,35 @@ Pro customers only paragraph.
 See [the vendor](https://vendor.example.com/docs) for more.
 `;
 
+/** A drawing as GitBook stores it: SVG whose colours come from its own `<style>` (two boxes, blue then green). */
+const DRAWING_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="160" viewBox="0 0 320 160"><style>.box{fill:#0b5fff}</style><rect class="box" width="160" height="160"/><rect x="160" width="160" height="160" fill="#02b341"/></svg>';
+
+const WIDE_CELL = 'a-long-unbroken-value-that-makes-the-table-wider-than-the-column';
+
+/** Raw HTML images as GitBook writes them, math as GitBook's markdown writes it, and regions wider than the column. */
+const DRAWINGS_MARKDOWN = `# Drawings
+
+<img src=".gitbook/assets/drawing.svg" alt="Install flow">
+
+<div align="center"><img src=".gitbook/assets/cover.png" alt="Cover, centred" width="320"></div>
+
+The icon <img src=".gitbook/assets/drawing.svg" alt="" data-size="line" width="24"> marks drawings.
+
+$$
+\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2} \\qquad \\int_0^1 x^2 \\, dx = \\frac{1}{3} \\qquad \\lim_{x \\to 0} \\frac{\\sin x}{x} = 1 \\qquad e^{i\\pi} + 1 = 0 \\qquad \\prod_{p} \\frac{1}{1 - p^{-s}} = \\zeta(s)
+$$
+
+Inline, $$a^2 + b^2 = c^2$$ and a price of $5.
+
+<pre tabindex="5">${'raw preformatted text that is much wider than the content column '.repeat(3)}</pre>
+
+| Setting | Value | Default | Meaning |
+| ------- | ----- | ------- | ------- |
+| ${WIDE_CELL} | ${WIDE_CELL} | ${WIDE_CELL} | ${WIDE_CELL} |
+
+<div><table><thead><tr><th>Raw</th><th>Table</th></tr></thead><tbody><tr><td>${WIDE_CELL}</td><td>${WIDE_CELL}</td></tr></tbody></table></div>
+`;
+
 let api: TestApi;
 let org: TestOrg;
 let site: { id: string; url: string; base: string };
@@ -85,9 +116,13 @@ beforeAll(async () => {
   const { space, cr } = await spaceWithChangeRequest(api, org, 'Blocks');
   const existing = await pagesByTitle(api, org, space.id, cr.id);
   await editContent(api, org, space.id, cr.id, [
-    { operation: 'insert_files', files: [{ name: 'cover.png', contentType: 'image/png', base64: pngFile(640, 360, 3).toString('base64') }] },
+    { operation: 'insert_files', files: [
+      { name: 'cover.png', contentType: 'image/png', base64: pngFile(640, 360, 3).toString('base64') },
+      { name: 'drawing.svg', contentType: 'image/svg+xml', base64: Buffer.from(DRAWING_SVG).toString('base64') },
+    ] },
     { operation: 'insert_page', title: 'Formulas', document: { document: MATH_DOCUMENT } },
     { operation: 'insert_page', document: { markdown: CARDS_MARKDOWN } },
+    { operation: 'insert_page', document: { markdown: DRAWINGS_MARKDOWN } },
     ...Object.values(existing).map((page) => ({ operation: 'delete_page', page: page.id })),
   ]);
   const merged = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token });
@@ -106,14 +141,59 @@ describe('blocks over HTTP', () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toMatch(/<p>Einstein wrote <math><semantics><mrow><mi>E<\/mi><mo>=<\/mo><mi>m<\/mi><msup><mi>c<\/mi><mn>2<\/mn><\/msup><\/mrow><annotation encoding="application\/x-tex">E = mc\^2<\/annotation><\/semantics><\/math> in 1905.<\/p>/);
-    expect(html).toMatch(/<div class="math-block"><math display="block"><semantics><mrow><mi>x<\/mi><mo>=<\/mo><mfrac>/);
-    expect(html).toContain('<div class="math-block"><code class="math-error">\\frac{1}{</code></div>');
+    // Display math scrolls sideways when wide: focusable (shared/reader/scroll-regions.ts).
+    expect(html).toMatch(/<div class="math-block" tabindex="0"><math display="block"><semantics><mrow><mi>x<\/mi><mo>=<\/mo><mfrac>/);
+    expect(html).toContain('<div class="math-block" tabindex="0"><code class="math-error">\\frac{1}{</code></div>');
     // No placeholder is left behind.
     expect(html).not.toMatch(/id="math-/);
     // Author HTML never brings MathML (only formulas do).
     const cards = await (await fetch(`${site.url}/cards`)).text();
     expect(cards).not.toContain('<math');
     expect(cards).toContain("<p>Authors' own MathML stays out: .</p>");
+  });
+
+  it('raw HTML images are served like markdown images: the file\'s URL, its size unless the author gave one, lazy', async () => {
+    const html = await (await fetch(`${site.url}/drawings`)).text();
+    const file = (name: string) => `/s/${site.id}/~files/[0-9a-f]{64}/${name.replace('.', '\\.')}`;
+    expect(html).toMatch(new RegExp(`<img width="320" height="160" loading="lazy" decoding="async" src="${file('drawing.svg')}" alt="Install flow">`));
+    // The author's width stays (no height added); the wrapper's disallowed \`align\` is dropped by the sanitizer.
+    expect(html).toMatch(new RegExp(`<div><img loading="lazy" decoding="async" src="${file('cover.png')}" alt="Cover, centred" width="320"></div>`));
+    expect(html).toMatch(new RegExp(`The icon <img loading="lazy" decoding="async" src="${file('drawing.svg')}" alt="" width="24"> marks drawings`));
+    // A source naming no file of the space is left as written.
+    const { htmlWithFileUrls } = await import('../shared/reader/html-images.ts');
+    const missing = '<p><img src="missing.png" alt="Missing"></p>';
+    expect(htmlWithFileUrls(missing, { images: [{ src: 'missing.png', ref: { kind: 'file', file: 'missing.png' } }] }, () => undefined)).toBe(missing);
+    const svg = await fetch(new URL(new RegExp(file('drawing.svg')).exec(html)![0], site.url));
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+    expect(await svg.text()).toBe(DRAWING_SVG);
+  });
+
+  it('math written in markdown ($$ fences, $$x$$ inline) renders as MathML; a single $ stays text', async () => {
+    const html = await (await fetch(`${site.url}/drawings`)).text();
+    expect(html).toMatch(/<div class="math-block" tabindex="0"><math display="block"><semantics><mrow><munderover><mo>∑<\/mo>/);
+    expect(html).toMatch(/<p>Inline, <math><semantics><mrow><msup><mi>a<\/mi><mn>2<\/mn><\/msup>.*<\/math> and a price of \$5.<\/p>/);
+    const markdown = await (await fetch(`${site.url}/drawings.md`)).text();
+    expect(markdown).toContain('\n$$\n\\sum_{k=1}^{n} k');
+    expect(markdown).toContain('Inline, $$a^2 + b^2 = c^2$$ and a price of $5.');
+  });
+
+  it('regions that scroll sideways are focusable; tables are named regions; authors cannot set tabindex or roles', async () => {
+    const html = await (await fetch(`${site.url}/drawings`)).text();
+    expect(html).toContain('<pre tabindex="0">raw preformatted text');
+    expect(html).not.toContain('tabindex="5"');
+    expect(html).toContain('<div class="table" tabindex="0" role="region" aria-label="Table: Setting, Value, Default, Meaning"><table>');
+    // A raw HTML table gets the same wrapper.
+    expect(html).toContain('<div><div class="table" tabindex="0" role="region" aria-label="Table: Raw, Table"><table><thead><tr><th>Raw</th>');
+    // Highlighted code keeps its focusable <pre>.
+    const cards = await (await fetch(`${site.url}/cards`)).text();
+    expect(cards).toMatch(/<pre class="shiki [^"]*" tabindex="0">/);
+    // Authors' own roles and tabindex are not kept on any element.
+    const { READER_SCHEMA } = await import('../shared/reader/schema.ts');
+    const { sanitize } = await import('hast-util-sanitize');
+    const { fromHtml } = await import('hast-util-from-html');
+    const { toHtml } = await import('hast-util-to-html');
+    expect(toHtml(sanitize(fromHtml('<pre tabindex="0">x</pre><div role="region" tabindex="0">y</div>', { fragment: true }), READER_SCHEMA))).toBe('<pre>x</pre><div>y</div>');
   });
 
   it('a cards table is a grid of cards: cover, title linking the whole card, description; block cells render their blocks', async () => {
@@ -250,6 +330,45 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
     await page.context().close();
   });
 
+  it('raw HTML images load from the site (the SVG drawing in its own colours); no request 404s', async () => {
+    const page = await open();
+    const failed: string[] = [];
+    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+    await page.goto(`${site.url}/drawings`, { waitUntil: 'load' });
+    for (const alt of ['Install flow', 'Cover, centred']) {
+      const img = page.locator(`article img[alt="${alt}"]`);
+      await img.scrollIntoViewIfNeeded();
+      await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth), { timeout: 15_000 }).toBeGreaterThan(0);
+    }
+    // Its <style> applies under the file's sandbox policy: the left box is blue, the right one green.
+    const shot = await sharp(await page.locator('article img[alt="Install flow"]').screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const pixel = (x: number) => [...shot.data.subarray((Math.floor(shot.info.height / 2) * shot.info.width + x) * 3, (Math.floor(shot.info.height / 2) * shot.info.width + x) * 3 + 3)];
+    expect(pixel(Math.floor(shot.info.width / 4))).toEqual([0x0b, 0x5f, 0xff]);
+    expect(pixel(Math.floor(shot.info.width * 3 / 4))).toEqual([0x02, 0xb3, 0x41]);
+    expect(failed).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keyboard users reach and scroll the wide table, raw <pre> and display formula', async () => {
+    const page = await open({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${site.url}/drawings`, { waitUntil: 'load' });
+    for (const selector of ['div.math-block', 'article pre', 'div.table[aria-label^="Table: Setting"]']) {
+      const region = page.locator(selector).first();
+      expect(await region.evaluate((el) => el.scrollWidth > el.clientWidth), selector).toBe(true);
+      // Reached with Tab from the element before it, then scrolled with the arrow keys.
+      await region.evaluate((el) => {
+        const before = document.createElement('button');
+        el.before(before);
+        before.focus();
+      });
+      await page.keyboard.press('Tab');
+      expect(await region.evaluate((el) => el === document.activeElement), selector).toBe(true);
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => region.evaluate((el) => el.scrollLeft), { timeout: 5_000 }).toBeGreaterThan(0);
+    }
+    await page.context().close();
+  });
+
   it("uses the site's font, fetched from the site", async () => {
     const page = await open();
     const fonts: { url: string; type: string | null }[] = [];
@@ -273,7 +392,7 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
   });
 
   it('pages with these blocks: no serious or critical axe violations, no console errors, within 100 KB compressed', async () => {
-    for (const path of ['cards', 'formulas']) {
+    for (const path of ['cards', 'formulas', 'drawings']) {
       for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
         const page = await open({ viewport });
         await page.goto(`${site.url}/${path}`, { waitUntil: 'load' });

@@ -19,8 +19,12 @@ import type { ReaderSpace } from '../../shared/reader/site.ts';
 export const fileHref = (space: ReaderSpace, file: ManifestFile) =>
   `${space.basePath}/~files/${file.blob}/${encodeURIComponent(file.name)}`;
 
-/** Image types a browser shows inline; everything else is a download. */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif']);
+/**
+ * Image types a browser shows inline; everything else is a download. SVG (GitBook's drawings)
+ * is shown too: as an `<img>` it runs nothing, and opened on its own it is held by the
+ * response's sandbox policy below (no script, an opaque origin).
+ */
+const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml']);
 
 /** Seconds a variant URL answered with the original (the variant is not made yet) may be cached. */
 const PENDING_VARIANT_MAX_AGE = 300;

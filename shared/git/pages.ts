@@ -80,6 +80,14 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
           if (mapped) next[key] = mapped;
         }
       }
+      // Raw HTML's `<img src>` (content/markdown/html-images.ts) resolve and print like images.
+      if (Array.isArray(next.images)) {
+        next.images = next.images.map((image: unknown) => {
+          const ref = image && typeof image === 'object' ? (image as { ref?: unknown }).ref : undefined;
+          const mapped = ref && typeof ref === 'object' ? map(ref as Record<string, unknown>, out) : undefined;
+          return mapped ? { ...(image as object), ref: mapped } : image;
+        });
+      }
       out.data = next;
     }
     mapNode?.(out);

@@ -11,6 +11,8 @@ import { codeHighlighter, type CodeHighlighter } from './highlight.ts';
 import { loadKatex, newMathSlots, renderMath, type MathSlots } from './math.ts';
 import { renderTable } from './tables.ts';
 import { imageSources } from '../content/images/variants.ts';
+import { htmlImagesOf } from '../content/markdown/html-images.ts';
+import { htmlWithFileUrls } from './html-images.ts';
 
 /**
  * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
@@ -88,8 +90,11 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
     const pending: Promise<void>[] = [];
     const walk = (list: Node[]) => {
       for (const node of list) {
-        const file = findFile(manifest, node.data?.ref);
-        if (file) files.set(file.id, file);
+        // Markdown images and links, and the images of raw HTML (shared/reader/html-images.ts).
+        for (const ref of [node.data?.ref, ...htmlImagesOf(node.data).map((i) => i.ref)]) {
+          const file = findFile(manifest, ref);
+          if (file) files.set(file.id, file);
+        }
         if (node.type === 'code' && typeof node.data?.syntax === 'string') syntaxes.add(node.data.syntax);
         if (MATH_TYPES.has(String(node.type))) hasMath = true;
         if (node.type === 'reusable-content' && depth < MAX_INCLUDE_DEPTH) {
@@ -156,6 +161,15 @@ function refHref(ctx: RenderContext, ref: unknown): { href: string; label?: stri
   }
 }
 
+/** An html block's or inline's HTML, its images pointed at their files' URLs (sanitized later with the page). */
+function rawHtml(ctx: RenderContext, data: Record<string, unknown>): string {
+  return htmlWithFileUrls(String(data.html ?? ''), data, (ref) => {
+    const file = findFile(ctx.manifest, ref);
+    const href = file ? ctx.fileUrls.get(file.id) : undefined;
+    return file && href ? { file, href } : undefined;
+  });
+}
+
 function textOf(node: Node): string {
   if (node.object === 'text') return (node.leaves ?? []).map((l) => l.text).join('');
   return (node.nodes ?? []).map(textOf).join('');
@@ -191,7 +205,7 @@ function inlines(ctx: RenderContext, nodes: Node[] = []): Out {
       case 'inline-math':
         return [renderMath(ctx.math, data.formula, false)];
       case 'html':
-        return [raw(String(data.html ?? ''))];
+        return [raw(rawHtml(ctx, data))];
       case 'markdown':
         return [{ type: 'text', value: String(data.markdown ?? '') }];
       default:
@@ -236,7 +250,7 @@ function codeBlock(ctx: RenderContext, node: Node): ElementContent {
   const syntax = typeof data.syntax === 'string' && data.syntax ? data.syntax : undefined;
   const title = typeof data.title === 'string' && data.title ? data.title : undefined;
   const language = syntax ? { className: [`language-${syntax}`] } : {};
-  const pre = ctx.code.highlight(code, syntax) ?? h('pre', { tabIndex: 0 }, h('code', code));
+  const pre = ctx.code.highlight(code, syntax) ?? h('pre', h('code', code));
   const codeElement = pre.children.find((c) => c.type === 'element' && c.tagName === 'code');
   if (codeElement?.type === 'element') Object.assign(codeElement.properties, language);
   if (data.lineNumbers) pre.properties.className = [...((pre.properties.className as string[] | undefined) ?? []), 'line-numbers'];
@@ -340,7 +354,7 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
       return [h('div.include', renderBlocks(ctx, doc.nodes as Node[], depth + 1))];
     }
     case 'html':
-      return [raw(String(data.html ?? ''))];
+      return [raw(rawHtml(ctx, data))];
     case 'markdown':
       return [h('pre.raw-markdown', h('code', String(data.markdown ?? '')))];
     default:

@@ -11,6 +11,7 @@ import { sectionTree, type ReaderSite, type ReaderSpace } from './site.ts';
 import { initialTheme, themeStyle } from './theme.ts';
 import { siteFont } from './fonts.ts';
 import { fillMathSlots } from './math.ts';
+import { focusableScrollRegions } from './scroll-regions.ts';
 
 /**
  * The reader's page shell, built as one hast tree (every value escaped by hast-util-to-html).
@@ -19,7 +20,8 @@ import { fillMathSlots } from './math.ts';
  * the shell's own. Style and script are static files under the site (shared/reader/assets.ts);
  * the only inline code is the site's theme style (with its font's `@font-face` rules), the
  * page's code-token style and the theme boot script, each allowed by its hash. Math is put
- * in its placeholders after the page is sanitized (shared/reader/math.ts).
+ * in its placeholders after the page is sanitized (shared/reader/math.ts), and regions that
+ * scroll sideways made focusable then too (shared/reader/scroll-regions.ts).
  */
 
 export type Customization = ReturnType<typeof defaultCustomization>;
@@ -183,7 +185,7 @@ export function renderShell(input: ShellInput): RenderedPage {
       ...(toggleable ? [h('button.icon-button', { type: 'button', dataThemeToggle: true, hidden: true, ariaLabel: 'Switch theme' }, '◐')] : []),
     ]),
     ...sanitizeNodes(sectionNav(input)),
-    h('div.layout', [...sidebar, h('main', { id: 'content' }, fillMathSlots(externalLinks(sanitizeNodes(input.main), c.externalLinks.target), input.math)), ...toc]),
+    h('div.layout', [...sidebar, h('main', { id: 'content' }, fillMathSlots(focusableScrollRegions(externalLinks(sanitizeNodes(input.main), c.externalLinks.target)), input.math)), ...toc]),
     h('footer.bottom', sanitizeNodes(footer(c, resolve))),
   ];
   return {

@@ -66,8 +66,6 @@ export const READER_SCHEMA: Schema = {
     a: ['href', ['rel', 'noopener', 'noreferrer', 'nofollow', 'prev', 'next'], ['target', '_blank'], 'download'],
     // srcSet/sizes: resized variants of the space's own images (shared/content/images); each candidate's URL is checked like `src`.
     img: ['src', 'srcSet', 'sizes', 'alt', 'width', 'height', ['loading', 'lazy'], ['decoding', 'async']],
-    // Code blocks scroll sideways: focusable so keyboards can scroll them.
-    pre: ['tabIndex'],
     blockquote: ['cite'],
     q: ['cite'],
     del: ['cite', 'dateTime'],

@@ -69,8 +69,13 @@ function isExtension(node: Json): boolean {
   return node.type === 'table' && (data.format === 'html' || (Array.isArray(node.nodes) && node.nodes.length > 0));
 }
 
+/** Raw HTML (`html` blocks and inlines: HTML kept as written, with its images' refs) has no public form either. */
+const RAW_HTML = 'html';
+
 function standIn(node: Json): Json {
+  if (node.object === 'inline' && node.type === RAW_HTML) return { object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] };
   if (node.object !== 'block') return node;
+  if (node.type === RAW_HTML) return { object: 'block', type: 'divider', key: node.key, isVoid: true, data: {} };
   if (STAND_IN_HEADING.test(String(node.type))) return { ...node, type: 'heading-3', data: {} };
   if (isExtension(node)) return { object: 'block', type: 'divider', key: node.key, isVoid: true, data: {} };
   return node;

@@ -7,6 +7,7 @@ import type { Code, Heading, List, Paragraph, RootContent, Table } from 'mdast';
 import { tagFromMdast } from './from-tags.ts';
 import { imagesFromHtml, tableFromHtml } from './html-blocks.ts';
 import { restoreBlanks } from './html-content.ts';
+import { htmlImagesData } from './html-images.ts';
 import { imageBlock, imagesBlock, inlinesFromMdast, textNode, type Definitions } from './inline.ts';
 import { processor } from './processor.ts';
 import { block, voidBlock, type ElementNode } from './types.ts';
@@ -30,6 +31,9 @@ export function blocksFromMdast(nodes: RootContent[], definitions: Definitions):
         return [list(node, convert)];
       case 'code':
         return [code(node)];
+      case 'math':
+        // `$$` fences: the public model's math block (its TeX in `data.formula`).
+        return [voidBlock('math', { formula: node.value })];
       case 'table':
         return [table(node, definitions)];
       case 'html':
@@ -59,7 +63,8 @@ function htmlBlock(html: string, convert: (nodes: RootContent[]) => ElementNode[
     const images = imagesFromHtml(html, convert);
     if (images) return imagesBlock(images);
   }
-  return voidBlock('html', { html });
+  // Its relative `<img src>` are file refs, like markdown images' (html-images.ts).
+  return voidBlock('html', { html, ...htmlImagesData(html) });
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Definition, PhrasingContent } from 'mdast';
 import { captionFragment, captionText } from './captions.ts';
+import { htmlImagesData, printedHtml } from './html-images.ts';
 import { fileRefFromSource, refFromTarget, targetOf } from './refs.ts';
 import { element, isText, type DocumentNode, type ElementNode, type Leaf, type Mark, type TextNode } from './types.ts';
 
@@ -64,6 +65,10 @@ export function inlinesFromMdast(nodes: PhrasingContent[], definitions: Definiti
           // A hard break is GitBook's line break: "\n" in the text (printed back as `\`).
           pushLeaf(out, leaf('\n', active));
           break;
+        case 'inlineMath':
+          // `$$x$$` in text: the public model's inline math.
+          out.push(element('inline', 'inline-math', [], { formula: node.value }, true));
+          break;
         case 'inlineCode':
           pushLeaf(out, leaf(node.value.replace(/\n/g, ' '), withMark(active, 'code')));
           break;
@@ -94,7 +99,7 @@ export function inlinesFromMdast(nodes: PhrasingContent[], definitions: Definiti
           break;
         }
         case 'html':
-          out.push(element('inline', 'html', [], { html: node.value }, true));
+          out.push(element('inline', 'html', [], { html: node.value, ...htmlImagesData(node.value) }, true));
           break;
         case 'footnoteReference':
           out.push(element('inline', 'markdown', [], { markdown: `[^${node.label ?? node.identifier}]` }, true));
@@ -236,8 +241,10 @@ function inlineToMdast(node: ElementNode): PhrasingContent[] {
       return [{ type: 'link', url: targetOf(data.ref), title: typeof data.title === 'string' && data.title ? data.title : null, children: inlinesToMdast(node.nodes, false) }];
     case 'inline-image':
       return [imageToMdast(node)];
+    case 'inline-math':
+      return [{ type: 'inlineMath', value: String(data.formula ?? '') }];
     case 'html':
-      return [{ type: 'html', value: String(data.html ?? '') }];
+      return [{ type: 'html', value: printedHtml(String(data.html ?? ''), data, targetOf) }];
     case 'markdown':
       return [{ type: 'html', value: String(data.markdown ?? '') }];
     case 'emoji':

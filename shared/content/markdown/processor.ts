@@ -1,22 +1,31 @@
 /**
  * The one unified pipeline used both ways, so parsing and printing always agree on
- * the syntax (CommonMark + GFM + YAML frontmatter + GitBook tags).
+ * the syntax (CommonMark + GFM + YAML frontmatter + GitBook tags + math).
  * Printing options are the canonical markdown conventions of this library.
  */
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { remarkGitbookTags } from './syntax.ts';
 
+/**
+ * Math as GitBook writes it: `$$` fences around a block formula, `$$x$$` inline. A single
+ * `$` stays text (prices, shell variables), so only `$$` opens inline math, and inline math
+ * is printed with `$$` too.
+ */
+const MATH = { singleDollarTextMath: false } as const;
+
 /** Markdown without frontmatter: used when a leading `---` block is not YAML after all. */
-export const bodyProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkGitbookTags).freeze();
+export const bodyProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, MATH).use(remarkGitbookTags).freeze();
 
 export const processor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkFrontmatter, ['yaml'])
+  .use(remarkMath, MATH)
   .use(remarkGitbookTags)
   .use(remarkStringify, {
     // GitBook's own export style, so repositories synced from GitBook print back unchanged.

@@ -10,6 +10,7 @@ import { dataToAttrs } from './attrs.ts';
 import { captionText } from './captions.ts';
 import { imagesToHtml, needsHtmlTable, tableToHtml } from './html-blocks.ts';
 import { mdastToHtml } from './html-content.ts';
+import { printedHtml } from './html-images.ts';
 import { imageToMdast, inlinesToMdast } from './inline.ts';
 import { targetOf } from './refs.ts';
 import type { GitbookBlock } from './syntax.ts';
@@ -67,6 +68,8 @@ function blockToMdast(node: ElementNode): Flow[] {
       return [list(node)];
     case 'code':
       return [code(node)];
+    case 'math':
+      return [{ type: 'math', value: String(data.formula ?? '') }];
     case 'table':
       return [table(node)];
     case 'images':
@@ -95,7 +98,8 @@ function blockToMdast(node: ElementNode): Flow[] {
       return [tag('include', {}, [], { args: [String(data.path ?? ref?.reusableContent ?? '')], selfClosing: true })];
     }
     case 'html':
-      return [{ type: 'html', value: String(data.html ?? '') }];
+      // Image sources as their refs' targets now (a moved file, or a site URL in reader exports).
+      return [{ type: 'html', value: printedHtml(String(data.html ?? ''), data, targetOf) }];
     case 'markdown': {
       const value = String(data.markdown ?? '');
       return [/^\{%.*%\}$/.test(value) ? { type: 'gitbookTag', value } : { type: 'html', value }];
