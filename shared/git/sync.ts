@@ -30,6 +30,9 @@ export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
 class Skip extends Error {}
 
+/** Attempts of a sync: the git queue's maxReceiveCount (infra/constructs/queues.ts), after which SQS moves the job to the DLQ. */
+export const MAX_SYNC_ATTEMPTS = 3;
+
 export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const operationId = sealedJob.operationId ?? newOperationId(sealedJob.requestedAt, 'unnamed');
   const job = await withCredentials(sealedJob, operationId);
@@ -37,6 +40,8 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const url = job.url ? redactUrl(job.url) : '';
   const existing = await getOperation(spaceId, operationId);
   if (existing && (existing.status === 'succeeded' || existing.status === 'skipped')) return;
+  // This delivery's attempt (the operation counts them below): retries are the same sync.
+  const attempt = (existing?.attempts ?? 0) + 1;
   const space = await spaceEntity.get({ spaceId }, { consistent: true });
   if (!space || space.deletedAt) throw new Error(`No space ${spaceId}: the git-sync job cannot run`);
   const stage = (name: string) => {
@@ -49,7 +54,8 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     id: operationId, spaceId, operation: job.operation, status: 'running', stage: 'starting', url, ref: job.ref ?? '',
     requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}), progress: progress.snapshot(),
   }, { incrementAttempts: true });
-  await emitOrganizationEvent(space.orgId, { type: 'space_gitsync_started', spaceId, revisionId: space.revision ?? '', commitId: '' });
+  // One started event per sync, not per attempt.
+  if (attempt === 1) await emitOrganizationEvent(space.orgId, { type: 'space_gitsync_started', spaceId, revisionId: space.revision ?? '', commitId: '' });
   try {
     if (!job.url || !job.ref) throw new Error('The job has no repository URL or ref');
     const info = await getGitInfo(spaceId);
@@ -67,7 +73,10 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     }
     const message = redactText(describe(error, job), job.url ?? '');
     await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso(), progress: progress.snapshot() });
-    if (finalRefusal(error)) return emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'failure', undefined));
+    // Completed with a failure once the sync fails for good: a refusal (not retried) or the last attempt (then the DLQ).
+    const refused = finalRefusal(error);
+    if (refused || attempt >= MAX_SYNC_ATTEMPTS) await emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'failure', undefined));
+    if (refused) return;
     throw new Error(message);
   }
 }
