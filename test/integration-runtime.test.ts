@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as gitbookApi from '@gitbook/api';
-import { GitBookAPI } from '@gitbook/api';
-// The package's own declarations do not resolve under NodeNext: its client type, as test/client-workflow.test.ts does.
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createChangeRequest, createSpace, editChangeRequest, mergeChangeRequest } from './support/factories.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
-import { randomId } from '../shared/ids.ts';
+import { integrationClient, messages, publishScript, settled as settledIn, uniqueName } from './support/integrations.ts';
 import { integrationScopes } from '../shared/http/token-scopes.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { installationEntity, integrationEntity } from '../shared/db/entities/integration.ts';
@@ -17,35 +13,13 @@ import { advanceClock, resetClock } from '../shared/clock.ts';
  * Published scripts run in workerd (shared/integrations/runtime.ts): an integration written
  * with @gitbook/runtime, bundled as @gitbook/cli bundles it, published and installed with
  * the official client, handles its events with an installation token limited to its scopes,
- * answers on its public endpoint, and is stopped when it runs away.
+ * answers on its public endpoint, and is stopped when it runs away. Every event type the
+ * service emits, with its payload: test/integration-events.test.ts.
  */
 const api = useTestApi();
-const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
-const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
-
-async function publish(org: TestOrg, name: string, script: string, extra: { scopes?: string[]; secrets?: Record<string, string> } = {}) {
-  const res = await client(org.admin.token).integrations.publishIntegration(name, {
-    title: 'Runtime test', description: 'Runs in workerd', organization: org.id, visibility: 'private', script,
-    scopes: extra.scopes ?? [], secrets: extra.secrets ?? {},
-  } as never);
-  return res.data;
-}
-
-/** Polls the integration-events queue until the event of `type` is no longer pending; its detail. */
-async function settled(org: TestOrg, name: string, type: string) {
-  for (let i = 0; i < 40; i++) {
-    const list = await api.request('GET', `/integrations/${name}/events`, { token: org.admin.token });
-    const event = list.body.items?.find((e: { payload: { type: string } }) => e.payload.type === type);
-    if (event && event.status !== 'pending') {
-      const detail = await api.request('GET', `/integrations/${name}/events/${event.id}`, { token: org.admin.token });
-      return detail.body;
-    }
-    await pollOnce('integration-events', 1);
-  }
-  throw new Error(`${type} event of ${name} never settled`);
-}
-
-const messages = (detail: { trace: { logs: { message: string }[] } }) => detail.trace.logs.map((l) => l.message);
+const client = (token: string) => integrationClient(api, token);
+const publish = (org: TestOrg, name: string, script: string, extra: { scopes?: string[]; secrets?: Record<string, string> } = {}) => publishScript(api, org, name, script, extra);
+const settled = (org: TestOrg, name: string, type: string) => settledIn(api, org, name, type);
 
 describe('integration scopes', () => {
   it('names every scope of the public interface and nothing else', () => {

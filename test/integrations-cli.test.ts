@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
+import { messages, settled } from './support/integrations.ts';
 import { randomId } from '../shared/ids.ts';
 import { integrationEntity } from '../shared/db/entities/integration.ts';
 
@@ -113,19 +113,6 @@ function manifest(name: string, org: TestOrg): string {
   ].join('\n');
 }
 
-/** Polls the integration-events queue until the event of `type` is no longer pending; its detail. */
-async function settled(org: TestOrg, name: string, type: string) {
-  for (let i = 0; i < 40; i++) {
-    const list = await api.request('GET', `/integrations/${name}/events`, { token: org.admin.token });
-    const event = list.body.items?.find((e: { payload: { type: string } }) => e.payload.type === type);
-    if (event && event.status !== 'pending') {
-      return (await api.request('GET', `/integrations/${name}/events/${event.id}`, { token: org.admin.token })).body;
-    }
-    await pollOnce('integration-events', 1);
-  }
-  throw new Error(`${type} event of ${name} never settled`);
-}
-
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'gitbook-cli-'));
   home = path.join(work, 'home');
@@ -175,9 +162,9 @@ describe('gitbook publish (@gitbook/cli) against this service', () => {
     // Installed, it handles installation_setup with its installation token; its console lines are the trace.
     const installed = await api.request('POST', `/integrations/${name}/installations`, { token: org.admin.token, body: { organization: org.id } });
     expect(installed.status).toBe(201);
-    const setup = await settled(org, name, 'installation_setup');
+    const setup = await settled(api, org, name, 'installation_setup');
     expect(setup.event.status).toBe('success');
-    const lines = setup.trace.logs.map((l: { message: string }) => l.message);
+    const lines = messages(setup);
     expect(lines).toContain(`setup of ${installed.body.id} in ${org.id}`);
     expect(lines).toContain('allowed: listed 1 spaces');
     expect(lines).toContain('refused: HTTP 403');
