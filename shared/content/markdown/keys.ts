@@ -6,11 +6,12 @@
  * three-way merge matches unchanged blocks across base, ours and theirs.
  * An edited block gets a new key (a replace, which the merge sees as such).
  */
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { isText, type DocumentNode, type ElementNode, type FragmentNode, type JSONDocument } from './types.ts';
 
+/** One-shot `crypto.hash`: the same digest as a `createHash` object, without building one per block. */
 function hash(value: string): string {
-  return createHash('sha256').update(value).digest('base64url').slice(0, 12);
+  return digest('sha256', value, 'base64url').slice(0, 12);
 }
 
 /** JSON with sorted object keys, so equal data always hashes equally. */

@@ -8,9 +8,16 @@
  * a flow construct that never matches swaps them for Set-backed lists seeded with the
  * labels found so far. Chunks that may use a label defined further down are parsed again
  * once all labels are known.
+ *
+ * Cost per page (Git import parses every page of a repository): the options handed to
+ * fromMarkdown are built once per processor; a page shorter than a chunk (most pages) is
+ * parsed without the seeding construct (it has no other chunk to share labels with, too few
+ * labels for `includes` to matter, and micromark would try the construct at every line);
+ * GFM's literal-autolink transform (a walk of the tree per pattern, four) runs only when
+ * some text could hold an autolink.
  */
-import type { Root } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
+import type { Nodes, Root } from 'mdast';
+import { fromMarkdown, type Extension as FromMarkdownExtension, type Options as FromMarkdownOptions, type Transform } from 'mdast-util-from-markdown';
 import type { Construct, Extension, State, TokenizeContext } from 'micromark-util-types';
 import { CHUNK_BYTES, chunkStarts } from './chunks.ts';
 import { bodyProcessor, processor } from './processor.ts';
@@ -38,40 +45,84 @@ interface SeededParser {
   gfmFootnotes?: string[];
 }
 
+/** What the seeding construct seeds, for the chunk being parsed (fromMarkdown is synchronous). */
+let seeding: { labels: Labels; onLists(links: DefinedLabels, footnotes: DefinedLabels): void } | undefined;
+
 /**
  * A flow construct that never matches: on its first try it replaces the parser's lists of
  * defined labels (`defined`, and `gfmFootnotes` of the GFM footnote syntax) with
- * DefinedLabels seeded from `labels`, and hands both lists to `onLists`.
+ * DefinedLabels seeded from `seeding.labels`, and hands both lists to `seeding.onLists`.
  */
-function seedDefinitions(labels: Labels, onLists: (links: DefinedLabels, footnotes: DefinedLabels) => void): Extension {
-  const construct: Construct = {
-    name: 'seedDefinitions',
-    tokenize(this: TokenizeContext, _effects, _ok, nok): State {
-      const parser = this.parser as unknown as SeededParser;
-      if (!(parser.defined instanceof DefinedLabels)) {
-        const links = new DefinedLabels();
-        const footnotes = new DefinedLabels();
-        for (const label of parser.defined) links.push(label);
-        for (const label of parser.gfmFootnotes ?? []) footnotes.push(label);
-        for (const label of labels) (label.startsWith('L:') ? links : footnotes).push(label.slice(2));
-        parser.defined = links;
-        parser.gfmFootnotes = footnotes;
-        onLists(links, footnotes);
-      }
-      return (code) => nok(code);
-    },
-  };
-  return { flow: { null: [construct] } };
+const seedConstruct: Construct = {
+  name: 'seedDefinitions',
+  tokenize(this: TokenizeContext, _effects, _ok, nok): State {
+    const parser = this.parser as unknown as SeededParser;
+    if (seeding && !(parser.defined instanceof DefinedLabels)) {
+      const links = new DefinedLabels();
+      const footnotes = new DefinedLabels();
+      for (const label of parser.defined) links.push(label);
+      for (const label of parser.gfmFootnotes ?? []) footnotes.push(label);
+      for (const label of seeding.labels) (label.startsWith('L:') ? links : footnotes).push(label.slice(2));
+      parser.defined = links;
+      parser.gfmFootnotes = footnotes;
+      seeding.onLists(links, footnotes);
+    }
+    return (code) => nok(code);
+  },
+};
+const seedDefinitions: Extension = { flow: { null: [seedConstruct] } };
+
+/**
+ * Whether GFM's literal-autolink transform could change a tree: its patterns need `@`
+ * (e-mail, `mailto:`, `xmpp:`), `http://`, `https://` or `www.` within one text node.
+ */
+const AUTOLINK_CANDIDATE = /@|https?:\/\/|www\./i;
+function mayHoldAutolinks(tree: Root): boolean {
+  const stack: Nodes[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text' && AUTOLINK_CANDIDATE.test(node.value)) return true;
+    if ('children' in node) for (const child of node.children) stack.push(child);
+  }
+  return false;
 }
 
-/** A chunk's tree and every label known at its end (the seeded ones and its own). */
-function parseChunk(text: string, withFrontmatter: boolean, labels: Labels): { tree: Root; defined: string[] } {
-  const source = withFrontmatter ? processor : bodyProcessor;
+/** The literal-autolink extension (known by its token names) with its transform run only where mayHoldAutolinks. */
+function guardAutolinks(extension: FromMarkdownExtension): FromMarkdownExtension {
+  if (!extension.enter || !('literalAutolink' in extension.enter) || !extension.transforms?.length) return extension;
+  const transforms = extension.transforms.map((transform): Transform => (tree) => (mayHoldAutolinks(tree) ? transform(tree) : undefined));
+  return { ...extension, transforms };
+}
+
+/** fromMarkdown's options for a processor, built once: without and with the seeding construct. */
+const syntaxes = new Map<unknown, { plain: FromMarkdownOptions; seeded: FromMarkdownOptions }>();
+function syntaxOf(source: typeof processor | typeof bodyProcessor) {
+  let syntax = syntaxes.get(source);
+  if (!syntax) {
+    const extensions = source.data('micromarkExtensions') ?? [];
+    const mdastExtensions = (source.data('fromMarkdownExtensions') ?? []).flat().map(guardAutolinks);
+    syntax = { plain: { extensions, mdastExtensions }, seeded: { extensions: [...extensions, seedDefinitions], mdastExtensions } };
+    syntaxes.set(source, syntax);
+  }
+  return syntax;
+}
+
+/**
+ * A chunk's tree and every label known at its end (the seeded ones and its own); with
+ * `seed` false (a page of one short chunk), only the tree.
+ */
+function parseChunk(text: string, withFrontmatter: boolean, labels: Labels, seed = true): { tree: Root; defined: string[] } {
+  const syntax = syntaxOf(withFrontmatter ? processor : bodyProcessor);
+  if (!seed) return { tree: fromMarkdown(text, syntax.plain), defined: [] };
   let lists: [DefinedLabels, DefinedLabels] | undefined;
-  const tree = fromMarkdown(text, {
-    extensions: [...(source.data('micromarkExtensions') ?? []), seedDefinitions(labels, (...found) => (lists = found))],
-    mdastExtensions: source.data('fromMarkdownExtensions') ?? [],
-  });
+  const outer = seeding;
+  seeding = { labels, onLists: (...found) => (lists = found) };
+  let tree: Root;
+  try {
+    tree = fromMarkdown(text, syntax.seeded);
+  } finally {
+    seeding = outer;
+  }
   const defined = lists ? [...lists[0].map((l) => `L:${l}`), ...lists[1].map((l) => `F:${l}`)] : [];
   return { tree, defined };
 }
@@ -88,6 +139,8 @@ function openAtEnd(tree: Root, text: string): boolean {
 
 /** The mdast of the whole page; `withFrontmatter` reads a leading `---` block as YAML. */
 export function parseMdast(markdown: string, withFrontmatter: boolean, chunkBytes = CHUNK_BYTES): Root {
+  // A page shorter than a chunk is one chunk, with no label of another chunk to know.
+  if (markdown.length < chunkBytes) return parseChunk(markdown, withFrontmatter, new Set(), false).tree;
   const starts = chunkStarts(markdown, chunkBytes);
   const texts = starts.map((start, i) => markdown.slice(start, starts[i + 1] ?? markdown.length));
   const labels = new Set<string>();
