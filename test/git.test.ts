@@ -140,6 +140,13 @@ describe('git import', () => {
       url: repo.url, repoName: repo.name, integration: 'git-sync', installationId: spaceId, installationStatus: 'active', installationProvider: 'gitlab',
       updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
+    // The space presents the same installation as its `gitSync` (the public GitSyncState,
+    // checked against the public description like every answer of these tests).
+    const space = (await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body;
+    expect(space.gitSync).toEqual({
+      installationId: spaceId, installationStatus: 'active', installationProvider: 'gitlab',
+      repoName: repo.name, integration: 'git-sync', url: repo.url, updatedAt: info.updatedAt,
+    });
 
     const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     const outline = (list: { title: string; type: string; path: string; git?: { path: string }; pages: unknown[] }[]): unknown[] =>

@@ -43,12 +43,8 @@ async function installed(before: (org: TestOrg) => Promise<void> = async () => {
 }
 
 const get = (org: TestOrg, path: string) => api.request('GET', path, { token: org.admin.token });
-/**
- * The id of the space's primary revision, from its content (`GET /spaces/{id}` of a space
- * that was synced with Git presents `gitSync` without the `installationId` and
- * `installationStatus` the public description requires, which the contract check refuses).
- */
-const primaryRevision = async (org: TestOrg, spaceId: string): Promise<string> => (await get(org, `/spaces/${spaceId}/content`)).body.id;
+/** The id of the space's primary revision. */
+const primaryRevision = async (org: TestOrg, spaceId: string): Promise<string> => (await get(org, `/spaces/${spaceId}`)).body.revision;
 
 describe('site_installation_setup', () => {
   it('is sent at installation for each site of the organization, with siteId and status; the script\'s lines are the trace', async () => {

@@ -2,7 +2,10 @@
 import { nowIso } from '../clock.ts';
 import { NotFound } from '../db/errors.ts';
 import { gitInfoEntity, gitOperationEntity, type GitInfoItem, type GitOperationItem } from '../db/entities/git-info.ts';
-import { gitSyncProviders, type GitInfoOutput, type GitSyncProvider } from '../presenters/schemas/git-info.ts';
+import type { GitInfoOutput } from '../presenters/schemas/git-info.ts';
+import { documentedProvider } from '../presenters/git-sync.ts';
+
+export { gitProviderOf } from '../presenters/git-sync.ts';
 import { run } from '../db/writes.ts';
 
 export async function getGitInfo(spaceId: string): Promise<GitInfoItem | undefined> {
@@ -53,21 +56,6 @@ export function presentOperation(op: GitOperationItem | undefined) {
     ...(op.revision ? { revision: op.revision } : {}),
     ...(op.progress ? { progress: op.progress } : {}),
   };
-}
-
-/**
- * The provider of a repository URL, among the documented ones: GitHub for github.com hosts,
- * GitLab for any other host (self-managed Git hosts are GitLab's case in the public interface).
- */
-export function gitProviderOf(url: string): GitSyncProvider {
-  return new URL(url).hostname.endsWith('github.com') ? 'github' : 'gitlab';
-}
-
-/** A stored provider as documented (records written before the documented set named others 'git'). */
-function documentedProvider(info: GitInfoItem | undefined): GitSyncProvider {
-  const stored = info?.installationProvider;
-  if ((gitSyncProviders as readonly string[]).includes(stored ?? '')) return stored as GitSyncProvider;
-  return info?.url ? gitProviderOf(info.url) : 'github';
 }
 
 /**

@@ -5,6 +5,7 @@ import { policies } from '../policies/index.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { config } from '../config.ts';
 import type { SpaceOutput } from './schemas/space.ts';
+import { presentSpaceGitSync } from './git-sync.ts';
 
 export interface SpacePresentationContext {
   role: Role | null;
@@ -38,7 +39,7 @@ export function presentSpace(space: SpaceItem, context: SpacePresentationContext
     organization: space.orgId,
     ...(space.parent ? { parent: space.parent } : {}),
     ...(space.language ? { language: space.language } : {}),
-    ...(space.gitSync ? { gitSync: space.gitSync } : {}),
+    ...(space.gitSync ? { gitSync: presentSpaceGitSync(space.id, space.gitSync) } : {}),
     ...(space.visitorAuth ? { visitorAuth: space.visitorAuth } : {}),
     revision: space.revision ?? '',
     defaultLevel: space.defaultLevel,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { spaceVisibilities } from '../../db/entities/space.ts';
 import { countSchema, defaultLevelSchema, mergeRulesSchema, timestampSchema, urlSchema } from './common.ts';
+import { gitSyncProviders } from './git-info.ts';
 
 /** Space (spec 2.7). */
 export const spaceSchema = v.object({
@@ -28,8 +29,10 @@ export const spaceSchema = v.object({
   parent: v.optional(v.string()),
   language: v.optional(v.string()),
   gitSync: v.optional(v.object({
+    installationId: v.string(),
+    installationStatus: v.picklist(['active', 'pending', 'unauthenticated']),
+    installationProvider: v.picklist(gitSyncProviders),
     repoName: v.optional(v.string()),
-    installationProvider: v.optional(v.string()),
     integration: v.optional(v.string()),
     url: v.optional(v.string()),
     updatedAt: v.optional(v.string()),
