@@ -1,4 +1,7 @@
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -389,6 +392,40 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
       expect(font.type).toBe('font/woff2');
     }
     await page.context().close();
+  });
+
+  it('a font definition of the site\'s own loads from its URL on another origin, allowed by the CSP', async () => {
+    // The font's own server: another origin (another port), answering CORS as font hosts do.
+    const bytes = readFileSync(createRequire(import.meta.url).resolve('@fontsource/lato/files/lato-latin-400-normal.woff2'));
+    const requests: string[] = [];
+    const server = createServer((req, res) => {
+      requests.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'font/woff2', 'access-control-allow-origin': '*' }).end(bytes);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await customize((s) => {
+        s.styling.font = { id: 'elsewhere', custom: true, fontFamily: 'Served Elsewhere', fontFaces: [{ weight: 400, sources: [{ url: `${origin}/served.woff2`, format: 'woff2' }] }] };
+      });
+      const page = await open();
+      const response = await page.goto(`${site.url}/cards`);
+      expect(response!.headers()['content-security-policy']).toContain(`font-src 'self' ${origin};`);
+      await page.evaluate(() => document.fonts.ready);
+      expect(await page.locator('body').evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/^"Served Elsewhere",/);
+      await expect.poll(() => page.evaluate(() => document.fonts.check('16px "Served Elsewhere"')), { timeout: 10_000 }).toBe(true);
+      const loaded = await page.evaluate(() => {
+        let status = '';
+        document.fonts.forEach((face) => { if (face.family.replace(/"/g, '') === 'Served Elsewhere') status = face.status; });
+        return status;
+      });
+      expect(loaded).toBe('loaded');
+      expect(requests).toContain('/served.woff2');
+      await page.context().close();
+    } finally {
+      await customize((s) => { s.styling.font = 'Lato'; });
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('pages with these blocks: no serious or critical axe violations, no console errors, within 100 KB compressed', async () => {

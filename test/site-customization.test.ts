@@ -125,6 +125,94 @@ describe('site customization', () => {
   });
 });
 
+describe('fonts of the site\'s own and code fonts', () => {
+  const brandSans = {
+    id: 'brand-sans', custom: true, fontFamily: 'Brand Sans',
+    fontFaces: [
+      { weight: 400, sources: [{ url: 'https://fonts.example.com/brand-400.woff2', format: 'woff2' }] },
+      { weight: 700, sources: [{ url: 'https://fonts.example.com/brand-700.woff2', format: 'woff2' }, { url: 'https://cdn.example.net/brand-700.woff', format: 'woff' }] },
+    ],
+  };
+  const brandMono = { id: 'brand-mono', custom: true, fontFamily: 'Brand Mono', fontFaces: [{ weight: 400, sources: [{ url: 'https://mono.example.org:8443/mono.woff2' }] }] };
+  const put = async (change: (s: Settings) => void) => {
+    const settings = await current();
+    delete settings.updatedAt;
+    change(settings);
+    return api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings });
+  };
+
+  it('a font definition (styling.font, styling.monospaceFont) is stored, presented, and loaded by pages from its URLs; the CSP allows only their origins', async () => {
+    const res = await put((s) => { s.styling.font = brandSans; s.styling.monospaceFont = brandMono; });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.styling.font).toEqual(brandSans);
+    expect(res.body.styling.monospaceFont).toEqual(brandMono);
+    expect((await current()).styling.font).toEqual(brandSans);
+
+    const page = await fetch(`${site.url}/getting-started`);
+    const html = await page.text();
+    expect(html).toContain('--font:"Brand Sans",system-ui');
+    expect(html).toContain('--mono:"Brand Mono",ui-monospace');
+    expect(html).toContain('@font-face{font-family:"Brand Sans";font-style:normal;font-weight:400;font-display:swap;src:url("https://fonts.example.com/brand-400.woff2") format("woff2")}');
+    expect(html).toContain('@font-face{font-family:"Brand Sans";font-style:normal;font-weight:700;font-display:swap;src:url("https://fonts.example.com/brand-700.woff2") format("woff2"),url("https://cdn.example.net/brand-700.woff") format("woff")}');
+    expect(html).toContain('@font-face{font-family:"Brand Mono";font-style:normal;font-weight:400;font-display:swap;src:url("https://mono.example.org:8443/mono.woff2")}');
+    // No bundled font file and no preload of files on other sites.
+    expect(html).not.toContain('~assets/fonts/');
+    expect(html).not.toContain('rel="preload"');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/(^|; )font-src 'self' https:\/\/fonts\.example\.com https:\/\/cdn\.example\.net https:\/\/mono\.example\.org:8443(;|$)/);
+    // The style is still allowed by its hash alone.
+    expect(csp).not.toContain('unsafe-inline');
+  });
+
+  it('a code font of the public list is named before the system\'s; the CSP allows no other font origin', async () => {
+    expect((await put((s) => { s.styling.font = 'Inter'; s.styling.monospaceFont = 'JetBrainsMono'; })).status).toBe(200);
+    const page = await fetch(`${site.url}/getting-started`);
+    const html = await page.text();
+    expect(html).toContain('--mono:"JetBrains Mono",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace');
+    expect(html).toContain('--font:"Inter",system-ui');
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )font-src 'self'(;|$)/);
+  });
+
+  it('a site space\'s font definition replaces the site\'s whole (faces are not merged)', async () => {
+    expect((await put((s) => { s.styling.font = brandSans; })).status).toBe(200);
+    const path = `${site.base}/site-spaces/${siteSpaceId}/customization`;
+    const other = { id: 'serif', custom: true, fontFamily: 'House Serif', fontFaces: [{ weight: 400, sources: [{ url: 'https://fonts.example.com/serif.woff2', format: 'woff2' }] }] };
+    const patched = await api.request('PATCH', path, { token: org.admin.token, body: { styling: { font: other } } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.styling.font).toEqual(other);
+    const page = await fetch(`${site.url}/getting-started`);
+    const html = await page.text();
+    expect(html).toContain('--font:"House Serif"');
+    expect(html).not.toContain('Brand Sans');
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|; )font-src 'self' https:\/\/fonts\.example\.com(;|$)/);
+    expect((await api.request('DELETE', path, { token: org.admin.token })).status).toBe(205);
+    expect((await put((s) => { s.styling.font = 'Inter'; s.styling.monospaceFont = 'IBMPlexMono'; })).status).toBe(200);
+  });
+
+  it('rejects bad font definitions naming the field', async () => {
+    const face = (url: string, weight = 400) => ({ weight, sources: [{ url, format: 'woff2' }] });
+    const cases: [(s: Settings) => void, string][] = [
+      [(s) => { s.styling.font = { ...brandSans, fontFamily: 'Brand"}body{color:red' }; }, 'styling.font.fontFamily: must be a font family name'],
+      [(s) => { s.styling.font = { ...brandSans, fontFaces: [face('javascript:alert(1)')] }; }, 'styling.font.fontFaces.0.sources.0.url: must be an http or https URL'],
+      [(s) => { s.styling.font = { ...brandSans, fontFaces: [face('https://fonts.example.com/a.woff2', 1200)] }; }, 'styling.font.fontFaces.0.weight: must be 1 to 1000'],
+      [(s) => { s.styling.font = { ...brandSans, fontFaces: [] }; }, 'styling.font.fontFaces: must hold at least one font face'],
+      [(s) => { s.styling.font = { ...brandSans, fontFaces: [{ weight: 400, sources: [{ url: 'https://fonts.example.com/a.ttf', format: 'truetype' }] }] }; }, 'styling.font.fontFaces.0.sources.0.format: must be one of woff2, woff'],
+      [(s) => { s.styling.monospaceFont = 'ComicMono'; }, 'styling.monospaceFont: must be one of FiraCode, IBMPlexMono, JetBrainsMono, SourceCodePro, RobotoMono, SpaceMono, DMMono, Inconsolata, or a font definition'],
+      [(s) => { s.styling.font = 'Lato'; s.styling.monospaceFont = { ...brandMono, id: '' }; }, 'styling.monospaceFont.id: must not be empty'],
+    ];
+    const before = (await current()).updatedAt;
+    for (const [change, message] of cases) {
+      const res = await put(change);
+      expect(res.status, message).toBe(400);
+      expect(res.body.error.message).toContain(message);
+    }
+    const patch = await api.request('PATCH', `${site.base}/site-spaces/${siteSpaceId}/customization`, { token: org.admin.token, body: { styling: { monospaceFont: { ...brandMono, fontFaces: [face('ftp://x/y.woff2')] } } } });
+    expect(patch.status).toBe(400);
+    expect(patch.body.error.message).toBe('styling.monospaceFont.fontFaces.0.sources.0.url: must be an http or https URL');
+    expect((await current()).updatedAt).toBe(before);
+  });
+});
+
 describe('site space customization', () => {
   const path = () => `${site.base}/site-spaces/${siteSpaceId}/customization`;
 

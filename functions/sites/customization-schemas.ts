@@ -5,8 +5,8 @@ import { pageActionTypes } from '../../shared/presenters/schemas/site-customizat
  * Bodies of the customization operations, in the public interface's shapes
  * (`SiteCustomizationSettingsInput` for a site's PUT; the site space's PATCH overrides any
  * of the same fields, null resetting one to the site's value). Every value the reader puts
- * into a page is checked here: colours are hex, links and images http(s) URLs, fonts and
- * styles from the public lists. `pdf` and `git` (spec 2.12, not in the public input) are
+ * into a page is checked here: colours are hex, links, images and font files http(s) URLs,
+ * fonts from the public lists or font definitions, styles from the public lists. `pdf` and `git` (spec 2.12, not in the public input) are
  * accepted too; other unknown fields are dropped.
  */
 
@@ -29,6 +29,29 @@ const contentRef = v.variant('kind', [
 const link = v.object({ title: v.pipe(str(128), v.minLength(1, 'must not be empty')), to: contentRef });
 const links = (max: number) => v.pipe(v.array(link, 'must be an array of links'), v.maxLength(max, `must hold at most ${max} links`));
 
+/**
+ * A font of the site's own (the public `CustomizationFontDefinitionInput`): its family name and
+ * `@font-face` files. The family is written into the page's style, so it is letters, digits,
+ * spaces and `. _ -` only; the files are http(s) URLs, which the reader's CSP then allows.
+ */
+// A check rather than a picklist: a definition whose values are only wrong (not of the wrong
+// type) keeps the union's answer on the exact field (`styling.font.fontFaces.0.sources.0.format`).
+const fontFormat = v.pipe(v.string('must be a string'), v.check((f) => f === 'woff2' || f === 'woff', 'must be one of woff2, woff'));
+const fontDefinition = v.object({
+  id: v.pipe(str(100), v.minLength(1, 'must not be empty')),
+  custom: bool,
+  fontFamily: v.pipe(str(50), v.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'must be a font family name: letters, digits, spaces, dots, underscores and hyphens')),
+  fontFaces: v.pipe(v.array(v.object({
+    weight: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be 1 to 1000'), v.maxValue(1000, 'must be 1 to 1000')),
+    sources: v.pipe(
+      v.array(v.object({ url, format: v.optional(fontFormat) }), 'must be an array of font files'),
+      v.minLength(1, 'must hold at least one font file'), v.maxLength(4, 'must hold at most 4 font files'),
+    ),
+  }), 'must be an array of font faces'), v.minLength(1, 'must hold at least one font face'), v.maxLength(18, 'must hold at most 18 font faces')),
+});
+/** A font of the public list, or a font definition (an object is checked field by field). */
+const fontChoice = <const T extends readonly string[]>(names: T) => v.union([oneOf(names), fontDefinition], `must be one of ${names.join(', ')}, or a font definition {id, custom, fontFamily, fontFaces}`);
+
 const fonts = ['ABCFavorit', 'Inter', 'Roboto', 'RobotoSlab', 'OpenSans', 'SourceSansPro', 'Lato', 'Ubuntu', 'Raleway', 'Merriweather', 'Overpass', 'NotoSans', 'IBMPlexSerif', 'Poppins', 'FiraSans'] as const;
 const monospaceFonts = ['FiraCode', 'IBMPlexMono', 'JetBrainsMono', 'SourceCodePro', 'RobotoMono', 'SpaceMono', 'DMMono', 'Inconsolata'] as const;
 const codeTheme = v.object({ light: str(40), dark: str(40) });
@@ -44,8 +67,8 @@ const styling = v.object({
   corners: oneOf(['straight', 'rounded', 'circular']),
   depth: oneOf(['subtle', 'flat']),
   links: oneOf(['default', 'accent']),
-  font: oneOf(fonts),
-  monospaceFont: oneOf(monospaceFonts),
+  font: fontChoice(fonts),
+  monospaceFont: fontChoice(monospaceFonts),
   background: oneOf(['plain', 'match']),
   icons: oneOf(['regular', 'solid', 'duotone', 'light', 'thin']),
   codeTheme: v.object({ default: codeTheme, openapi: codeTheme }),

@@ -28,8 +28,8 @@ export async function loadCustomizations(siteId: string): Promise<StoredCustomiz
   };
 }
 
-/** Values replaced whole, never merged: their variants do not mix (an icon and an emoji). */
-const WHOLE = new Set(['favicon', 'announcement', 'logo', 'to']);
+/** Values replaced whole, never merged: their variants do not mix (an icon and an emoji; two fonts' faces). */
+const WHOLE = new Set(['favicon', 'announcement', 'logo', 'to', 'font', 'monospaceFont']);
 const isPlain = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `over` on `base`: objects field by field, null removes a field (back to `base`'s value). */

@@ -3,12 +3,16 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { WEB_FONTS } from './web-font-files.ts';
+import { definitionFont, isFontDefinition } from './font-definitions.ts';
 
 /**
  * A site's font (`styling.font`) served from the site itself: `~assets/fonts/<hash>.woff2`
  * (the hash of the bytes, so cached for a year), declared by `@font-face` rules with
  * `font-display: swap` in the page's hashed inline style, so only the chosen font's files are
  * ever referenced (and preloaded). Fonts without files (ABCFavorit) fall back to the system stack.
+ * A font definition of the site's own is loaded from its URLs (shared/reader/font-definitions.ts).
+ * `styling.monospaceFont` names a code font the same two ways (the public list's fonts are not
+ * bundled: they are named, used when the reader's device has them, before the system's).
  */
 
 /** The latin subset's characters (as @fontsource declares them): other scripts use the fallback fonts. */
@@ -62,15 +66,31 @@ export interface SiteFont {
   css: string;
   /** URLs of the files, for `<link rel=preload>`. */
   urls: string[];
+  /** Origins of files on other sites (a font definition's), which the page's CSP allows in `font-src`. */
+  origins: string[];
 }
 
-/** The bundled web font a customization names, with its rules and URLs under the site. */
+/** The public list's monospace fonts (`CustomizationDefaultMonospaceFont`) by their family names. */
+const MONOSPACE_FAMILIES: Record<string, string> = {
+  FiraCode: 'Fira Code', IBMPlexMono: 'IBM Plex Mono', JetBrainsMono: 'JetBrains Mono', SourceCodePro: 'Source Code Pro',
+  RobotoMono: 'Roboto Mono', SpaceMono: 'Space Mono', DMMono: 'DM Mono', Inconsolata: 'Inconsolata',
+};
+
+/** The code font: a font definition's rules, or the family a name of the public list stands for. */
+export function monospaceFont(font: unknown): SiteFont | undefined {
+  if (isFontDefinition(font)) return definitionFont(font);
+  const family = typeof font === 'string' && Object.hasOwn(MONOSPACE_FAMILIES, font) ? MONOSPACE_FAMILIES[font]! : undefined;
+  return family ? { family, css: '', urls: [], origins: [] } : undefined;
+}
+
+/** The site's font: a bundled web font with its rules and URLs under the site, or a font definition of its own. */
 export function siteFont(font: unknown, siteBase: string): SiteFont | undefined {
+  if (isFontDefinition(font)) return definitionFont(font);
   if (typeof font !== 'string') return undefined;
   const files = fontFiles(font);
   if (!files) return undefined;
   const family = WEB_FONTS[font]!.family;
   const url = (f: FontFile) => `${siteBase}/~assets/fonts/${f.name}`;
   const css = files.map((f) => `@font-face{font-family:"${family}";font-style:normal;font-weight:${f.weight};font-display:swap;src:url(${url(f)}) format("woff2");unicode-range:${LATIN_RANGE}}`).join('');
-  return { family, css, urls: files.map(url) };
+  return { family, css, urls: files.map(url), origins: [] };
 }

@@ -9,7 +9,7 @@ import { safeHref, sanitizeNodes, treeHtml } from './sanitize.ts';
 import { pagePolicy } from './security-headers.ts';
 import { sectionTree, type ReaderSite, type ReaderSpace } from './site.ts';
 import { initialTheme, themeStyle } from './theme.ts';
-import { siteFont } from './fonts.ts';
+import { monospaceFont, siteFont } from './fonts.ts';
 import { fillMathSlots } from './math.ts';
 import { focusableScrollRegions } from './scroll-regions.ts';
 
@@ -148,8 +148,9 @@ export function renderShell(input: ShellInput): RenderedPage {
   const documentTitle = input.title && input.title !== siteTitle ? `${input.title} · ${siteTitle}` : siteTitle;
   const toggleable = c.themes.toggeable;
   const font = siteFont(c.styling.font, input.site.basePath);
-  // One inline style: the site's theme and font, and the page's code token colours.
-  const inlineStyles = [`${themeStyle(c, font)}${input.codeCss ?? ''}`];
+  const mono = monospaceFont(c.styling.monospaceFont);
+  // One inline style: the site's theme and fonts, and the page's code token colours.
+  const inlineStyles = [`${themeStyle(c, font, mono)}${input.codeCss ?? ''}`];
   const inlineScripts = toggleable ? [THEME_BOOT_JS] : [];
   const head = [
     h('meta', { charSet: 'utf-8' }),
@@ -191,7 +192,7 @@ export function renderShell(input: ShellInput): RenderedPage {
   return {
     html: documentHtml(head, body, initialTheme(c)),
     csp: pagePolicy({
-      scripts: inlineScripts, styles: inlineStyles, self: true,
+      scripts: inlineScripts, styles: inlineStyles, self: true, fontOrigins: [...(font?.origins ?? []), ...(mono?.origins ?? [])],
       integrationPolicies: (input.scripts ?? []).flatMap((script) => script.contentSecurityPolicy ?? []),
     }),
   };

@@ -19,6 +19,8 @@ export interface PolicyInput {
   imageOrigins?: string[];
   /** Also allow the reader's own stylesheet and script, served from this origin (shared/reader/assets.ts). */
   self?: boolean;
+  /** Origins of the site's own font files (a font definition's URLs, shared/reader/font-definitions.ts). */
+  fontOrigins?: string[];
   /** `contentSecurityPolicy` of the integrations whose scripts the page loads (shared/reader/site-scripts.ts). */
   integrationPolicies?: string[];
 }
@@ -31,6 +33,9 @@ const EXTENDABLE = new Set(['script-src', 'connect-src', 'img-src', 'style-src',
  * 'unsafe-eval', 'strict-dynamic', nonces, hashes), `*`, `data:` and `blob:` are dropped.
  */
 const ALLOWED_SOURCE = /^(?:'self'|https:|wss:|(?:(?:https?|wss?):\/\/)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?(?:\/[^\s;,']*)?)$/i;
+
+/** A URL origin as a CSP host source (`https://fonts.example.com`, optionally with a port). */
+const ORIGIN = /^https?:\/\/[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::\d{1,5})?$/i;
 
 /** The fetch directives and sources of integration policies the page accepts (CSP syntax: `;`-separated directives, space-separated sources). */
 export function integrationSources(policies: string[]): Map<string, string[]> {
@@ -55,8 +60,9 @@ export function pagePolicy(input: PolicyInput): string {
     ['style-src', sources(input.styles)],
     ['img-src', images],
     ['connect-src', ["'self'"]],
-    // The site's web font (shared/reader/fonts.ts) is one of the reader's own files.
-    ...(input.self ? [['font-src', ["'self'"]] as [string, string[]]] : []),
+    // The site's web font (shared/reader/fonts.ts) is one of the reader's own files, or a
+    // font definition's files at their origins (no other origin, and only when the site has one).
+    ...(input.self ? [['font-src', ["'self'", ...(input.fontOrigins ?? []).filter((o) => ORIGIN.test(o))]] as [string, string[]]] : []),
   ]);
   for (const [name, added] of integrationSources(input.integrationPolicies ?? [])) {
     fetchDirectives.set(name, [...(fetchDirectives.get(name) ?? []), ...added]);

@@ -8,6 +8,15 @@ const link = v.object({ title: v.string(), to: contentRefSchema });
 /** Page actions of the page menu, in order (public `CustomizationPageActionType`). */
 export const pageActionTypes = ['assistant', 'external-ai', 'markdown', 'mcp', 'git', 'pdf'] as const;
 
+/** A site's own font (public `CustomizationFontDefinitionInput`), where a font name may be. */
+const fontDefinition = v.object({
+  id: v.string(),
+  custom: v.boolean(),
+  fontFamily: v.string(),
+  fontFaces: v.array(v.object({ weight: v.number(), sources: v.array(v.object({ url: v.string(), format: v.optional(v.picklist(['woff2', 'woff'])) })) })),
+});
+const font = v.union([v.string(), fontDefinition]);
+
 /**
  * Customization settings of a site or a site space (spec 2.12), with the fields the public
  * description requires besides (`internationalization`, `socialAccounts`, `styling.codeTheme`,
@@ -27,8 +36,8 @@ export const siteCustomizationSchema = v.object({
     corners: v.string(),
     depth: v.string(),
     links: v.string(),
-    font: v.string(),
-    monospaceFont: v.string(),
+    font,
+    monospaceFont: font,
     codeTheme: v.object({ default: themed(v.string()), openapi: themed(v.string()) }),
     background: v.picklist(['plain', 'match']),
     icons: v.string(),
