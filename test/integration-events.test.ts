@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
-import { createChangeRequest, createSite, createSpace } from './support/factories.ts';
+import { createChangeRequest, createSite, createSpace, createTranslation } from './support/factories.ts';
 import { createRepo, useGitServer } from './support/git-server.ts';
 import { installInOrg, listEvents, messages, publishScript, settled, uniqueName } from './support/integrations.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
@@ -121,6 +121,39 @@ describe('space_content_updated on the live-edit path', () => {
     expect(toCr.status).toBe(201);
     expect((await get(org, `/spaces/${space!.id}`)).body.revision).toBe(revision);
     expect(await listEvents(api, org, name, 'space_content_updated')).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('space_content_updated when a translation run updates its result space', () => {
+  it('is sent for the result space\'s new primary revision on a re-run; not on the run that creates the space', async () => {
+    let space: { id: string } | undefined;
+    const { org, name, installation } = await installed(async (org) => {
+      space = await createSpace(api, org, { title: 'Handbook' });
+    });
+    const translation = await createTranslation(api, org, space!, { language: 'fr' });
+    const runOnce = async () => {
+      expect((await api.request('POST', `/orgs/${org.id}/translations/${translation.id}/run`, { token: org.admin.token })).status).toBe(204);
+      for (let i = 0; i < 20; i++) {
+        const current = (await get(org, `/orgs/${org.id}/translations/${translation.id}`)).body;
+        if (current.status === 'completed') return current.result as { space: string; revision: string };
+        await pollOnce('translations', 1);
+      }
+      throw new Error('the translation run did not complete');
+    };
+    const first = await runOnce();
+    await pollOnce('integration-events', 10);
+    expect(await listEvents(api, org, name, 'space_content_updated')).toHaveLength(0);
+
+    const second = await runOnce();
+    expect(second.space).toBe(first.space);
+    expect(second.revision).not.toBe(first.revision);
+    expect(await primaryRevision(org, second.space)).toBe(second.revision);
+    const detail = await settled(api, org, name, 'space_content_updated', { where: (p) => p.spaceId === second.space });
+    expect(detail.event.status).toBe('success');
+    expect(detail.event.payload).toEqual({
+      type: 'space_content_updated', eventId: detail.event.id, installationId: installation.id, spaceId: second.space, revisionId: second.revision, updatedBy: [],
+    });
+    expect(loggedPayload(detail)).toEqual({ spaceId: second.space, revisionId: second.revision, updatedBy: [] });
   }, 60_000);
 });
 

@@ -10,7 +10,7 @@ import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';
 import { movePrimaryRevision } from '../../shared/content/primary-revision.ts';
-import { emitOrganizationEvent } from '../../shared/integrations/events.ts';
+import { contentUpdated, emitOrganizationEvent } from '../../shared/integrations/events.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
 import { editChangeRequestContent } from '../../shared/content/edit-change-request.ts';
 import { contentTemplates, templateChanges,  type ContentTemplate, type TemplateContentRef } from '../../shared/content/templates.ts';
@@ -74,7 +74,7 @@ async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, templa
     const move = movePrimaryRevision({ spaceId, from: content.revision.id, to: next.revision.id, now, unlockedOnly: true });
     try {
       await transact([next.put, move], () => new Moved());
-      await emitOrganizationEvent(space.orgId, { type: 'space_content_updated', spaceId, revisionId: next.revision.id, updatedBy: [] });
+      await emitOrganizationEvent(space.orgId, contentUpdated(spaceId, next.revision.id));
       return;
     } catch (error) {
       if (!(error instanceof Moved) || attempt >= ATTEMPTS - 1) throw error;

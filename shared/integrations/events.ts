@@ -72,3 +72,12 @@ export async function emitOrganizationEvent(orgId: string, payload: EventPayload
 export function gitSyncCompleted(spaceId: string, state: 'success' | 'failure', operation: { commit?: string; revision?: string } | undefined): EventPayload {
   return { type: 'space_gitsync_completed', spaceId, state, revisionId: operation?.revision ?? '', commitId: operation?.commit ?? '' };
 }
+
+/**
+ * space_content_updated: sent by every path that moves a space's primary revision
+ * (shared/content/primary-revision.ts), after its write committed — a merge, a template on
+ * the primary content (the live edit), a Git import, a translation run's result.
+ */
+export function contentUpdated(spaceId: string, revisionId: string): EventPayload {
+  return { type: 'space_content_updated', spaceId, revisionId, updatedBy: [] };
+}

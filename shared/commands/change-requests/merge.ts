@@ -13,7 +13,7 @@ import { changeRequestRevisionWrite } from './update.ts';
 import { Rejection, retryOnConflict } from '../retry.ts';
 import { effectiveMergeRules, enforceMergeRules } from './merge-rules.ts';
 import type { RequestScope } from '../../http/scope.ts';
-import { emitOrganizationEvent } from '../../integrations/events.ts';
+import { contentUpdated, emitOrganizationEvent } from '../../integrations/events.ts';
 
 async function revisionOf(spaceId: string, revisionId: string): Promise<LoadedRevision> {
   const loaded = await loadRevision(spaceId, revisionId);
@@ -82,7 +82,7 @@ export async function mergeChangeRequest(request: RequestScope, spaceId: string,
       }),
     ], () => conflict('The space or the change request changed during the merge; retry'));
     const updated: ChangeRequestItem = { ...cr, status: 'merged', revisionMerged: next.revision.id, mergedBy: userId, mergedAt: now, updatedAt: now };
-    await emitOrganizationEvent(space.orgId, { type: 'space_content_updated', spaceId, revisionId: next.revision.id, updatedBy: [] });
+    await emitOrganizationEvent(space.orgId, contentUpdated(spaceId, next.revision.id));
     return { revision: next.revision, changeRequest: updated, space: { ...space, revision: next.revision.id } };
   });
 }

@@ -21,6 +21,7 @@
  * `pending`, `lastError` recorded.
  */
 import { movePrimaryRevision } from '../../content/primary-revision.ts';
+import { contentUpdated, emitOrganizationEvent } from '../../integrations/events.ts';
 import { nowIso, nowMs } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
 import { run, transact, type Write } from '../../db/writes.ts';
@@ -163,4 +164,6 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
     if (!current || current.pendingRun !== token) return; // deleted or superseded meanwhile: nothing to complete
     throw error;
   }
+  // A new result space has no content to have updated (its creation is not an event here).
+  if (existing) await emitOrganizationEvent(orgId, contentUpdated(resultSpaceId, revisionId));
 }
