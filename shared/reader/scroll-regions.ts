@@ -8,8 +8,8 @@ import { h } from 'hastscript';
  * (their caption, else their header cells) so a screen reader says what the stop is. A raw
  * HTML table outside the reader's wrapper gets one, so it scrolls instead of widening the page.
  *
- * Applied to the page body after it is sanitized: READER_SCHEMA allows none of these
- * attributes to authors (no `tabindex` that reorders the page, no `role` or label of their own).
+ * Applied to the page body after it is sanitized: READER_SCHEMA gives authors no `tabindex`
+ * (one that reorders the page) and no `region` role, so only the reader sets them.
  */
 
 const MAX_LABEL_CHARS = 80;
