@@ -92,7 +92,7 @@ export const readerAccess: FunctionAccess = http({ table: 'read', bucket: search
 /** Queue consumers, and the stream consumer that turns TTL removals into purge jobs. */
 export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = {
   git: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_gitsync_* events, image variants
-  translations: worker({ queues: ['images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // image variants of translated revisions
+  translations: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_content_updated of result spaces, image variants of translated revisions
   // The integration runtime (infra/constructs/integration-runtime.ts): delivery records, installation tokens,
   // scripts (blobs), signing and sealing keys derived from the secret; also serves the public endpoints.
   'integration-events': worker({ bucket: { read: ['blobs'] } }),

@@ -429,8 +429,10 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     const senders = (queue: string) => [...accessByDescription.keys()].filter((d) => grantsOf(d).includes(`sqs:SendMessage queue:${queue}`));
     expect(senders('git')).toEqual(['docs-service group git']);
     expect(senders('translations')).toEqual(['docs-service group translations']);
-    // Installations (integrations), merges and templates (space_content_updated), Git syncs (space_gitsync_*).
-    expect(senders('integration-events').sort()).toEqual(['docs-service group change-requests', 'docs-service group content', 'docs-service group integrations', 'docs-service worker git']);
+    // Installations (integrations), merges, templates and translation runs (space_content_updated), Git syncs (space_gitsync_*).
+    expect(senders('integration-events').sort()).toEqual([
+      'docs-service group change-requests', 'docs-service group content', 'docs-service group integrations', 'docs-service worker git', 'docs-service worker translations',
+    ]);
     expect(senders('jobs').sort()).toEqual(['docs-service group conversations', 'docs-service group openapi', 'docs-service worker space-expiry']);
     expect(grantsOf('docs-service group sso').filter((g) => g.startsWith('sqs:'))).toEqual([]);
   });
