@@ -37,9 +37,24 @@ export function hashBytes(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/**
+ * When this process last PUT each byte blob (hash and content type -> ms), so that the same
+ * bytes stored again within REPUT_AFTER_MS (a file in every import of a repository) are not
+ * sent again, as for JSON blobs; another content type is PUT (it replaces the object's).
+ * At most BYTES_PUT_LIMIT entries, oldest forgotten first.
+ */
+const bytesPutAt = new Map<string, number>();
+const BYTES_PUT_LIMIT = 20_000;
+
 export async function putBytesBlob(bytes: Uint8Array, contentType = 'application/octet-stream'): Promise<string> {
   const hash = hashBytes(bytes);
+  const key = `${hash} ${contentType}`;
+  const putAtMs = bytesPutAt.get(key);
+  if (putAtMs !== undefined && nowMs() - putAtMs <= REPUT_AFTER_MS) return hash;
   await putBlob(hash, bytes, contentType);
+  bytesPutAt.delete(key);
+  bytesPutAt.set(key, nowMs());
+  if (bytesPutAt.size > BYTES_PUT_LIMIT) bytesPutAt.delete(bytesPutAt.keys().next().value!);
   return hash;
 }
 

@@ -11,6 +11,7 @@ import { contentTypeOf, dimensionsOf } from '../content/file-input.ts';
 import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } from '../content/types.ts';
 import { basename, dirname, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
 import { parsePageFile, type PathResolver } from './pages.ts';
+import { parseMarkdownBlob, parsedBlob } from './parse-cache.ts';
 import type { FlatEntry } from './repo.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
 
@@ -148,7 +149,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
     };
     const summaryBytes = await source.read(summaryEntry.oid);
     progress.bytes(summaryBytes.length);
-    const groups = parseSummary(text(summaryBytes));
+    const groups = parsedBlob('summary', summaryEntry.oid, text(summaryBytes), parseSummary);
     for (const group of groups) {
       const pages = build(group.entries);
       if (group.title === undefined) roots.push(...pages);
@@ -192,7 +193,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const pageWork = async (item: PlannedPage) => {
     const entry = content.get(item.path!)!;
     const bytes = await source.read(entry.oid);
-    const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle);
+    const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle, (markdown) => parseMarkdownBlob(entry.oid, markdown));
     Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
     progress.page(bytes.length);
@@ -200,7 +201,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const includeWork = async ([path, id]: [string, string]) => {
     const entry = content.get(path)!;
     const bytes = await source.read(entry.oid);
-    const parsed = await parsePageFile(text(bytes), path, resolver);
+    const parsed = await parsePageFile(text(bytes), path, resolver, undefined, (markdown) => parseMarkdownBlob(entry.oid, markdown));
     includes.push({ id, title: parsed.title, document: await putJsonBlob(parsed.document), git: { oid: entry.oid, path } });
     progress.page(bytes.length);
   };

@@ -9,7 +9,7 @@
  * formatting, such as code) and `titleHeading: false` (the file had no `# Title`).
  */
 import { ContentLimitError, documentToMarkdown, type JSONDocument, type Frontmatter } from '../content/markdown/index.ts';
-import { parseMarkdown } from '../content/markdown/parse-pool.ts';
+import { parseMarkdown, type ParsedMarkdown } from '../content/markdown/parse-pool.ts';
 import type { ManifestPage, StoredDocument } from '../content/types.ts';
 import { basename, dirname, joinPath, relativePath } from './format.ts';
 
@@ -99,10 +99,13 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
   return visit(document) as StoredDocument;
 }
 
-/** Markdown of the file at `path` (content path) -> page content with refs resolved. */
-export async function parsePageFile(markdown: string, path: string, resolver: PathResolver, summaryTitle?: string): Promise<ParsedPage> {
+/**
+ * Markdown of the file at `path` (content path) -> page content with refs resolved. `parse`
+ * may answer from a cache (Git import: shared/git/import.ts); its result is only read here.
+ */
+export async function parsePageFile(markdown: string, path: string, resolver: PathResolver, summaryTitle?: string, parse: (markdown: string) => Promise<ParsedMarkdown> = parseMarkdown): Promise<ParsedPage> {
   // Off the main thread; a page over a limit fails the import, naming the file.
-  const parsed = await parseMarkdown(markdown).catch((error: unknown) => {
+  const parsed = await parse(markdown).catch((error: unknown) => {
     throw error instanceof ContentLimitError ? new ContentLimitError(`${path}: ${error.message}`) : error;
   });
   const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
