@@ -80,6 +80,7 @@ export class ObjectReader {
   /** The answer being received, once its header line has arrived. */
   private header: { type: string; size: number } | undefined;
   private failed: Error | undefined;
+  private corked = false;
 
   constructor(gitdir: string, home: string) {
     this.child = spawnGit(['cat-file', '--batch'], { cwd: gitdir, home });
@@ -100,6 +101,15 @@ export class ObjectReader {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.pending.push({ oid, resolve, reject });
+      // Requests made in the same tick reach git in one write (a read-ahead asks for many).
+      if (!this.corked) {
+        this.corked = true;
+        this.child.stdin.cork();
+        process.nextTick(() => {
+          this.corked = false;
+          this.child.stdin.uncork();
+        });
+      }
       this.child.stdin.write(`${oid}\n`);
     });
   }

@@ -190,9 +190,12 @@ export async function importRepository(source: RepoSource, options: { projectDir
   // pool (a slot takes the next item as soon as it is free). Pages may link to files outside
   // the assets folder: those are known, and the files' total final, once every page is parsed.
   const files: ManifestFile[] = [];
+  // Page files are asked for ahead of their slot, many at a time (one request to git).
+  const readPage = readAhead(planned.map((item) => content.get(item.path!)!.oid), source.read, READ_AHEAD);
+  const pageIndex = new Map(planned.map((item, index) => [item, index]));
   const pageWork = async (item: PlannedPage) => {
     const entry = content.get(item.path!)!;
-    const bytes = await source.read(entry.oid);
+    const bytes = await readPage(pageIndex.get(item)!);
     const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle, (markdown) => parseMarkdownBlob(entry.oid, markdown));
     Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
@@ -307,6 +310,32 @@ function dedupeSlugs(pages: ManifestPage[]): void {
     seen.add(slug);
     dedupeSlugs(page.pages);
   }
+}
+
+/** Page files read ahead of the pool's slots (markdown: small; at most this many held). */
+const READ_AHEAD = 32;
+
+/**
+ * `get(i)`: the bytes of `oids[i]`. Reads are started up to `ahead` items beyond the one asked
+ * for, half a window at a time, so that they reach git in batches rather than one per slot.
+ * Items are asked for in order (the pool takes them in order).
+ */
+function readAhead(oids: string[], read: (oid: string) => Promise<Uint8Array>, ahead: number): (index: number) => Promise<Uint8Array> {
+  const started = new Map<number, Promise<Uint8Array>>();
+  let next = 0;
+  return (index) => {
+    if (next <= index + ahead / 2) {
+      while (next < oids.length && next <= index + ahead) {
+        const reading = read(oids[next]!);
+        // A read that fails is reported by the page that awaits it (or not at all if the import stopped first).
+        reading.catch(() => {});
+        started.set(next++, reading);
+      }
+    }
+    const reading = started.get(index) ?? read(oids[index]!);
+    started.delete(index);
+    return reading;
+  };
 }
 
 /** `work` on every item, IMPORT_CONCURRENCY at a time; stops taking items at the first failure. */
