@@ -199,6 +199,12 @@ describe('space_gitsync_started and space_gitsync_completed', () => {
     expect(started.event.createdAt <= completed.event.createdAt).toBe(true);
     expect(await listEvents(api, org, name, 'space_gitsync_started')).toHaveLength(1);
     expect(await listEvents(api, org, name, 'space_gitsync_completed')).toHaveLength(1);
+    // The import moved the primary content: space_content_updated too, before the sync completed.
+    const updated = await gitEvent(org, name, 'space_content_updated', space!.id);
+    expect(updated.event.payload).toEqual({
+      type: 'space_content_updated', eventId: updated.event.id, installationId: installation.id, spaceId: space!.id, revisionId: revision, updatedBy: [],
+    });
+    expect(updated.event.createdAt <= completed.event.createdAt).toBe(true);
   }, 60_000);
 
   it('a sync that fails (a branch or a repository that does not exist): started once, completed with state failure after the last attempt', async () => {

@@ -19,7 +19,7 @@ import { Checkout, redactText, redactUrl, repoNameOf } from './repo.ts';
 import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
 import { getGitInfo, getOperation, gitProviderOf, newOperationId, updateOperation } from './state.ts';
-import { emitOrganizationEvent, gitSyncCompleted } from '../integrations/events.ts';
+import { contentUpdated, emitOrganizationEvent, gitSyncCompleted } from '../integrations/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
@@ -202,6 +202,8 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     }
     const outcome = await commitOutcome(items, 1, 2);
     if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
+    // The primary content moved (before space_gitsync_completed, which follows the import).
+    if (outcome === 'done' && !job.standalone) await emitOrganizationEvent(space.orgId, contentUpdated(space.id, next.revision.id));
   } finally {
     await checkout.close();
   }
