@@ -11,6 +11,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import type { Element, RootContent as HastContent } from 'hast';
 import { slugify } from '../content/tree.ts';
+import { decodeTargetPath } from '../content/markdown/refs.ts';
 
 /** BOM and zero-width characters that editors leave in files. */
 const INVISIBLE = /[\uFEFF\u200B-\u200D\u2060]/g;
@@ -173,7 +174,7 @@ function listEntries(list: List): SummaryEntry[] {
     const title = toString(link).trim();
     const url = link.url.trim();
     if (EXTERNAL_LINK.test(url)) out.push({ title, href: url, children });
-    else out.push({ title, path: decodePath(url.split('#')[0]!), children });
+    else out.push({ title, path: decodeTargetPath(url.split('#')[0]!), children });
   }
   return out;
 }
@@ -189,13 +190,6 @@ function findLink(nodes: PhrasingContent[]): Extract<Nodes, { type: 'link' }> | 
   return undefined;
 }
 
-function decodePath(path: string): string {
-  try {
-    return decodeURI(path);
-  } catch {
-    return path;
-  }
-}
 
 /** SUMMARY.md as export writes it. */
 export function printSummary(groups: SummaryGroup[]): string {

@@ -9,6 +9,7 @@
  * formatting, such as code) and `titleHeading: false` (the file had no `# Title`).
  */
 import { ContentLimitError, documentToMarkdown, type JSONDocument, type Frontmatter } from '../content/markdown/index.ts';
+import { decodeTargetPath } from '../content/markdown/refs.ts';
 import { parseMarkdown, type ParsedMarkdown } from '../content/markdown/parse-pool.ts';
 import type { ManifestPage, StoredDocument } from '../content/types.ts';
 import { basename, dirname, joinPath, relativePath } from './format.ts';
@@ -33,17 +34,10 @@ export interface ParsedPage {
   frontmatter: Frontmatter;
 }
 
-function decode(target: string): string {
-  try {
-    return decodeURI(target);
-  } catch {
-    return target;
-  }
-}
 
 /** Candidate file paths of a link target written in the file at `fromDir`. */
 export function pageCandidates(fromDir: string, target: string): string[] {
-  const path = joinPath(fromDir, decode(target));
+  const path = joinPath(fromDir, decodeTargetPath(target));
   if (target.endsWith('/') || path === '') return [joinPath(path, 'README.md')];
   if (/\.md$/i.test(path)) return [path];
   return [`${path}.md`, joinPath(path, 'README.md')];
@@ -150,7 +144,7 @@ export function resolveRefs(document: StoredDocument, fromDir: string, resolver:
     if (ref.kind === 'page' && typeof ref.page === 'string') {
       const id = pageCandidates(fromDir, ref.page).map((p) => resolver.page(p)).find(Boolean);
       if (id) return { kind: 'page', page: id };
-      const file = resolver.file(joinPath(fromDir, decode(ref.page)));
+      const file = resolver.file(joinPath(fromDir, decodeTargetPath(ref.page)));
       return file ? { kind: 'file', file } : undefined;
     }
     if (ref.kind === 'anchor' && typeof ref.page === 'string' && ref.page !== '') {
@@ -158,7 +152,7 @@ export function resolveRefs(document: StoredDocument, fromDir: string, resolver:
       return id ? { kind: 'anchor', anchor: ref.anchor, page: id } : undefined;
     }
     if (ref.kind === 'file' && typeof ref.file === 'string') {
-      const target = joinPath(fromDir, decode(ref.file));
+      const target = joinPath(fromDir, decodeTargetPath(ref.file));
       const file = resolver.file(target);
       if (file) return { kind: 'file', file };
       const page = resolver.page(target);
@@ -168,7 +162,7 @@ export function resolveRefs(document: StoredDocument, fromDir: string, resolver:
   }, (node) => {
     const data = node.data as Record<string, unknown> | undefined;
     if (node.type === 'reusable-content' && data && typeof data.path === 'string') {
-      const id = resolver.include(joinPath(fromDir, decode(data.path)));
+      const id = resolver.include(joinPath(fromDir, decodeTargetPath(data.path)));
       if (id) node.data = { ref: { kind: 'reusable-content', reusableContent: id } };
     }
   });

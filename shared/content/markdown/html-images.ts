@@ -14,7 +14,7 @@
  */
 import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
-import { fileRefFromSource } from './refs.ts';
+import { decodeTargetPath, fileRefFromSource } from './refs.ts';
 import type { ContentRef } from './types.ts';
 
 /** A relative image source of an HTML block and the file it refers to. */
@@ -98,13 +98,6 @@ export function rewriteImageTags(html: string, change: (tag: ImageTag) => TagCha
   return out;
 }
 
-function decoded(path: string): string {
-  try {
-    return decodeURI(path);
-  } catch {
-    return path;
-  }
-}
 
 /**
  * The HTML as printed: each listed source replaced by its ref's target (e.g. the file's new
@@ -117,6 +110,6 @@ export function printedHtml(html: string, data: Record<string, unknown> | undefi
   return rewriteImageTags(html, (tag) => {
     const image = images.find((i) => i.src === tag.src);
     const target = image ? targetOf(image.ref) : '';
-    return target && decoded(target) !== decoded(tag.src) ? { src: target } : undefined;
+    return target && decodeTargetPath(target) !== decodeTargetPath(tag.src) ? { src: target } : undefined;
   });
 }

@@ -57,3 +57,12 @@ export function linkKind(ref: unknown): 'url' | 'page' | 'file' | 'anchor' | und
   if (r.kind === 'anchor') return typeof r.page === 'string' && r.page !== '' ? 'page' : 'anchor';
   return undefined;
 }
+
+/** A link target's path as a file path (`my%20file.md` -> `my file.md`); malformed escapes stay as written. */
+export function decodeTargetPath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
