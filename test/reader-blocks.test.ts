@@ -133,6 +133,7 @@ beforeAll(async () => {
   site = await publishedSite(api, org, [space.id], 'public');
   await customize((s) => {
     s.styling.font = 'Lato';
+    s.styling.monospaceFont = 'JetBrainsMono';
     s.externalLinks = { target: 'blank' };
   });
 }, 120_000);
@@ -231,8 +232,9 @@ describe('blocks over HTTP', () => {
     const faces = [...html.matchAll(/@font-face\{font-family:"Lato";font-style:normal;font-weight:(\d+);font-display:swap;src:url\(([^)]+)\) format\("woff2"\)/g)];
     expect(faces.map((f) => f[1])).toEqual(['400', '700']);
     expect(html).toContain('--font:"Lato",system-ui');
-    // Only the chosen font's two files are referenced (style and preload).
-    expect([...html.matchAll(/~assets\/fonts\/[\w-]+\.woff2/g)]).toHaveLength(4);
+    // Only the chosen fonts' files are referenced: the text font's two (style and preload), the code font's two (style).
+    expect([...html.matchAll(/~assets\/fonts\/[\w-]+\.woff2/g)]).toHaveLength(6);
+    expect([...html.matchAll(/@font-face\{font-family:"JetBrains Mono";[^}]*src:url\([^)]+~assets\/fonts\/[\w-]+\.woff2\)/g)]).toHaveLength(2);
     expect(html).toContain(`<link rel="preload" href="${faces[0]![2]}" as="font" type="font/woff2" crossorigin="anonymous">`);
     const font = await fetch(new URL(faces[0]![2]!, site.url));
     expect(font.status).toBe(200);
@@ -246,9 +248,11 @@ describe('blocks over HTTP', () => {
     await customize((s) => { s.styling.font = 'ABCFavorit'; });
     try {
       const html = await (await fetch(`${site.url}/cards`)).text();
-      expect(html).not.toContain('@font-face');
-      expect(html).not.toContain('.woff2');
+      expect(html).not.toContain('@font-face{font-family:"ABC Favorit"');
+      expect(html).not.toContain('rel="preload"');
       expect(html).toContain('--font:"ABC Favorit",system-ui');
+      // The code font is still the site's own.
+      expect([...html.matchAll(/~assets\/fonts\/[\w-]+\.woff2/g)]).toHaveLength(2);
     } finally {
       await customize((s) => { s.styling.font = 'Lato'; });
     }
@@ -391,6 +395,27 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
       expect(font.url.startsWith(`${site.url}/~assets/fonts/`)).toBe(true);
       expect(font.type).toBe('font/woff2');
     }
+    await page.context().close();
+  });
+
+  it("code uses the site's code font, fetched from the site", async () => {
+    const page = await open();
+    const fonts: string[] = [];
+    page.on('response', (r) => { if (r.url().endsWith('.woff2')) fonts.push(r.url()); });
+    await page.goto(`${site.url}/cards`);
+    await page.evaluate(() => document.fonts.ready);
+    expect(await page.locator('pre code').first().evaluate((el) => getComputedStyle(el).fontFamily)).toMatch(/^"JetBrains Mono", ui-monospace,/);
+    await expect.poll(() => page.evaluate(() => document.fonts.check('14px "JetBrains Mono"')), { timeout: 10_000 }).toBe(true);
+    const faces = await page.evaluate(() => {
+      const found: { status: string; weight: string }[] = [];
+      document.fonts.forEach((face) => { if (face.family.replace(/"/g, '') === 'JetBrains Mono') found.push({ status: face.status, weight: face.weight }); });
+      return found;
+    });
+    expect(faces.find((f) => f.weight === '400')?.status).toBe('loaded');
+    // The regular face's file, as the page's style declares it, came from the site.
+    const regular = /@font-face\{font-family:"JetBrains Mono";font-style:normal;font-weight:400;[^}]*src:url\(([^)]+)\)/.exec(await page.content())![1]!;
+    expect(fonts).toContain(new URL(regular, site.url).href);
+    for (const url of fonts) expect(url.startsWith(`${site.url}/~assets/fonts/`)).toBe(true);
     await page.context().close();
   });
 

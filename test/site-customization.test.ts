@@ -164,13 +164,51 @@ describe('fonts of the site\'s own and code fonts', () => {
     expect(csp).not.toContain('unsafe-inline');
   });
 
-  it('a code font of the public list is named before the system\'s; the CSP allows no other font origin', async () => {
+  it('a code font of the public list is served by the site (not preloaded), before the system\'s; the CSP allows no other font origin', async () => {
     expect((await put((s) => { s.styling.font = 'Inter'; s.styling.monospaceFont = 'JetBrainsMono'; })).status).toBe(200);
     const page = await fetch(`${site.url}/getting-started`);
     const html = await page.text();
     expect(html).toContain('--mono:"JetBrains Mono",ui-monospace,SFMono-Regular,Menlo,Consolas,monospace');
     expect(html).toContain('--font:"Inter",system-ui');
     expect(page.headers.get('content-security-policy')).toMatch(/(^|; )font-src 'self'(;|$)/);
+    const faces = [...html.matchAll(/@font-face\{font-family:"JetBrains Mono";font-style:normal;font-weight:(\d+);font-display:swap;src:url\(([^)]+)\) format\("woff2"\);unicode-range:U\+0000-00FF,/g)];
+    expect(faces.map((f) => f[1])).toEqual(['400', '700']);
+    for (const [, , url] of faces) {
+      expect(url).toMatch(new RegExp(`^/s/${site.id}/~assets/fonts/[\\w-]{16}\\.woff2$`));
+      // The text font's files are preloaded, the code font's are not.
+      expect(html).not.toContain(`<link rel="preload" href="${url}"`);
+      const file = await fetch(new URL(url!, site.url));
+      expect(file.status).toBe(200);
+      expect(file.headers.get('content-type')).toBe('font/woff2');
+      expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 4).toString('latin1')).toBe('wOF2');
+    }
+    expect([...html.matchAll(/rel="preload"/g)]).toHaveLength(2);
+  });
+
+  it('every code font of the public list is served, latin regular and bold (DM Mono: 400 and 500, the heaviest it has)', async () => {
+    const fonts: [string, string, string[]][] = [
+      ['FiraCode', 'Fira Code', ['400', '700']], ['IBMPlexMono', 'IBM Plex Mono', ['400', '700']], ['JetBrainsMono', 'JetBrains Mono', ['400', '700']],
+      ['SourceCodePro', 'Source Code Pro', ['400', '700']], ['RobotoMono', 'Roboto Mono', ['400', '700']], ['SpaceMono', 'Space Mono', ['400', '700']],
+      ['DMMono', 'DM Mono', ['400', '500']], ['Inconsolata', 'Inconsolata', ['400', '700']],
+    ];
+    const seen = new Set<string>();
+    for (const [name, family, weights] of fonts) {
+      expect((await put((s) => { s.styling.monospaceFont = name; })).status).toBe(200);
+      const html = await (await fetch(`${site.url}/getting-started`)).text();
+      expect(html).toContain(`--mono:"${family}",ui-monospace`);
+      const faces = [...html.matchAll(new RegExp(`@font-face\\{font-family:"${family}";font-style:normal;font-weight:(\\d+);font-display:swap;src:url\\(([^)]+)\\)`, 'g'))];
+      expect(faces.map((f) => f[1]), name).toEqual(weights);
+      for (const [, , url] of faces) {
+        const file = await fetch(new URL(url!, site.url));
+        expect(file.status, `${name} ${url}`).toBe(200);
+        expect(file.headers.get('content-type')).toBe('font/woff2');
+        seen.add(url!);
+      }
+    }
+    // Sixteen different files.
+    expect(seen.size).toBe(16);
+    expect((await put((s) => { s.styling.monospaceFont = 'IBMPlexMono'; })).status).toBe(200);
   });
 
   it('a site space\'s font definition replaces the site\'s whole (faces are not merged)', async () => {

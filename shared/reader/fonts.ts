@@ -2,17 +2,17 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { WEB_FONTS } from './web-font-files.ts';
+import { WEB_FONTS, type WebFont } from './web-font-files.ts';
 import { definitionFont, isFontDefinition } from './font-definitions.ts';
 
 /**
- * A site's font (`styling.font`) served from the site itself: `~assets/fonts/<hash>.woff2`
- * (the hash of the bytes, so cached for a year), declared by `@font-face` rules with
- * `font-display: swap` in the page's hashed inline style, so only the chosen font's files are
- * ever referenced (and preloaded). Fonts without files (ABCFavorit) fall back to the system stack.
- * A font definition of the site's own is loaded from its URLs (shared/reader/font-definitions.ts).
- * `styling.monospaceFont` names a code font the same two ways (the public list's fonts are not
- * bundled: they are named, used when the reader's device has them, before the system's).
+ * A site's font (`styling.font`) and code font (`styling.monospaceFont`) served from the site
+ * itself: `~assets/fonts/<hash>.woff2` (the hash of the bytes, so cached for a year), declared by
+ * `@font-face` rules with `font-display: swap` in the page's hashed inline style, so only the
+ * chosen fonts' files are ever referenced. The text font's files are preloaded (every page uses
+ * them); the code font's are not (fetched only by a page that lays out code, as `@font-face`
+ * files are). Fonts without files (ABCFavorit) fall back to the system stack. A font definition
+ * of the site's own is loaded from its URLs (shared/reader/font-definitions.ts), for either.
  */
 
 /** The latin subset's characters (as @fontsource declares them): other scripts use the fallback fonts. */
@@ -70,27 +70,28 @@ export interface SiteFont {
   origins: string[];
 }
 
-/** The public list's monospace fonts (`CustomizationDefaultMonospaceFont`) by their family names. */
-const MONOSPACE_FAMILIES: Record<string, string> = {
-  FiraCode: 'Fira Code', IBMPlexMono: 'IBM Plex Mono', JetBrainsMono: 'JetBrains Mono', SourceCodePro: 'Source Code Pro',
-  RobotoMono: 'Roboto Mono', SpaceMono: 'Space Mono', DMMono: 'DM Mono', Inconsolata: 'Inconsolata',
-};
-
-/** The code font: a font definition's rules, or the family a name of the public list stands for. */
-export function monospaceFont(font: unknown): SiteFont | undefined {
-  if (isFontDefinition(font)) return definitionFont(font);
-  const family = typeof font === 'string' && Object.hasOwn(MONOSPACE_FAMILIES, font) ? MONOSPACE_FAMILIES[font]! : undefined;
-  return family ? { family, css: '', urls: [], origins: [] } : undefined;
-}
-
-/** The site's font: a bundled web font with its rules and URLs under the site, or a font definition of its own. */
-export function siteFont(font: unknown, siteBase: string): SiteFont | undefined {
-  if (isFontDefinition(font)) return definitionFont(font);
-  if (typeof font !== 'string') return undefined;
-  const files = fontFiles(font);
-  if (!files) return undefined;
+/** A bundled font of the list's `kind`: its `@font-face` rules with the files' URLs under the site. */
+function bundledFont(font: unknown, kind: WebFont['kind'], siteBase: string): SiteFont | undefined {
+  if (typeof font !== 'string' || !Object.hasOwn(WEB_FONTS, font) || WEB_FONTS[font]!.kind !== kind) return undefined;
+  const files = fontFiles(font)!;
   const family = WEB_FONTS[font]!.family;
   const url = (f: FontFile) => `${siteBase}/~assets/fonts/${f.name}`;
   const css = files.map((f) => `@font-face{font-family:"${family}";font-style:normal;font-weight:${f.weight};font-display:swap;src:url(${url(f)}) format("woff2");unicode-range:${LATIN_RANGE}}`).join('');
   return { family, css, urls: files.map(url), origins: [] };
+}
+
+/** The site's font: a bundled web font with its rules and URLs under the site, or a font definition of its own. */
+export function siteFont(font: unknown, siteBase: string): SiteFont | undefined {
+  return isFontDefinition(font) ? definitionFont(font) : bundledFont(font, 'text', siteBase);
+}
+
+/**
+ * The code font: a bundled code font (`CustomizationDefaultMonospaceFont`) with its rules under
+ * the site, or a font definition of its own. Not preloaded (`urls` empty): a page without code
+ * never fetches it.
+ */
+export function monospaceFont(font: unknown, siteBase: string): SiteFont | undefined {
+  if (isFontDefinition(font)) return definitionFont(font);
+  const bundled = bundledFont(font, 'code', siteBase);
+  return bundled && { ...bundled, urls: [] };
 }

@@ -148,7 +148,7 @@ export function renderShell(input: ShellInput): RenderedPage {
   const documentTitle = input.title && input.title !== siteTitle ? `${input.title} · ${siteTitle}` : siteTitle;
   const toggleable = c.themes.toggeable;
   const font = siteFont(c.styling.font, input.site.basePath);
-  const mono = monospaceFont(c.styling.monospaceFont);
+  const mono = monospaceFont(c.styling.monospaceFont, input.site.basePath);
   // One inline style: the site's theme and fonts, and the page's code token colours.
   const inlineStyles = [`${themeStyle(c, font, mono)}${input.codeCss ?? ''}`];
   const inlineScripts = toggleable ? [THEME_BOOT_JS] : [];
