@@ -4,7 +4,7 @@
 // the API, edit-and-export and a fresh export lose nothing, and `format=markdown` reads print
 // exactly the exported files.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { toHtml } from 'hast-util-to-html';
@@ -14,24 +14,15 @@ import { renderPdf } from '../shared/content/pdf/index.ts';
 import { renderDocument } from '../shared/reader/document.ts';
 import { segmentDocument } from '../shared/translate/segments.ts';
 import { parsePageFile, printPageFile, type IdPaths, type PathResolver } from '../shared/git/pages.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec, createSpace } from './support/factories.ts';
 import { publishedSite } from './support/reader-site.ts';
 import { cloneBranch, createRepo, useGitServer } from './support/git-server.ts';
+import { filesOf, settleGit } from './support/git-sync.ts';
 
 const CORPUS = path.join(import.meta.dirname, 'fixtures/content-corpus');
 
-async function corpusFiles(dir = CORPUS, prefix = ''): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.name === '.git') continue;
-    if (entry.isDirectory()) for (const [k, v] of await corpusFiles(dir, rel)) out.set(k, v);
-    else out.set(rel, await readFile(path.join(dir, rel)));
-  }
-  return out;
-}
+const corpusFiles = (dir = CORPUS) => filesOf(dir);
 
 type Node = { type?: string; data?: Record<string, unknown>; nodes?: Node[]; fragments?: { fragment: string; nodes: Node[] }[] };
 function allBlocks(nodes: Node[] = []): Node[] {
@@ -252,14 +243,7 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     org = await newOrg();
   });
 
-  async function settle(spaceId: string) {
-    for (let i = 0; i < 60; i++) {
-      await pollOnce('git', 1);
-      const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
-      if (info.body.operations.running === null && info.body.operations.last) return info.body;
-    }
-    throw new Error(`git operations of ${spaceId} did not settle`);
-  }
+  const settle = (spaceId: string) => settleGit(api, org.admin.token, spaceId);
   const sync = async (spaceId: string, kind: 'import' | 'export', body: Record<string, unknown>) => {
     const res = await api.request('POST', `/spaces/${spaceId}/git/${kind}`, { token: org.admin.token, body: { ref: 'refs/heads/main', ...(kind === 'export' ? { commitMessage: 'Export' } : {}), ...body } });
     expect(res.status).toBe(204);

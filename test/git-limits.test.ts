@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
 import { createRepo, useGitServer } from './support/git-server.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
+import { settleGit } from './support/git-sync.ts';
 import { MAX_MARKDOWN_NESTING } from '../shared/content/markdown/index.ts';
 
 /**
@@ -17,14 +17,7 @@ beforeAll(async () => {
   org = await newOrg();
 });
 
-async function settle(spaceId: string) {
-  for (let i = 0; i < 60; i++) {
-    await pollOnce('git', 1);
-    const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
-    if (info.body.operations.running === null && info.body.operations.last) return info.body;
-  }
-  throw new Error(`git operations of ${spaceId} did not settle`);
-}
+const settle = (spaceId: string) => settleGit(api, org.admin.token, spaceId);
 
 describe('git import of hostile markdown', () => {
   it('a page nested past the limit fails the import, naming the file; the next import works', async () => {

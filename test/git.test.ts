@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFile, readdir, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
@@ -8,7 +7,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
 import { cloneBranch, commitFiles, createRepo, git, pngFile, useGitServer } from './support/git-server.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
+import { filesOf, settleGit } from './support/git-sync.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { IMPORT_CONCURRENCY } from '../shared/git/import.ts';
@@ -63,15 +62,7 @@ async function newRepo(files = fixture()): Promise<{ name: string; url: string; 
   return { name, url: `${server.url}/${name}.git`, head };
 }
 
-/** Feeds the git queue to the worker until the space has no queued or running operation. */
-async function settle(spaceId: string) {
-  for (let i = 0; i < 60; i++) {
-    await pollOnce('git', 1);
-    const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
-    if (info.body.operations.running === null && info.body.operations.last) return info.body;
-  }
-  throw new Error(`git operations of ${spaceId} did not settle`);
-}
+const settle = (spaceId: string) => settleGit(api, org.admin.token, spaceId);
 
 async function importInto(spaceId: string, body: Record<string, unknown>) {
   const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { ref: 'refs/heads/main', ...body } });
@@ -89,17 +80,6 @@ async function revisions(spaceId: string) {
   return storedLike(revisionEntity.key({ spaceId, revisionId: '' }));
 }
 
-/** Every file of a directory (recursive), `.git` excluded. */
-async function listFiles(dir: string, prefix = ''): Promise<Map<string, Buffer>> {
-  const out = new Map<string, Buffer>();
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.name === '.git') continue;
-    if (entry.isDirectory()) for (const [k, v] of await listFiles(dir, rel)) out.set(k, v);
-    else out.set(rel, await readFile(path.join(dir, rel)));
-  }
-  return out;
-}
 
 describe('git sync: validation and permissions', () => {
   it('validates the bodies and needs the edit role', async () => {
@@ -487,7 +467,7 @@ describe('git export', () => {
     expect(info.operations.last.status).toBe('succeeded');
     const dir = await cloneBranch(server, repo.name, 'edits');
     try {
-      const files = await listFiles(dir);
+      const files = await filesOf(dir);
       expect(files.get('docs/guide/setup.md')!.toString()).toBe('---\nicon: gear\n---\n\n# Setup\n\nNew setup text, see [API](../reference/api.md).\n');
       expect(files.get('docs/guide/troubleshooting.md')!.toString()).toBe('# Troubleshooting\n\nHelp.\n');
       expect(files.get('docs/SUMMARY.md')!.toString()).toContain('  * [Troubleshooting](guide/troubleshooting.md)');

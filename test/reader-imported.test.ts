@@ -7,10 +7,10 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
 import { createRepo, git, useGitServer } from './support/git-server.ts';
+import { settleGit } from './support/git-sync.ts';
 import { publishedSite } from './support/reader-site.ts';
 import { HAS_CHROMIUM, launchChromium } from './support/chromium.ts';
 import { axeViolations } from './support/axe.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
 import { EXTERNAL_ENTRY, FIXTURE_PAGES, LISTED_TWICE, importedDocsRepository } from './fixtures/imported-docs/repository.ts';
 
 /**
@@ -40,15 +40,8 @@ const WALK_TIMEOUT = REAL_REPO ? 1_800_000 : 150_000;
 const api = useTestApi();
 const server = useGitServer();
 
-/** Feeds the git queue to the worker until the space's import has finished. */
-async function settleImport(org: TestOrg, spaceId: string) {
-  for (let i = 0; i < 600; i++) {
-    await pollOnce('git', 1);
-    const info = await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token });
-    if (info.body.operations.running === null && info.body.operations.last) return info.body.operations.last;
-  }
-  throw new Error(`the import into ${spaceId} did not finish`);
-}
+/** Feeds the git queue to the worker until the space's import has finished (a large repository: many polls). */
+const settleImport = async (org: TestOrg, spaceId: string) => (await settleGit(api, org.admin.token, spaceId, 600)).operations.last;
 
 /** A bare repository on the loopback Git server: the generated fixture, or a copy of IMPORTED_DOCS_REPO. */
 async function pushRepository(): Promise<{ url: string; ref: string }> {
