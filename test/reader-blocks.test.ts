@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -60,6 +61,8 @@ See [the vendor](https://vendor.example.com/docs) for more.
 `;
 
 /** A drawing as GitBook stores it: SVG whose colours come from its own `<style>` (two boxes, blue then green). */
+/** An SVG file with script in it: opened on its own, the file's sandbox policy must keep it from running. */
+const SCRIPTED_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10" onload="window.__xss=1;alert(1)"><script>window.__xss=2;alert(2)</script><rect width="10" height="10"/></svg>';
 const DRAWING_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="160" viewBox="0 0 320 160"><style>.box{fill:#0b5fff}</style><rect class="box" width="160" height="160"/><rect x="160" width="160" height="160" fill="#02b341"/></svg>';
 
 const WIDE_CELL = 'a-long-unbroken-value-that-makes-the-table-wider-than-the-column';
@@ -122,6 +125,7 @@ beforeAll(async () => {
     { operation: 'insert_files', files: [
       { name: 'cover.png', contentType: 'image/png', base64: pngFile(640, 360, 3).toString('base64') },
       { name: 'drawing.svg', contentType: 'image/svg+xml', base64: Buffer.from(DRAWING_SVG).toString('base64') },
+      { name: 'scripted.svg', contentType: 'image/svg+xml', base64: Buffer.from(SCRIPTED_SVG).toString('base64') },
     ] },
     { operation: 'insert_page', title: 'Formulas', document: { document: MATH_DOCUMENT } },
     { operation: 'insert_page', document: { markdown: CARDS_MARKDOWN } },
@@ -353,6 +357,20 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
     expect(pixel(Math.floor(shot.info.width / 4))).toEqual([0x0b, 0x5f, 0xff]);
     expect(pixel(Math.floor(shot.info.width * 3 / 4))).toEqual([0x02, 0xb3, 0x41]);
     expect(failed).toEqual([]);
+    await page.context().close();
+  });
+
+  it('an SVG file with script, opened on its own, runs nothing (the file\'s sandbox policy, CSP as served)', async () => {
+    const page = await open();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.dismiss(); });
+    const sha = createHash('sha256').update(SCRIPTED_SVG).digest('hex');
+    const res = await page.goto(`${site.url}/~files/${sha}/scripted.svg`, { waitUntil: 'load' });
+    expect(res?.status()).toBe(200);
+    expect(res?.headers()['content-type']).toBe('image/svg+xml');
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => (window as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
     await page.context().close();
   });
 
