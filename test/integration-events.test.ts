@@ -158,8 +158,8 @@ describe('space_content_updated when a translation run updates its result space'
 });
 
 describe('space_gitsync_started and space_gitsync_completed', () => {
-  const importInto = async (org: TestOrg, spaceId: string, url: string, ref = 'refs/heads/main') => {
-    const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref } });
+  const importInto = async (org: TestOrg, spaceId: string, url: string, ref = 'refs/heads/main', timestamp?: string) => {
+    const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref, ...(timestamp ? { timestamp } : {}) } });
     expect(res.status).toBe(204);
   };
   const gitEvent = (org: TestOrg, name: string, type: string, spaceId: string) =>
@@ -245,4 +245,31 @@ describe('space_gitsync_started and space_gitsync_completed', () => {
       expect(await primaryRevision(org, space.id)).toBe(space.revision);
     }
   }, 90_000);
+  it('a sync skipped for an older timestamp completes with success and the primary revision it left in place', async () => {
+    let space: { id: string } | undefined;
+    const { org, name } = await installed(async (org) => {
+      space = await createSpace(api, org, { title: 'Twice' });
+    });
+    const repo = `events-${randomId(8).toLowerCase()}`;
+    await createRepo(gitServer, repo, { 'README.md': '# Imported\n\nFrom Git.\n' });
+    const url = `${gitServer.url}/${repo}.git`;
+    await importInto(org, space!.id, url, 'refs/heads/main', '2030-01-01T00:00:00.000Z');
+    await gitEvent(org, name, 'space_gitsync_completed', space!.id);
+    const revision = await primaryRevision(org, space!.id);
+
+    await importInto(org, space!.id, url, 'refs/heads/main', '2029-01-01T00:00:00.000Z');
+    let completed: Awaited<ReturnType<typeof listEvents>> = [];
+    for (let i = 0; i < 30 && completed.length < 2; i++) {
+      await pollOnce('git', 1);
+      await pollOnce('integration-events', 10);
+      completed = await listEvents(api, org, name, 'space_gitsync_completed');
+    }
+    const info = (await get(org, `/spaces/${space!.id}/git/info`)).body;
+    expect(info.operations.last).toMatchObject({ status: 'skipped' });
+    expect(await listEvents(api, org, name, 'space_gitsync_started')).toHaveLength(2);
+    expect(completed).toHaveLength(2);
+    const payloads = completed.map((e: { payload: Record<string, unknown> }) => e.payload);
+    expect(payloads.every((p: Record<string, unknown>) => p.state === 'success' && p.revisionId === revision)).toBe(true);
+    expect(await primaryRevision(org, space!.id)).toBe(revision);
+  }, 60_000);
 });

@@ -69,6 +69,10 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     await progress.settle();
     if (error instanceof Skip) {
       await updateOperation(spaceId, operationId, { status: 'skipped', message: error.message, finishedAt: nowIso(), progress: progress.snapshot() });
+      // The public states have no "skipped": the sync ends without changing the content, which
+      // stays at the later operation's revision (no integration is left waiting after `started`).
+      const current = await spaceEntity.get({ spaceId }, { consistent: true });
+      await emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'success', { revision: current?.revision ?? space.revision }));
       return;
     }
     const message = redactText(describe(error, job), job.url ?? '');
