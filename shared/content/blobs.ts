@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { nowMs } from '../clock.ts';
+import { deepFreeze } from '../deep-freeze.ts';
 
 /**
  * Content-addressed blobs in S3 (`blobs/<sha256>`): page documents, manifests, file bytes.
@@ -112,15 +113,6 @@ export async function getJsonBlob<T>(hash: string): Promise<T> {
   const text = await out.Body!.transformToString();
   const value = JSON.parse(text) as T;
   remember(hash, { value: deepFreeze(value), size: text.length });
-  return value;
-}
-
-/** Frozen, so a caller that forgets to clone before editing fails loudly instead of corrupting the cache. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
   return value;
 }
 

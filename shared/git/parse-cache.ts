@@ -6,40 +6,19 @@
  * Bounded by an estimate of the parsed size (about 24 bytes of heap per byte of markdown).
  */
 import { parseMarkdown, type ParsedMarkdown } from '../content/markdown/parse-pool.ts';
+import { deepFreeze } from '../deep-freeze.ts';
+import { SizedLru } from '../sized-lru.ts';
 
 const LIMIT_BYTES = 32 * 1024 * 1024;
-
-interface Entry { value: unknown; size: number }
-const entries = new Map<string, Entry>();
-let totalBytes = 0;
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
+const entries = new SizedLru<unknown>(LIMIT_BYTES);
 
 function remember(key: string, value: unknown, textLength: number): void {
   const size = textLength * 24 + 1024;
   if (size > LIMIT_BYTES / 4) return;
-  entries.set(key, { value: deepFreeze(value), size });
-  totalBytes += size;
-  for (const [oldest, entry] of entries) {
-    if (totalBytes <= LIMIT_BYTES) break;
-    entries.delete(oldest);
-    totalBytes -= entry.size;
-  }
+  entries.set(key, deepFreeze(value), size);
 }
 
-function recall<T>(key: string): T | undefined {
-  const hit = entries.get(key);
-  if (!hit) return undefined;
-  entries.delete(key);
-  entries.set(key, hit);
-  return hit.value as T;
-}
+const recall = <T>(key: string): T | undefined => entries.get(key) as T | undefined;
 
 /** parseMarkdown of the blob `oid` (whose text is `markdown`), from the cache when it was parsed lately. */
 export async function parseMarkdownBlob(oid: string, markdown: string): Promise<ParsedMarkdown> {

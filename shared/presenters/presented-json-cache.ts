@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { SizedLru } from '../sized-lru.ts';
 
 /**
  * Serialized presentations of immutable content, kept in memory as UTF-8 bytes, so a read of
@@ -8,28 +9,18 @@ import { randomUUID } from 'node:crypto';
  * URL): the entries are then never stale, only evicted. LRU, bounded by total bytes.
  */
 export class PresentedJsonCache {
-  private readonly entries = new Map<string, Buffer>();
-  private size = 0;
+  private readonly entries: SizedLru<Buffer>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new SizedLru(maxBytes);
+  }
 
   /** The cached JSON bytes of `key`, or `present()` serialized and remembered. */
   get(key: string, present: () => unknown): Buffer {
     const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const bytes = Buffer.from(JSON.stringify(present()));
-    this.entries.set(key, bytes);
-    this.size += bytes.length;
-    // Least recently used first; the newest entry stays even when it alone exceeds the budget.
-    for (const [k, v] of this.entries) {
-      if (this.size <= this.maxBytes || k === key) break;
-      this.entries.delete(k);
-      this.size -= v.length;
-    }
+    this.entries.set(key, bytes, bytes.length);
     return bytes;
   }
 }
