@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { pageActionTypes } from '../../shared/presenters/schemas/site-customization.ts';
+import { FONT_FAMILY, FONT_FORMATS } from '../../shared/reader/font-definitions.ts';
 
 /**
  * Bodies of the customization operations, in the public interface's shapes
@@ -36,11 +37,11 @@ const links = (max: number) => v.pipe(v.array(link, 'must be an array of links')
  */
 // A check rather than a picklist: a definition whose values are only wrong (not of the wrong
 // type) keeps the union's answer on the exact field (`styling.font.fontFaces.0.sources.0.format`).
-const fontFormat = v.pipe(v.string('must be a string'), v.check((f) => f === 'woff2' || f === 'woff', 'must be one of woff2, woff'));
+const fontFormat = v.pipe(v.string('must be a string'), v.check((f) => (FONT_FORMATS as readonly string[]).includes(f), `must be one of ${FONT_FORMATS.join(', ')}`));
 const fontDefinition = v.object({
   id: v.pipe(str(100), v.minLength(1, 'must not be empty')),
   custom: bool,
-  fontFamily: v.pipe(str(50), v.regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'must be a font family name: letters, digits, spaces, dots, underscores and hyphens')),
+  fontFamily: v.pipe(str(50), v.regex(FONT_FAMILY, 'must be a font family name: letters, digits, spaces, dots, underscores and hyphens')),
   fontFaces: v.pipe(v.array(v.object({
     weight: v.pipe(v.number('must be a number'), v.integer('must be an integer'), v.minValue(1, 'must be 1 to 1000'), v.maxValue(1000, 'must be 1 to 1000')),
     sources: v.pipe(

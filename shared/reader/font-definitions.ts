@@ -14,8 +14,10 @@ export interface FontDefinition {
   fontFaces: { weight: number; sources: { url: string; format?: string }[] }[];
 }
 
-const FAMILY = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,49}$/u;
-const FORMATS = new Set(['woff2', 'woff']);
+/** A font definition's family: written into CSS, so letters, digits, spaces and `. _ -` only, at most 50. */
+export const FONT_FAMILY = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,49}$/u;
+/** The file formats a font definition's sources may name (the public `FontSource.format`). */
+export const FONT_FORMATS = ['woff2', 'woff'] as const;
 
 export function isFontDefinition(value: unknown): value is FontDefinition {
   const font = value as Partial<FontDefinition> | null;
@@ -32,7 +34,7 @@ function fontUrl(value: unknown): URL | undefined {
 }
 
 export function definitionFont(font: FontDefinition): SiteFont | undefined {
-  if (!FAMILY.test(font.fontFamily)) return undefined;
+  if (!FONT_FAMILY.test(font.fontFamily)) return undefined;
   const origins = new Set<string>();
   const rules: string[] = [];
   for (const face of font.fontFaces) {
@@ -42,7 +44,7 @@ export function definitionFont(font: FontDefinition): SiteFont | undefined {
       const url = fontUrl(source?.url);
       if (!url) return [];
       origins.add(url.origin);
-      return [`url("${url.href}")${FORMATS.has(String(source.format)) ? ` format("${source.format}")` : ''}`];
+      return [`url("${url.href}")${(FONT_FORMATS as readonly string[]).includes(String(source.format)) ? ` format("${source.format}")` : ''}`];
     });
     if (sources.length > 0) rules.push(`@font-face{font-family:"${font.fontFamily}";font-style:normal;font-weight:${weight};font-display:swap;src:${sources.join(',')}}`);
   }

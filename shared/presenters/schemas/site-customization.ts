@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { contentRefSchema, urlSchema } from './common.ts';
+import { FONT_FORMATS } from '../../reader/font-definitions.ts';
 
 const themed = <T extends v.GenericSchema>(value: T) => v.object({ light: value, dark: value });
 const color = themed(v.string());
@@ -13,7 +14,7 @@ const fontDefinition = v.object({
   id: v.string(),
   custom: v.boolean(),
   fontFamily: v.string(),
-  fontFaces: v.array(v.object({ weight: v.number(), sources: v.array(v.object({ url: v.string(), format: v.optional(v.picklist(['woff2', 'woff'])) })) })),
+  fontFaces: v.array(v.object({ weight: v.number(), sources: v.array(v.object({ url: v.string(), format: v.optional(v.picklist(FONT_FORMATS)) })) })),
 });
 const font = v.union([v.string(), fontDefinition]);
 
