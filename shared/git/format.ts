@@ -190,7 +190,6 @@ function findLink(nodes: PhrasingContent[]): Extract<Nodes, { type: 'link' }> | 
   return undefined;
 }
 
-
 /** SUMMARY.md as export writes it. */
 export function printSummary(groups: SummaryGroup[]): string {
   const lines = ['# Table of contents', ''];

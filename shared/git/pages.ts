@@ -34,7 +34,6 @@ export interface ParsedPage {
   frontmatter: Frontmatter;
 }
 
-
 /** Candidate file paths of a link target written in the file at `fromDir`. */
 export function pageCandidates(fromDir: string, target: string): string[] {
   const path = joinPath(fromDir, decodeTargetPath(target));

@@ -14,6 +14,7 @@
  */
 import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
+import { stringifyEntities } from 'stringify-entities';
 import { decodeTargetPath, fileRefFromSource } from './refs.ts';
 import type { ContentRef } from './types.ts';
 
@@ -73,7 +74,8 @@ export function htmlImagesOf(data: Record<string, unknown> | undefined): HtmlIma
   return images.filter((i): i is HtmlImage => !!i && typeof i === 'object' && typeof i.src === 'string' && !!i.ref && typeof i.ref === 'object');
 }
 
-const attribute = (name: string, value: string | number) => `${name}="${String(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+/** `name="value"`, the value's `&` and `"` written as character references (as hast-util-to-html does). */
+const attribute = (name: string, value: string | number) => `${name}="${stringifyEntities(String(value), { subset: ['&', '"'] })}"`;
 
 /** What to change in one tag: a new `src`, and attributes written right after `<img` (the first of duplicates wins). */
 export interface TagChange {
@@ -97,7 +99,6 @@ export function rewriteImageTags(html: string, change: (tag: ImageTag) => TagCha
   for (const edit of edits) out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   return out;
 }
-
 
 /**
  * The HTML as printed: each listed source replaced by its ref's target (e.g. the file's new
