@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueNames, type QueueName } from '../../shared/config.ts';
+import { MAX_RECEIVE_COUNT } from '../../shared/jobs/redrive.ts';
 
 /** How long one worker invocation may run; the queue's visibility timeout is derived from it. */
 export const workerTimeouts: Record<QueueName, Duration> = {
@@ -29,7 +30,7 @@ export const workerConsumption: Record<QueueName, { batchSize: number; maxConcur
 };
 
 /** Receives before a message moves to its queue's DLQ. */
-export const maxReceiveCount = 3;
+export const maxReceiveCount = MAX_RECEIVE_COUNT;
 
 /** One work queue per name in shared/config.ts, each with its own dead-letter queue. */
 export class DocsQueues extends Construct {

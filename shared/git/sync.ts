@@ -25,13 +25,14 @@ import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
 import { ProgressTracker } from './progress.ts';
 import { warnIfNearDeadline } from './deadline.ts';
+import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
 
 export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
 class Skip extends Error {}
 
-/** Attempts of a sync: the git queue's maxReceiveCount (infra/constructs/queues.ts), after which SQS moves the job to the DLQ. */
-export const MAX_SYNC_ATTEMPTS = 3;
+/** Attempts of a sync: the git queue's receive limit, after which SQS moves the job to the DLQ. */
+export const MAX_SYNC_ATTEMPTS = MAX_RECEIVE_COUNT;
 
 export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const operationId = sealedJob.operationId ?? newOperationId(sealedJob.requestedAt, 'unnamed');

@@ -11,10 +11,11 @@ import { runEvent } from './script-request.ts';
 import type { EventPayload } from './events.ts';
 import type { RetryLater } from '../jobs/queue-handler.ts';
 import { run } from '../db/writes.ts';
+import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
 
 export const DISPATCH_TIMEOUT_MS = 10_000;
-/** Attempts per event; the queue's maxReceiveCount (infra/constructs/queues.ts) is the same, so the last failure goes to the DLQ. */
-export const MAX_DELIVERY_ATTEMPTS = 3;
+/** Attempts per event: the queue's receive limit, so the last failure goes to the DLQ. */
+export const MAX_DELIVERY_ATTEMPTS = MAX_RECEIVE_COUNT;
 
 /**
  * A delivery that may succeed later: the message is left to SQS, which redelivers it after

@@ -3,6 +3,7 @@ import { CreateBucketCommand, HeadBucketCommand } from '@aws-sdk/client-s3';
 import { config, queueNames, queueUrlVariable, type QueueName } from '../config.ts';
 import { createTable } from '../db/table-provision.ts';
 import { sqs, s3 } from '../aws/clients.ts';
+import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
 
 /** Creates the table, the queues (each with a DLQ) and the bucket when absent. Idempotent. */
 export async function provision(options: { visibilityTimeoutSeconds?: number; prefix?: string } = {}): Promise<void> {
@@ -15,7 +16,7 @@ export async function provision(options: { visibilityTimeoutSeconds?: number; pr
 }
 
 
-/** Creates (or finds) a queue and its dead-letter queue, redriven after 3 receives; returns the queue URL. */
+/** Creates (or finds) a queue and its dead-letter queue, redriven after MAX_RECEIVE_COUNT receives; returns the queue URL. */
 export async function createQueueWithDlq(name: string, visibilityTimeoutSeconds: number): Promise<string> {
   const dlq = await sqs().send(new CreateQueueCommand({ QueueName: `${name}-dlq`, Attributes: { MessageRetentionPeriod: '1209600' } }));
   const dlqAttributes = await sqs().send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }));
@@ -23,7 +24,7 @@ export async function createQueueWithDlq(name: string, visibilityTimeoutSeconds:
     QueueName: name,
     Attributes: {
       VisibilityTimeout: String(visibilityTimeoutSeconds),
-      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqAttributes.Attributes!.QueueArn, maxReceiveCount: 3 }),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqAttributes.Attributes!.QueueArn, maxReceiveCount: MAX_RECEIVE_COUNT }),
     },
   }));
   return queue.QueueUrl!;
