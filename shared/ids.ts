@@ -1,4 +1,4 @@
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes, hash } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -14,6 +14,7 @@ export function randomId(length = 20): string {
   return out.length === length ? out : randomId(length);
 }
 
+/** One-shot `crypto.hash` (every authenticated request hashes its token): no Hash object per call. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }

@@ -1,19 +1,17 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { roundTripCounter, withoutRoundTripCount } from '../observability/context.ts';
 
-/** Counts DynamoDB round trips per HTTP request (reported in the x-db-round-trips header). */
-const store = new AsyncLocalStorage<{ roundTrips: number }>();
-
-export function runTraced<T>(fn: () => Promise<T>): Promise<T> {
-  return store.run({ roundTrips: 0 }, fn);
-}
-
+/**
+ * DynamoDB round trips per HTTP request (the x-db-round-trips header and the access line),
+ * counted in the request's context (shared/observability/context.ts): observeRequests
+ * starts the count, the DynamoDB client's middleware adds to it.
+ */
 export function countRoundTrip(): void {
-  const s = store.getStore();
-  if (s) s.roundTrips++;
+  const counter = roundTripCounter();
+  if (counter) counter.count++;
 }
 
 export function roundTrips(): number {
-  return store.getStore()?.roundTrips ?? 0;
+  return roundTripCounter()?.count ?? 0;
 }
 
 /**
@@ -22,5 +20,5 @@ export function roundTrips(): number {
  * authentication read), so it adds no sequential round trip of its own.
  */
 export function untraced<T>(fn: () => T): T {
-  return store.exit(fn);
+  return withoutRoundTripCount(fn);
 }

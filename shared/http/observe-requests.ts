@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { runTraced, roundTrips } from '../db/trace.ts';
+import { roundTrips } from '../db/trace.ts';
 import { runWithLogContext } from '../observability/context.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
@@ -36,7 +36,7 @@ export function observeRequests(options: ObserveOptions): MiddlewareHandler {
     const requestId = apiGatewayRequestId(c.env) ?? randomUUID();
     const sent = c.req.header('x-request-id');
     const correlationId = sent && SANE_REQUEST_ID.test(sent) ? sent : requestId;
-    await runWithLogContext({ request_id: requestId, correlation_id: correlationId }, () => runTraced(async () => {
+    await runWithLogContext({ request_id: requestId, correlation_id: correlationId }, async () => {
       await next();
       const trips = roundTrips();
       setAnswerHeader(c, 'x-request-id', correlationId);
@@ -54,6 +54,6 @@ export function observeRequests(options: ObserveOptions): MiddlewareHandler {
         dbRoundTrips: trips,
       });
       recordRequest(group, c.res.status, durationMs);
-    }));
+    }, { countRoundTrips: true });
   };
 }

@@ -13,20 +13,40 @@ export interface LogContext {
   spaceId?: string;
 }
 
-const store = new AsyncLocalStorage<LogContext>();
-
-export function runWithLogContext<T>(context: LogContext, fn: () => Promise<T>): Promise<T> {
-  return store.run({ ...context }, fn);
+/**
+ * One store for everything a request or job carries (its log fields and, for HTTP requests,
+ * its DynamoDB round-trip count): each AsyncLocalStorage in use is copied onto every promise
+ * the request creates, so one store costs half of two (issue 17).
+ */
+interface RequestContext {
+  log: LogContext;
+  /** Counted for HTTP requests (x-db-round-trips, the access line); absent in jobs. */
+  roundTrips?: { count: number };
 }
 
-export const logContext = (): LogContext | undefined => store.getStore();
+const store = new AsyncLocalStorage<RequestContext>();
+
+export function runWithLogContext<T>(context: LogContext, fn: () => Promise<T>, options: { countRoundTrips?: boolean } = {}): Promise<T> {
+  return store.run({ log: { ...context }, ...(options.countRoundTrips ? { roundTrips: { count: 0 } } : {}) }, fn);
+}
+
+export const logContext = (): LogContext | undefined => store.getStore()?.log;
+
+/** The current request's round-trip counter (shared/db/trace.ts), if it counts them. */
+export const roundTripCounter = (): { count: number } | undefined => store.getStore()?.roundTrips;
+
+/** Runs `fn` with the same log fields but outside the request's round-trip count. */
+export function withoutRoundTripCount<T>(fn: () => T): T {
+  const current = store.getStore();
+  return current?.roundTrips ? store.run({ log: current.log }, fn) : fn();
+}
 
 /** The keys worth a log field: the tenant a request or job works on. */
 const APPENDED_KEYS = ['organizationId', 'spaceId'] as const;
 
 /** Adds organizationId/spaceId to the current context (from path parameters or a job). */
 export function appendLogKeys(values: ReadonlyMap<string, string> | Record<string, unknown>): void {
-  const context = store.getStore();
+  const context = store.getStore()?.log;
   if (!context) return;
   const get = (key: string) => (values instanceof Map ? values.get(key) : (values as Record<string, unknown>)[key]);
   for (const key of APPENDED_KEYS) {
