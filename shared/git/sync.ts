@@ -19,7 +19,7 @@ import { Checkout, redactText, redactUrl, repoNameOf } from './repo.ts';
 import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
 import { getGitInfo, getOperation, gitProviderOf, newOperationId, updateOperation } from './state.ts';
-import { contentUpdated, emitOrganizationEvent, gitSyncCompleted } from '../integrations/events.ts';
+import { contentUpdated, emitOrganizationEvent, gitSyncCompleted, gitSyncStarted } from '../integrations/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
@@ -56,7 +56,7 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}), progress: progress.snapshot(),
   }, { incrementAttempts: true });
   // One started event per sync, not per attempt.
-  if (attempt === 1) await emitOrganizationEvent(space.orgId, { type: 'space_gitsync_started', spaceId, revisionId: space.revision ?? '', commitId: '' });
+  if (attempt === 1) await emitOrganizationEvent(space.orgId, gitSyncStarted(spaceId, space.revision));
   try {
     if (!job.url || !job.ref) throw new Error('The job has no repository URL or ref');
     const info = await getGitInfo(spaceId);

@@ -68,6 +68,11 @@ export async function emitOrganizationEvent(orgId: string, payload: EventPayload
   }
 }
 
+/** space_gitsync_started, once per sync (not per attempt): the revision the space had, no commit yet. */
+export function gitSyncStarted(spaceId: string, revisionId: string | undefined): EventPayload {
+  return { type: 'space_gitsync_started', spaceId, revisionId: revisionId ?? '', commitId: '' };
+}
+
 /** space_gitsync_completed of a finished Git sync operation (its commit and the revision it made or exported). */
 export function gitSyncCompleted(spaceId: string, state: 'success' | 'failure', operation: { commit?: string; revision?: string } | undefined): EventPayload {
   return { type: 'space_gitsync_completed', spaceId, state, revisionId: operation?.revision ?? '', commitId: operation?.commit ?? '' };
