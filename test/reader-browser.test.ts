@@ -121,6 +121,18 @@ const LONG_MARKDOWN = `# Operations
 
 ${['Backups', 'Monitoring', 'Upgrades', 'Scaling'].map((t) => `## ${t}\n\n${Array.from({ length: 8 }, (_, i) => `${t} paragraph ${i + 1}: the widget keeps running while you read this.`).join('\n\n')}\n`).join('\n')}`;
 
+/** A table that fits a desktop column but not a phone's, and one that fits neither. */
+const TABLES_MARKDOWN = `# Tables
+
+| Setting | Default | Variable | Meaning |
+| --- | --- | --- | --- |
+| port | 8080 | WIDGET_PORT | The TCP port the widget listens on |
+
+| ${Array.from({ length: 12 }, (_, i) => `Column ${i + 1} heading`).join(' | ')} |
+| ${Array.from({ length: 12 }, () => '---').join(' | ')} |
+| ${Array.from({ length: 12 }, (_, i) => `a long cell value ${i + 1}`).join(' | ')} |
+`;
+
 describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () => {
   let api: TestApi;
   let browser: Browser;
@@ -130,7 +142,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
   beforeAll(async () => {
     api = await startTestApi();
     const org = await newOrg();
-    const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN, IMAGES_MARKDOWN, LONG_MARKDOWN], [
+    const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, CONFIG_MARKDOWN, IMAGES_MARKDOWN, LONG_MARKDOWN, TABLES_MARKDOWN], [
       { name: 'dashboard.png', contentType: 'image/png', bytes: pngFile(1280, 720, 5) },
     ]);
     site = await publishedSite(api, org, [space.id], 'public');
@@ -301,5 +313,21 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
     await page.evaluate(() => document.getElementById('upgrades')!.scrollIntoView());
     await expect.poll(() => toc.locator('a[aria-current]').innerText()).toBe('Upgrades');
     await context.close();
+  });
+
+  it('only regions that overflow are tab stops, again once the window narrows', async () => {
+    const page = await open(DESKTOP);
+    await page.goto(`${site.url}/tables`);
+    const [narrow, wide] = [page.locator('div.table').nth(0), page.locator('div.table').nth(1)];
+    await expect.poll(() => narrow.getAttribute('tabindex')).toBeNull();
+    expect(await wide.getAttribute('tabindex')).toBe('0');
+    // Both stay named regions; Tab goes from the page to the wide table, past the narrow one.
+    expect(await narrow.getAttribute('role')).toBe('region');
+    await page.locator('main h1').click();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toMatch(/^Table: Column 1 heading/);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => narrow.getAttribute('tabindex')).toBe('0');
+    await page.context().close();
   });
 });

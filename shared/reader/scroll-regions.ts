@@ -8,6 +8,9 @@ import { h } from 'hastscript';
  * (their caption, else their header cells) so a screen reader says what the stop is. A raw
  * HTML table outside the reader's wrapper gets one, so it scrolls instead of widening the page.
  *
+ * Without widths on the server every such region is a stop; the reader's script
+ * (assets/script.ts) removes the stop from those that fit and restores it when they overflow.
+ *
  * Applied to the page body after it is sanitized: READER_SCHEMA gives authors no `tabindex`
  * (one that reorders the page) and no `region` role, so only the reader sets them.
  */

@@ -4,7 +4,10 @@
  * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
  * page tree after the page), copy buttons, the current heading in "On this page", and
  * instant search (`/` or Ctrl/Cmd-K) over the space's `~search` JSON, the form's own
- * submit staying the no-JavaScript path. Results are built as DOM nodes from text: no
+ * submit staying the no-JavaScript path, and tab stops only on the regions that scroll: the
+ * server makes every code block, display math and table focusable (shared/reader/scroll-regions.ts);
+ * here those that fit their width stop being tab stops, and are again once they overflow
+ * (a narrower window, a web font, a tab shown). Results are built as DOM nodes from text: no
  * HTML from the server is ever parsed here.
  */
 export const READER_JS = `(function(){'use strict';
@@ -25,6 +28,10 @@ if(toc.length){var heads=toc.map(function(a){return d.getElementById(decodeURICo
 function spy(){ticking=false;var cur=0;for(var i=0;i<heads.length;i++){if(heads[i]&&heads[i].getBoundingClientRect().top<innerHeight*0.3)cur=i;}
 toc.forEach(function(a,i){if(i===cur)a.setAttribute('aria-current','location');else a.removeAttribute('aria-current');});}
 addEventListener('scroll',function(){if(!ticking){ticking=true;requestAnimationFrame(spy);}},{passive:true});spy();}
+var regions=all('pre[tabindex="0"],div.math-block[tabindex="0"],div.table[tabindex="0"]');
+function stop(el){if(el.scrollWidth>el.clientWidth+1||el.scrollHeight>el.clientHeight+1)el.setAttribute('tabindex','0');else if(d.activeElement!==el)el.removeAttribute('tabindex');}
+if(regions.length&&window.ResizeObserver){var ro=new ResizeObserver(function(es){es.forEach(function(e){stop(e.target);});});regions.forEach(function(el){ro.observe(el);});
+if(d.fonts&&d.fonts.ready)d.fonts.ready.then(function(){regions.forEach(stop);});addEventListener('load',function(){regions.forEach(stop);});}
 var form=d.querySelector('form.search'),input=form&&form.querySelector('input'),panel=form&&form.querySelector('.search-panel');
 if(!form||!input||!panel)return;
 d.addEventListener('keydown',function(e){var k=e.key;var typing=/^(INPUT|TEXTAREA|SELECT)$/.test((e.target.tagName||''))||e.target.isContentEditable;
