@@ -36,6 +36,12 @@ describe('README operation table', () => {
     expect(operations.filter((o) => o.inSpec)).toHaveLength(140);
   });
 
+  it('has no operation rows outside the generated block (a stale copy once followed it)', () => {
+    const text = readme();
+    const outside = text.slice(0, text.indexOf('<!-- operations:start')) + text.slice(text.indexOf('<!-- operations:end'));
+    expect(outside.split('\n').filter((line) => /^\| [\d.]+ \| (GET|POST|PUT|PATCH|DELETE) \|/.test(line))).toEqual([]);
+  });
+
   it('says "done" exactly for the operations that are implemented', async () => {
     const rows = readmeRows();
     const org = await newOrg();
