@@ -315,6 +315,17 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
     await context.close();
   });
 
+  it('a lone previous or next card takes its half of the row, flush with the content edge', async () => {
+    const page = await open(DESKTOP);
+    await page.goto(`${site.url}/getting-started`);
+    const nav = (await page.locator('nav.pagination').boundingBox())!;
+    const next = (await page.locator('nav.pagination a[rel=next]').boundingBox())!;
+    expect(await page.locator('nav.pagination a[rel=prev]').count()).toBe(0);
+    expect(Math.abs(next.x + next.width - (nav.x + nav.width))).toBeLessThan(1);
+    expect(Math.abs(next.width - (nav.width - 16) / 2)).toBeLessThan(1);
+    await page.context().close();
+  });
+
   it('only regions that overflow are tab stops, again once the window narrows', async () => {
     const page = await open(DESKTOP);
     await page.goto(`${site.url}/tables`);

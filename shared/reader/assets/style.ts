@@ -86,8 +86,8 @@ code{font-family:var(--mono);font-size:.9em}:not(pre)>code{background:var(--subt
 .table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle)}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
 .page-meta{display:flex;flex-wrap:wrap;gap:1rem;margin-top:2.5rem;font-size:.85rem;color:var(--muted)}.page-meta a{color:var(--muted)}
-nav.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:1.5rem}
-nav.pagination a{flex:1;border:1px solid var(--border);border-radius:var(--radius);padding:.6rem 1rem;text-decoration:none}nav.pagination a[rel=next]{text-align:right}nav.pagination small{color:var(--muted)}
+nav.pagination{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:1.5rem}
+nav.pagination a{border:1px solid var(--border);border-radius:var(--radius);padding:.6rem 1rem;text-decoration:none}nav.pagination a[rel=next]{text-align:right}nav.pagination small{color:var(--muted)}
 .search-results li{margin-bottom:1rem}.search-results p{margin:.25rem 0;color:var(--muted)}
 footer.bottom{padding:2rem 1.5rem;border-top:1px solid var(--border);color:var(--muted);font-size:.9rem;display:flex;gap:2.5rem;flex-wrap:wrap}
 footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{color:var(--muted)}.copyright{flex-basis:100%}
