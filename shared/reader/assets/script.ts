@@ -2,7 +2,7 @@
  * The reader's script, served from a long-cached URL (shared/reader/assets.ts) and loaded
  * with `defer`. Everything it does improves a page that already works without it: tabs,
  * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
- * page tree after the page), copy buttons, the current heading in "On this page", and
+ * page tree after the page: the `js` class hides that tree on narrow screens), copy buttons, the current heading in "On this page", and
  * instant search (`/` or Ctrl/Cmd-K) over the space's `~search` JSON, the form's own
  * submit staying the no-JavaScript path, and tab stops only on the regions that scroll: the
  * server makes every code block, display math and table focusable (shared/reader/scroll-regions.ts);
@@ -12,6 +12,7 @@
  */
 export const READER_JS = `(function(){'use strict';
 var d=document,root=d.documentElement;
+root.classList.add('js');
 function all(s,el){return Array.prototype.slice.call((el||d).querySelectorAll(s));}
 d.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(!t)return;var g=t.closest('[data-tabs]');
 all(':scope>.tab-list>[role=tab]',g).forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));var p=d.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});});

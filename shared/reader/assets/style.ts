@@ -42,7 +42,7 @@ nav.sections{display:flex;gap:1.25rem;padding:.25rem 1.25rem;border-bottom:1px s
 nav.sections a{text-decoration:none;color:var(--muted);padding:.3rem 0}nav.sections a[aria-current]{color:var(--primary);font-weight:600;border-bottom:2px solid var(--primary)}
 nav.sections .group{display:flex;gap:.75rem;align-items:center}nav.sections .group>span{color:var(--muted);font-size:.8rem}
 .layout{display:flex;max-width:90rem;margin:0 auto}
-aside.sidebar{width:17.5rem;flex:none;padding:1rem .75rem 2rem 1.25rem;border-right:1px solid var(--border);position:sticky;top:var(--header);align-self:flex-start;max-height:calc(100vh - var(--header));overflow:auto}
+aside.sidebar{width:17.5rem;flex:none;padding:1rem .75rem 2rem 1.25rem;border-right:1px solid var(--border);position:sticky;top:var(--header);align-self:flex-start;max-height:calc(100vh - var(--header));min-height:calc(100vh - var(--header));overflow:auto}
 aside.sidebar ul{list-style:none;margin:0;padding-left:.6rem}aside.sidebar nav>ul{padding-left:0}
 aside.sidebar a{display:block;padding:.2rem .5rem;text-decoration:none;color:var(--fg);border-radius:var(--radius)}aside.sidebar a:hover{background:var(--subtle)}
 aside.sidebar a[aria-current=page]{background:color-mix(in srgb,var(--primary) 10%,var(--bg));box-shadow:inset 3px 0 var(--primary);font-weight:600}
@@ -95,7 +95,7 @@ footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{colo
 @media (max-width:52rem){
 .menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%;order:5}.search input{width:100%}header.top nav.links{display:none}
 .layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}main h1{font-size:1.6rem}
-aside.sidebar{order:2;width:auto;position:static;max-height:none;border-right:0;border-top:1px solid var(--border)}
+aside.sidebar{order:2;width:auto;align-self:stretch;position:static;max-height:none;min-height:0;border-right:0;border-top:1px solid var(--border)}.js body:not(.menu-open) aside.sidebar{display:none}
 .menu-open aside.sidebar{order:0;position:fixed;inset:var(--header) 15% 0 0;z-index:25;background:var(--bg);overflow:auto;border-right:1px solid var(--border);box-shadow:0 0 40px #0004}
 }
 `;
