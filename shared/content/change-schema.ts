@@ -10,7 +10,11 @@ import { egressUrl } from '../net/url-schema.ts';
  */
 const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9]+(?:[-_.][a-z0-9]+)*$/i, 'must be letters and digits separated by - _ or .'), v.maxLength(100, 'must be at most 100 characters'));
 
-/** Page metadata that insert_page and update_page may set (RevisionPageUpdate). */
+/**
+ * Page metadata that insert_page and update_page may set (RevisionPageUpdate). `condition`
+ * (the page's adaptive-content condition) is accepted and stored nowhere: pages have no
+ * visibility condition here (docs/decisions.md, "Content changes: a page's `condition`").
+ */
 const pageMetadata = {
   title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(250, 'must be at most 250 characters'))),
   slug: v.optional(slug),
@@ -20,6 +24,7 @@ const pageMetadata = {
   hidden: v.optional(v.boolean('must be a boolean')),
   noIndex: v.optional(v.boolean('must be a boolean')),
   noRobotsIndex: v.optional(v.boolean('must be a boolean')),
+  condition: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'))),
 };
 
 /** Page markdown: size and same-line nesting are checked here, the rest once parsed (markdown/limits.ts). */

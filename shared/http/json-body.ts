@@ -1,20 +1,24 @@
 import { MIMEType } from 'node:util';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ApiError, badRequest } from './errors.ts';
 import { checkJsonDepth, checkJsonStructure } from './json-structure.ts';
 import type { AppEnv } from './env.ts';
+
+/** An empty or whitespace-only body: no body at all, whatever its Content-Type says. */
+const isEmptyBody = (text: string): boolean => text.trim().length === 0;
 
 /**
  * Request bodies are JSON objects: a non-empty body must be sent as `application/json` or
  * `application/<type>+json` (415 otherwise), parse, be an object (every operation's body
  * is one), and pass the structural limits of json-structure.ts. Runs before validation so
  * the caller gets "body: ..." rather than a parser message; Hono caches the text, so
- * validators read it again at no cost.
+ * validators read it again at no cost (jsonBodyValue).
  */
 export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
   const text = await c.req.text();
-  if (text.trim().length === 0) return next();
+  if (isEmptyBody(text)) return next();
   if (!isJsonMediaType(c.req.header('content-type'))) {
     throw new ApiError(415, 'Content-Type: must be application/json or application/<type>+json (UTF-8)');
   }
@@ -30,6 +34,21 @@ export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   checkJsonStructure(body, limits);
   return next();
 });
+
+/**
+ * The body the validators see (validate.ts): an empty body is {}, so an operation whose body
+ * has required fields names the first one missing and one without proceeds; otherwise the
+ * JSON requireJsonBody accepted.
+ */
+export async function jsonBodyValue(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (isEmptyBody(text)) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest('body: is not valid JSON');
+  }
+}
 
 /** `application/json` or a `+json` structured syntax suffix (RFC 6839), in UTF-8. */
 export function isJsonMediaType(header: string | undefined): boolean {

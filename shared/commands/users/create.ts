@@ -1,11 +1,14 @@
 import { randomId } from '../../ids.ts';
 import { nowIso } from '../../clock.ts';
 import { run } from '../../db/writes.ts';
+import { AlreadyExists } from '../../db/errors.ts';
+import { conflict } from '../../http/errors.ts';
 import { userEntity, type UserItem } from '../../db/entities/user.ts';
 
 /**
  * Accounts as the admin CLI, the local bootstrap, SSO sign-in and tests create them; their
- * tokens, organizations and memberships are tokens/, organizations/ and members/.
+ * tokens, organizations and memberships are tokens/, organizations/ and members/. An id
+ * that is taken is a 409 "User <id> already exists" (as organizations/create.ts says it).
  */
 export async function createUser(input: { displayName: string; email: string; emailVerified?: boolean; id?: string }): Promise<UserItem> {
   const now = nowIso();
@@ -17,7 +20,9 @@ export async function createUser(input: { displayName: string; email: string; em
     createdAt: now,
     updatedAt: now,
   };
-  await run(userEntity.create({ userId: user.id }, user));
+  await run(userEntity.create({ userId: user.id }, user)).catch((error: unknown) => {
+    throw error instanceof AlreadyExists ? conflict(`User ${user.id} already exists`) : error;
+  });
   return user;
 }
 
