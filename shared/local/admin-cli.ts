@@ -5,7 +5,8 @@ import { createOrganization } from '../commands/organizations/create.ts';
 import { createUser, getUser } from '../commands/users/create.ts';
 import { revokeAccessToken } from '../commands/tokens/revoke.ts';
 import { roles, type Role } from '../http/schemas.ts';
-import { readLocalStackInfo } from './local-stack-file.ts';
+import { chooseLocalStack, readLocalStacks } from './local-stack-file.ts';
+import { config } from '../config.ts';
 import { hasConfiguredEndpoint } from './aws-target.ts';
 import { sweepBlobs } from '../content/blob-sweep.ts';
 
@@ -21,7 +22,9 @@ const usage = `Usage: npm run admin -- <command> [options]
 
 Target: the table named by TABLE_NAME (default docs-service) at the endpoint from
 AWS_ENDPOINT_URL / AWS_ENDPOINT_URL_DYNAMODB, or AWS itself with LOCAL_EMULATORS=off.
-With neither set, it uses the stack of a running \`npm start\`.`;
+With neither set, it uses the stack of the running \`npm start\` (each records itself in
+.data/local-stacks/); when several run, name one:
+  --server <port|URL>                                  or LOCAL_SERVER=<port|URL>, e.g. 8081`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -34,19 +37,27 @@ const { positionals, values } = parseArgs({
     email: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, unverified: { type: 'boolean' },
     title: { type: 'string' }, owner: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
     role: { type: 'string' }, label: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean' },
+    server: { type: 'string' },
   },
 });
 if (values.help || positionals.length < 2) fail(values.help ? '' : 'Missing command.');
 
+/** The revocation window of the server(s) the CLI writes for: the local server's own, else this environment's. */
+let authCacheSeconds = config.authCacheMs / 1000;
+const server = values.server ?? process.env.LOCAL_SERVER;
 if (!hasConfiguredEndpoint() && process.env.LOCAL_EMULATORS !== 'off') {
-  const local = readLocalStackInfo();
-  if (!local) fail('No endpoint configured and no running `npm start` found (set AWS_ENDPOINT_URL_DYNAMODB, or LOCAL_EMULATORS=off for AWS).');
+  const choice = chooseLocalStack(readLocalStacks(), server);
+  if ('error' in choice) fail(choice.error);
+  const local = choice.info;
+  authCacheSeconds = local.authCacheSeconds ?? authCacheSeconds;
   process.env.AWS_ENDPOINT_URL_DYNAMODB = local.dynamodbEndpoint;
   process.env.AWS_ENDPOINT_URL_S3 = local.awsEndpoint;
   process.env.TABLE_NAME ??= local.tableName;
   process.env.AWS_REGION ??= 'us-east-1';
   process.env.AWS_ACCESS_KEY_ID ??= 'local';
   process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
+} else if (values.server !== undefined) {
+  fail('--server picks a running `npm start`; it does not apply with AWS_ENDPOINT_URL(_DYNAMODB) or LOCAL_EMULATORS=off set.');
 }
 
 const need = (name: keyof typeof values): string => {
@@ -92,7 +103,11 @@ switch (command) {
   }
   case 'token revoke': {
     await revokeAccessToken(need('token'));
-    console.log('revoked');
+    // A server keeps what authentication read for AUTH_CACHE_SECONDS (shared/http/auth-cache.ts),
+    // and this process cannot clear another's cache.
+    console.log(authCacheSeconds === 0
+      ? 'revoked; a running server refuses it from its next request (AUTH_CACHE_SECONDS=0)'
+      : `revoked; a running server stops accepting it within ${authCacheSeconds} s (AUTH_CACHE_SECONDS, its authentication cache)`);
     break;
   }
   case 'blobs sweep': {

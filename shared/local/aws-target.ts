@@ -8,6 +8,11 @@ export function hasConfiguredEndpoint(): boolean {
   return Boolean(process.env.AWS_ENDPOINT_URL || process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.AWS_ENDPOINT_URL_SQS || process.env.AWS_ENDPOINT_URL_S3);
 }
 
+/** True when prepareAwsTarget() starts the embedded emulators (nothing configured, LOCAL_EMULATORS not off). */
+export function usesEmbeddedEmulators(): boolean {
+  return !hasConfiguredEndpoint() && process.env.LOCAL_EMULATORS !== 'off';
+}
+
 /**
  * Chooses what the local server talks to:
  * - nothing configured: embedded emulators on 127.0.0.1 (DATA_DIR persists them);
@@ -20,7 +25,7 @@ export async function prepareAwsTarget(): Promise<{ emulators?: Emulators; descr
   let description: string;
   if (hasConfiguredEndpoint()) {
     description = `endpoints from the environment (${process.env.AWS_ENDPOINT_URL ?? process.env.AWS_ENDPOINT_URL_DYNAMODB})`;
-  } else if (process.env.LOCAL_EMULATORS === 'off') {
+  } else if (!usesEmbeddedEmulators()) {
     description = `AWS (region ${process.env.AWS_REGION ?? 'default'})`;
   } else {
     const { startEmulators, useEmulatorEndpoints } = await import('./emulators.ts');
