@@ -20,4 +20,4 @@ export const acsForm = v.object({
     v.regex(/^[A-Za-z0-9+/=\s]+$/, 'must be base64'),
   ),
   RelayState: v.optional(relayState),
-}, 'is required (a form field)');
+});
