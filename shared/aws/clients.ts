@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config.ts';
-import { captureClient } from '../observability/tracer.ts';
+import { serviceClient } from './service-client.ts';
 
 let sqsClient: SQSClient | undefined;
 let s3Client: S3Client | undefined;
@@ -13,12 +13,12 @@ function hasEndpointOverride(service: 'SQS' | 'S3'): boolean {
 
 /** SQS client; with an endpoint override it must not call the queue URL's own host. */
 export function sqs(): SQSClient {
-  return (sqsClient ??= captureClient(new SQSClient({ region: config.region, useQueueUrlAsEndpoint: !hasEndpointOverride('SQS') })));
+  return (sqsClient ??= serviceClient(new SQSClient({ region: config.region, useQueueUrlAsEndpoint: !hasEndpointOverride('SQS') })));
 }
 
 /** S3 client; emulators and LocalStack need path-style addressing. */
 export function s3(): S3Client {
-  return (s3Client ??= captureClient(new S3Client({ region: config.region, forcePathStyle: hasEndpointOverride('S3') })));
+  return (s3Client ??= serviceClient(new S3Client({ region: config.region, forcePathStyle: hasEndpointOverride('S3') })));
 }
 
 export function resetAwsClients(): void {

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 import { countRoundTrip } from './trace.ts';
-import { captureClient } from '../observability/tracer.ts';
+import { serviceClient } from '../aws/service-client.ts';
 
 let client: DynamoDBDocumentClient | undefined;
 
@@ -13,7 +13,7 @@ let client: DynamoDBDocumentClient | undefined;
 export function db(): DynamoDBDocumentClient {
   if (!client) {
     // Captured by the tracer: each call is an X-Ray subsegment in AWS (a no-op locally).
-    const base = captureClient(new DynamoDBClient({ region: config.region }));
+    const base = serviceClient(new DynamoDBClient({ region: config.region }));
     base.middlewareStack.add(
       (next) => async (args) => {
         countRoundTrip();

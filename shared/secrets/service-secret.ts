@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { config } from '../config.ts';
-import { captureClient } from '../observability/tracer.ts';
+import { serviceClient } from '../aws/service-client.ts';
 
 /**
  * The one service secret every purpose-specific key is derived from (keys.ts). Nothing is
@@ -40,7 +40,7 @@ async function loadServiceSecret(): Promise<Buffer> {
   if (arn) {
     // Powertools Parameters (with the traced SDK client); the value is kept for the life of the
     // instance above, since every derived key and sealed value depends on it.
-    const provider = new SecretsProvider({ awsSdkV3Client: captureClient(new SecretsManagerClient({ region: config.region })) });
+    const provider = new SecretsProvider({ awsSdkV3Client: serviceClient(new SecretsManagerClient({ region: config.region })) });
     const value = await provider.get(arn, { maxAge: 24 * 60 * 60 });
     const text = typeof value === 'string' ? value : value ? Buffer.from(value).toString('utf8') : '';
     return checked(text, 'the secret named by SERVICE_SECRET_ARN');

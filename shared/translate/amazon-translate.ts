@@ -10,7 +10,7 @@
  */
 import type { TranslateClient } from '@aws-sdk/client-translate';
 import { mapLimit } from '../map-limit.ts';
-import { captureClient } from '../observability/tracer.ts';
+import { serviceClient } from '../aws/service-client.ts';
 import type { TranslateRequest, Translator } from './translator.ts';
 
 export const REQUESTS_IN_FLIGHT = 4;
@@ -27,7 +27,7 @@ export class AmazonTranslateTranslator implements Translator {
   // The SDK is loaded on first use: API functions that only enqueue runs never pay for it.
   private sdk() {
     this.client ??= import('@aws-sdk/client-translate').then(({ TranslateClient, TranslateTextCommand }) => ({
-      client: captureClient(new TranslateClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' })),
+      client: serviceClient(new TranslateClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' })),
       command: TranslateTextCommand,
     }));
     return this.client;

@@ -9,7 +9,7 @@
  */
 import type { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { mapLimit } from '../map-limit.ts';
-import { captureClient } from '../observability/tracer.ts';
+import { serviceClient } from '../aws/service-client.ts';
 import { documentText } from './instructions.ts';
 import type { TranslateRequest, Translator } from './translator.ts';
 
@@ -31,7 +31,7 @@ export class BedrockTranslator implements Translator {
 
   private load(): Promise<Sdk> {
     this.sdk ??= import('@aws-sdk/client-bedrock-runtime').then(({ BedrockRuntimeClient, ConverseCommand }) => ({
-      client: captureClient(new BedrockRuntimeClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' })),
+      client: serviceClient(new BedrockRuntimeClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' })),
       command: ConverseCommand,
     }));
     return this.sdk;
