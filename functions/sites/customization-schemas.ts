@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { pageActionTypes } from '../../shared/presenters/schemas/site-customization.ts';
 import { FONT_FAMILY, FONT_FORMATS } from '../../shared/reader/font-definitions.ts';
+import { conditionExpression } from '../../shared/http/schemas.ts';
 
 /**
  * Bodies of the customization operations, in the public interface's shapes
@@ -94,7 +95,7 @@ const entries = {
       style: v.optional(oneOf(['link', 'button-primary', 'button-secondary'])),
       to: v.nullable(contentRef),
       links: links(20),
-      condition: v.optional(str(1024)),
+      condition: v.optional(conditionExpression),
     }), 'must be an array of header items'), v.maxLength(10, 'must hold at most 10 items')),
   }),
   footer: v.object({

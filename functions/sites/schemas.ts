@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
+import { conditionExpression, id, listQueryEntries, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 import { siteTypes, siteVisibilities } from '../../shared/db/entities/site.ts';
 
@@ -16,7 +16,7 @@ const visibility = v.picklist(siteVisibilities, `must be one of ${siteVisibiliti
 const basename = v.pipe(str(), v.maxLength(100, 'must be at most 100 characters'), v.regex(/^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/, 'must be 1 to 100 letters, digits, dots, dashes, underscores or tildes'));
 const proxyOrigin = v.pipe(str(), v.maxLength(512, 'must be at most 512 characters'), v.regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by one or more path segments, e.g. example.com/docs'));
 const icon = v.pipe(str(), v.maxLength(50, 'must be at most 50 characters'));
-const condition = v.nullable(v.pipe(str(), v.maxLength(1024, 'must be at most 1024 characters')));
+const condition = v.nullable(conditionExpression);
 const path = v.pipe(str(), v.minLength(1, 'must be 1 to 100 characters'), v.maxLength(100, 'must be 1 to 100 characters'), v.regex(/^[^\s/?#]+$/, 'must not contain spaces, slashes, ? or #'));
 const shareKey = v.optional(v.pipe(str(), v.maxLength(200, 'must be at most 200 characters')));
 

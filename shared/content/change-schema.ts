@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id } from '../http/schemas.ts';
+import { conditionExpression, id } from '../http/schemas.ts';
 import { documentLimitsCheck, pageDocumentLimits } from './limits.ts';
 import { markdownPrecheck } from './markdown/limits.ts';
 import { egressUrl } from '../net/url-schema.ts';
@@ -24,7 +24,7 @@ const pageMetadata = {
   hidden: v.optional(v.boolean('must be a boolean')),
   noIndex: v.optional(v.boolean('must be a boolean')),
   noRobotsIndex: v.optional(v.boolean('must be a boolean')),
-  condition: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'))),
+  condition: v.optional(conditionExpression),
 };
 
 /** Page markdown: size and same-line nesting are checked here, the rest once parsed (markdown/limits.ts). */

@@ -33,6 +33,12 @@ export const id = v.pipe(v.string('must be a string'), v.nonEmpty('must not be e
  * Path parameters of the resources several groups route under (organizations, spaces,
  * change requests), defined once here; a group's own live in functions/<group>/schemas.ts.
  */
+/**
+ * An adaptive-content condition (an expression over visitor claims), wherever the public
+ * interface takes one: site spaces, sections, header links, pages (accepted, not kept).
+ */
+export const conditionExpression = v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'));
+
 export const organizationParams = v.object({ organizationId: id });
 export const spaceParams = v.object({ spaceId: id });
 export const changeRequestParams = v.object({ spaceId: id, changeRequestId: id });
