@@ -14,7 +14,10 @@ export function randomId(length = 20): string {
   return out.length === length ? out : randomId(length);
 }
 
-/** One-shot `crypto.hash` (every authenticated request hashes its token): no Hash object per call. */
-export function sha256Hex(value: string): string {
+/**
+ * SHA-256 as hex, of text (UTF-8) or bytes (blob addresses, token hashes): one-shot
+ * `crypto.hash`, no Hash object per call (every authenticated request hashes its token).
+ */
+export function sha256Hex(value: string | Uint8Array): string {
   return hash('sha256', value, 'hex');
 }

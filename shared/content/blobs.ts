@@ -1,5 +1,5 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../ids.ts';
 import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { nowMs } from '../clock.ts';
@@ -34,9 +34,8 @@ export const blobKey = (hash: string) => `blobs/${hash}`;
  */
 export const imageVariantKey = (sourceHash: string, width: number) => `${blobKey(sourceHash)}.w${width}.webp`;
 
-export function hashBytes(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
+/** A blob's address: the SHA-256 of its bytes (or of the text's UTF-8). */
+export const hashBytes = (bytes: Uint8Array | string): string => sha256Hex(bytes);
 
 /**
  * When this process last PUT each byte blob (hash and content type -> ms), so that the same
