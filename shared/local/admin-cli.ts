@@ -7,7 +7,7 @@ import { revokeAccessToken } from '../commands/tokens/revoke.ts';
 import { roles, type Role } from '../http/schemas.ts';
 import { chooseLocalStack, readLocalStacks } from './local-stack-file.ts';
 import { config } from '../config.ts';
-import { hasConfiguredEndpoint } from './aws-target.ts';
+import { usesEmbeddedEmulators } from './aws-target.ts';
 import { sweepBlobs } from '../content/blob-sweep.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
@@ -45,7 +45,7 @@ if (values.help || positionals.length < 2) fail(values.help ? '' : 'Missing comm
 /** The revocation window of the server(s) the CLI writes for: the local server's own, else this environment's. */
 let authCacheSeconds = config.authCacheMs / 1000;
 const server = values.server ?? process.env.LOCAL_SERVER;
-if (!hasConfiguredEndpoint() && process.env.LOCAL_EMULATORS !== 'off') {
+if (usesEmbeddedEmulators()) {
   const choice = chooseLocalStack(readLocalStacks(), server);
   if ('error' in choice) fail(choice.error);
   const local = choice.info;

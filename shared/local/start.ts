@@ -24,6 +24,8 @@ let server: Awaited<ReturnType<typeof serveLocal>>['server'];
 let pollers: ReturnType<typeof startQueuePollers>;
 let admin: Awaited<ReturnType<typeof bootstrapLocalAdmin>>;
 let url: string;
+/** The server's address as callers type it (a wildcard host is reached as localhost). */
+const origin = (listenPort: number) => `http://${host === '0.0.0.0' ? 'localhost' : host}:${listenPort}`;
 /** Set while this server has a record in .data/local-stacks/ (and the DATA_DIR lock): both go when the process does. */
 let release: (() => void) | undefined;
 const dataDir = usesEmbeddedEmulators() && process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : null;
@@ -40,12 +42,12 @@ try {
   target = await prepareAwsTarget();
   const emulators = target.emulators;
   if (emulators) started.push(emulators);
-  process.env.PUBLIC_API_URL ??= `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+  process.env.PUBLIC_API_URL ??= origin(port);
   const { createLocalApp } = await import('./server.ts');
   admin = await bootstrapLocalAdmin();
   let address;
   ({ server, address } = await serveLocal({ fetch: createLocalApp().fetch, port, hostname: host }));
-  url = `http://${host === '0.0.0.0' ? 'localhost' : host}:${address.port}`;
+  url = origin(address.port);
   pollers = startQueuePollers();
   if (emulators) {
     const { dynamodbEndpoint, awsEndpoint } = emulators;
