@@ -22,5 +22,7 @@ export interface AppEnv {
     operation?: Operation;
     /** Set by authentication; written as X-RateLimit-* headers on the answer. */
     rateLimit?: RateLimitState;
+    /** The request's JSON body, parsed and checked once by requireJsonBody (json-body.ts). */
+    jsonBody?: unknown;
   };
 }

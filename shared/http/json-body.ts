@@ -12,8 +12,8 @@ const isEmptyBody = (text: string): boolean => text.trim().length === 0;
  * Request bodies are JSON objects: a non-empty body must be sent as `application/json` or
  * `application/<type>+json` (415 otherwise), parse, be an object (every operation's body
  * is one), and pass the structural limits of json-structure.ts. Runs before validation so
- * the caller gets "body: ..." rather than a parser message; Hono caches the text, so
- * validators read it again at no cost (jsonBodyValue).
+ * the caller gets "body: ..." rather than a parser message; the parsed body is kept for the
+ * validators (jsonBodyValue), so a body is parsed once.
  */
 export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'DELETE') return next();
@@ -24,30 +24,31 @@ export const requireJsonBody = createMiddleware<AppEnv>(async (c, next) => {
   }
   const limits = c.get('operation')?.bodyLimits;
   checkJsonDepth(text, limits);
-  let body: unknown;
+  const body = parseJson(text);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body: must be a JSON object');
+  checkJsonStructure(body, limits);
+  // Parsed once: the validators read it from here (jsonBodyValue).
+  c.set('jsonBody', body);
+  return next();
+});
+
+function parseJson(text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw badRequest('body: is not valid JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('body: must be a JSON object');
-  checkJsonStructure(body, limits);
-  return next();
-});
+}
 
 /**
  * The body the validators see (validate.ts): an empty body is {}, so an operation whose body
  * has required fields names the first one missing and one without proceeds; otherwise the
  * JSON requireJsonBody accepted.
  */
-export async function jsonBodyValue(c: Context): Promise<unknown> {
+export async function jsonBodyValue(c: Context<AppEnv>): Promise<unknown> {
   const text = await c.req.text();
   if (isEmptyBody(text)) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw badRequest('body: is not valid JSON');
-  }
+  return c.get('jsonBody') ?? parseJson(text);
 }
 
 /** `application/json` or a `+json` structured syntax suffix (RFC 6839), in UTF-8. */
