@@ -3,9 +3,11 @@
  * reads it, so tests can move time forward instead of waiting.
  */
 let offsetMs = 0;
+/** Set by freezeClock(): the clock stands at this instant (plus any advance) until reset. */
+let frozenAtMs: number | undefined;
 
 export function nowMs(): number {
-  return Date.now() + offsetMs;
+  return (frozenAtMs ?? Date.now()) + offsetMs;
 }
 
 export function nowIso(): string {
@@ -21,6 +23,12 @@ export function advanceClock(ms: number): void {
   offsetMs += ms;
 }
 
+/** Test hook: stop the clock where it is, so a slow machine's real time cannot cross a window; only advanceClock moves it. */
+export function freezeClock(): void {
+  frozenAtMs = Date.now();
+}
+
 export function resetClock(): void {
   offsetMs = 0;
+  frozenAtMs = undefined;
 }
