@@ -3,6 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CreateBucketCommand, HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createRepo, useGitServer } from './support/git-server.ts';
+import { settleGit } from './support/git-sync.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
 import { pngFile } from './support/png.ts';
 import { s3 } from '../shared/aws/clients.ts';
@@ -53,16 +55,19 @@ async function headStatus(hash: string): Promise<number> {
   }
 }
 
+/** The object a document reference needs: `<hash>` itself, or the pack of `<hash>@<pack>:<offset>+<length>`. */
+const objectOf = (ref: string) => /^[0-9a-f]{64}@([0-9a-f]{64}):\d+\+\d+$/.exec(ref)?.[1] ?? ref;
+
 /** Every blob a space's revisions name, walked here independently of the sweep's own walk. */
 async function blobsOfSpace(spaceId: string): Promise<Set<string>> {
   const hashes = new Set<string>();
   for (const record of await storedLike(revisionEntity.key({ spaceId, revisionId: '' }))) {
     const manifest = await getJsonBlob<Manifest>(record.manifest as string);
     hashes.add(record.manifest as string);
-    const walk = (pages: ManifestPage[]) => pages.forEach((p) => { if (p.document) hashes.add(p.document); walk(p.pages); });
+    const walk = (pages: ManifestPage[]) => pages.forEach((p) => { if (p.document) hashes.add(objectOf(p.document)); walk(p.pages); });
     walk(manifest.pages);
     manifest.files.forEach((f) => hashes.add(f.blob));
-    manifest.reusableContents.forEach((r) => hashes.add(r.document));
+    manifest.reusableContents.forEach((r) => hashes.add(objectOf(r.document)));
   }
   return hashes;
 }
@@ -185,6 +190,56 @@ describe('blob sweep (mark and sweep of blobs/)', () => {
   });
 });
 
+describe('packs of page documents (a Git import)', () => {
+  const server = useGitServer();
+
+  it('keeps a pack while a revision names one of its documents and deletes it once none does', async () => {
+    const org = await newOrg();
+    const label = randomId(8);
+    const files: Record<string, string> = { 'README.md': `# Home\n\nImported ${label}.\n` };
+    for (let n = 1; n <= 5; n++) files[`page-${n}.md`] = `# Page ${n}\n\nText ${n} of ${label}.\n`;
+    const name = `packs-${label}`;
+    await createRepo(server, name, files);
+    const space = await createSpace(api, org, { title: label });
+    const imported = await api.request('POST', `/spaces/${space.id}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${name}.git`, ref: 'refs/heads/main' } });
+    expect(imported.status).toBe(204);
+    expect((await settleGit(api, org.admin.token, space.id)).operations.last).toMatchObject({ status: 'succeeded' });
+
+    const named = await blobsOfSpace(space.id);
+    const manifestRefs = await storedLike(revisionEntity.key({ spaceId: space.id, revisionId: '' }));
+    const documents = (await Promise.all(manifestRefs.map(async (r) => getJsonBlob<Manifest>(r.manifest as string))))
+      .flatMap((m) => m.pages.map((p) => p.document)).filter((ref): ref is string => !!ref && ref.includes('@'));
+    expect(documents).toHaveLength(6);
+    const packs = new Set(documents.map(objectOf));
+    expect(packs.size).toBe(1);
+    const [pack] = packs;
+    expect(named.has(pack!)).toBe(true);
+    expect(await headStatus(pack!)).toBe(200);
+
+    // Long after the import, the sweep keeps the pack: the space's revision names its documents.
+    process.env.BLOB_SWEEP_GRACE_HOURS = '1';
+    advanceClock(2 * 3_600_000);
+    try {
+      await sweepBlobs();
+    } finally {
+      resetClock();
+    }
+    expect(await headStatus(pack!)).toBe(200);
+    expect(await readEverything(org, `/spaces/${space.id}`)).toBe(6);
+
+    // Once the space is purged, nothing names the pack: it goes.
+    expect((await api.request('DELETE', `/spaces/${space.id}`, { token: org.admin.token })).status).toBe(205);
+    await purgeSpace(space.id);
+    advanceClock(2 * 3_600_000);
+    try {
+      await sweepBlobs();
+    } finally {
+      resetClock();
+    }
+    expect(await headStatus(pack!)).toBe(404);
+  }, 60_000);
+});
+
 describe('records that name blobs', () => {
   it('every module that writes a blob is one whose hash the sweep knows where to find (add new ones to BLOB_FIELDS)', () => {
     // Where each writer's hash ends up: a manifest (walked from revisions) or a field of BLOB_FIELDS.
@@ -195,7 +250,8 @@ describe('records that name blobs', () => {
       'shared/content/file-input.ts': 'manifest files',
       'shared/content/merge/manifests.ts': 'manifest pages',
       'shared/translate/manifest.ts': 'manifest pages and reusable contents',
-      'shared/git/import.ts': 'manifest pages, files and reusable contents',
+      'shared/git/import.ts': 'manifest pages, files and reusable contents (documents in packs)',
+      'shared/content/blob-packs.ts': 'packs: the documents of manifest pages and reusable contents name them',
       'shared/content/pdf/export.ts': 'pdf-export.blob',
       'shared/commands/openapi/source.ts': 'openapi-spec.sourceTextBlob',
       'shared/commands/openapi/process.ts': 'openapi-spec.lastVersionBlob',
@@ -208,7 +264,7 @@ describe('records that name blobs', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) visit(path);
-        else if (entry.name.endsWith('.ts') && /\bput(Json|Bytes)Blob\(/.test(readFileSync(path, 'utf8'))) writers.push(relative(root, path));
+        else if (entry.name.endsWith('.ts') && /\bput(Json|Bytes)Blob\(|\bnew JsonBlobPacker\(/.test(readFileSync(path, 'utf8'))) writers.push(relative(root, path));
       }
     };
     for (const dir of ['shared', 'functions']) visit(join(root, dir));

@@ -11,6 +11,10 @@ import { filesOf, settleGit } from './support/git-sync.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { IMPORT_CONCURRENCY } from '../shared/git/import.ts';
+import { PACK_BYTES } from '../shared/content/blob-packs.ts';
+import { getJsonBlob } from '../shared/content/blobs.ts';
+import { walkPages } from '../shared/content/tree.ts';
+import type { Manifest } from '../shared/content/types.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
 import { storedInPartition, storedLike } from './support/stored.ts';
 import { revisionEntity } from '../shared/db/entities/revision.ts';
@@ -317,11 +321,14 @@ describe('git import of a large repository', () => {
   it('imports 300 pages and 50 assets in one job, storing them with bounded concurrency', async () => {
     const repo = await newRepo(largeFixture());
     const spaceId = (await createSpace(api, org)).id;
-    // Observe the S3 puts of the job: how many, and how many at once.
-    const puts = { total: 0, inFlight: 0, maxInFlight: 0 };
+    // Observe the S3 puts of the job: how many, how many at once, and the packs of documents.
+    const puts = { total: 0, inFlight: 0, maxInFlight: 0, packs: [] as number[], json: 0 };
     s3().middlewareStack.add((next, context) => async (args) => {
       if (context.commandName !== 'PutObjectCommand') return next(args);
       puts.total++;
+      const input = args.input as { ContentType?: string; Body?: { length: number } };
+      if (input.ContentType === 'application/x-ndjson') puts.packs.push(input.Body!.length);
+      if (input.ContentType === 'application/json') puts.json++;
       puts.inFlight++;
       puts.maxInFlight = Math.max(puts.maxInFlight, puts.inFlight);
       try {
@@ -371,11 +378,30 @@ describe('git import of a large repository', () => {
     expect(refs).toContain(`"page":"${(section12 as unknown as { id: string }).id}"`);
     expect(refs).toContain(`"file":"${content.files.find((f: { name: string }) => f.name === largeAsset((12 * 22 + 22) % 50))!.id}"`);
 
-    // One bounded pool: every page document and every file is a put, several at once and
-    // never more than the pool's slots in flight (each slot holds one object at a time).
-    expect(puts.total).toBeGreaterThanOrEqual(300 + 50);
+    // One bounded pool: every file is a put, several at once and never more than the pool's
+    // slots in flight (each slot holds one object at a time). The 300 page documents are not
+    // 300 puts: they go in packs of PACK_BYTES, each full but the last.
+    const packed = puts.packs.reduce((sum, n) => sum + n, 0);
+    expect(puts.packs.length).toBe(Math.ceil(packed / PACK_BYTES));
+    expect(puts.packs.slice(0, -1).every((n) => n >= PACK_BYTES)).toBe(true);
+    expect(puts.json).toBe(1); // the manifest; no document on its own
+    // Files (one this process stored lately is not stored again), packs, the manifest.
+    expect(puts.total).toBeGreaterThanOrEqual(40 + puts.packs.length + 1);
+    expect(puts.total).toBeLessThanOrEqual(50 + puts.packs.length + 1);
     expect(puts.maxInFlight).toBeLessThanOrEqual(IMPORT_CONCURRENCY);
     expect(puts.maxInFlight).toBeGreaterThan(1);
+    // Every page reads back from its pack, the document of its own file.
+    const primary = (await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body.revision as string;
+    const [revision] = await storedLike(revisionEntity.key({ spaceId, revisionId: primary }));
+    const stored = await getJsonBlob<Manifest>(revision!.manifest as string);
+    const documentRefs = [...walkPages(stored.pages)].filter(({ page }) => page.type === 'document').map(({ page }) => page.document!);
+    expect(new Set(documentRefs.map((ref) => /@([0-9a-f]{64}):/.exec(ref)?.[1])).size).toBe(puts.packs.length);
+    for (const page of documents as unknown as { id: string; title: string }[]) {
+      const read = await api.request('GET', `/spaces/${spaceId}/content/page/${page.id}`, { token: org.admin.token });
+      expect(read.status).toBe(200);
+      const text = page.title === 'Home' ? 'The large repository.' : page.title.startsWith('Section ') ? 'See ' : `Text of ${page.title.replace('Page', 'page')},`;
+      expect(JSON.stringify(read.body.document), page.title).toContain(text);
+    }
     // The worker runs in this process: its memory grows by far less than a Lambda's 1 GB.
     const deltaMb = (rssPeak - rssBefore) / 1024 / 1024;
     expect(deltaMb).toBeLessThan(256);

@@ -10,7 +10,7 @@ import { pdfExportEntity } from '../db/entities/pdf-export.ts';
 import { openAPISpecEntity } from '../db/entities/openapi-spec.ts';
 import { integrationEntity } from '../db/entities/integration.ts';
 import { translationEntity } from '../db/entities/translation.ts';
-import { blobKey, getJsonBlob } from './blobs.ts';
+import { blobKey, getJsonBlob, storedBlobOf } from './blobs.ts';
 import type { Manifest, ManifestPage } from './types.ts';
 
 /**
@@ -116,11 +116,11 @@ async function readManifest(hash: string): Promise<Manifest | undefined> {
 function markManifest(manifest: Manifest, marked: Set<string>): void {
   const pages: ManifestPage[] = [...manifest.pages];
   for (let page = pages.pop(); page; page = pages.pop()) {
-    if (page.document) marked.add(page.document);
+    if (page.document) marked.add(storedBlobOf(page.document));
     pages.push(...page.pages);
   }
   for (const file of manifest.files) marked.add(file.blob);
-  for (const reusable of manifest.reusableContents) marked.add(reusable.document);
+  for (const reusable of manifest.reusableContents) marked.add(storedBlobOf(reusable.document));
 }
 
 /** Lists `blobs/` a page (≤ 1000 keys) at a time and deletes that page's unmarked, old blobs in one DeleteObjects. */

@@ -9,6 +9,11 @@ import { deepFreeze } from '../deep-freeze.ts';
  * Content-addressed blobs in S3 (`blobs/<sha256>`): page documents, manifests, file bytes.
  * A blob never changes, so it is shared by every revision and space that names it (a
  * duplicated space copies no bytes) and cached in memory forever (LRU-bounded).
+ *
+ * A JSON blob is named by a reference: its SHA-256 alone when it is an object of its own,
+ * or `<sha256>@<pack sha256>:<offset>+<length>` when it was written inside a pack of many
+ * (blob-packs.ts: a Git import's page documents, one PUT for hundreds of pages). Either
+ * way the reference's first 64 characters are the hash of the value's JSON.
  */
 const CACHE_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
@@ -27,6 +32,25 @@ const cache = new Map<string, CacheEntry>();
 let cachedBytes = 0;
 
 export const blobKey = (hash: string) => `blobs/${hash}`;
+
+const PACKED_REF = /^([0-9a-f]{64})@([0-9a-f]{64}):(\d+)\+(\d+)$/;
+
+/** Where a packed JSON blob lives: its pack (a blob) and its bytes within it. */
+export interface PackedLocation { pack: string; offset: number; length: number }
+
+/** The reference of a JSON value stored at `location` inside a pack. */
+export const packedRef = (hash: string, { pack, offset, length }: PackedLocation) => `${hash}@${pack}:${offset}+${length}`;
+
+function packedLocation(ref: string): PackedLocation | undefined {
+  const match = PACKED_REF.exec(ref);
+  return match ? { pack: match[2]!, offset: Number(match[3]), length: Number(match[4]) } : undefined;
+}
+
+/** The hash of the JSON a reference names: equal values give equal hashes, wherever they are stored. */
+export const contentHashOf = (ref: string): string => (packedLocation(ref) ? ref.slice(0, 64) : ref);
+
+/** The blob (S3 object) a reference needs: its pack, or the blob itself. */
+export const storedBlobOf = (ref: string): string => packedLocation(ref)?.pack ?? ref;
 /**
  * A resized WebP variant of an image blob (shared/content/images), keyed by the source's
  * hash and the width: under `blobs/` (the same grants), but not a sha256, so the blob sweep
@@ -97,22 +121,63 @@ export async function putJsonBlob(value: unknown): Promise<string> {
  * A JSON blob, shared with every other reader of the same hash: callers must treat it as
  * read-only (code that edits content clones it first, as applyChanges does).
  */
-export async function getJsonBlob<T>(hash: string): Promise<T> {
-  const hit = cache.get(hash);
+export async function getJsonBlob<T>(ref: string): Promise<T> {
+  const hit = cache.get(ref);
   if (hit) {
-    cache.delete(hash);
-    cache.set(hash, hit);
+    cache.delete(ref);
+    cache.set(ref, hit);
     if (hit.text !== undefined) {
       hit.value = deepFreeze(JSON.parse(hit.text));
       hit.text = undefined;
     }
     return hit.value as T;
   }
-  const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }));
-  const text = await out.Body!.transformToString();
+  const location = packedLocation(ref);
+  const text = location ? await packedText(ref, location) : await (await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(ref) }))).Body!.transformToString();
   const value = JSON.parse(text) as T;
-  remember(hash, { value: deepFreeze(value), size: text.length });
+  remember(ref, { value: deepFreeze(value), size: text.length });
   return value;
+}
+
+const decoder = new TextDecoder();
+/** Packs being read, so that the pages of one pack read at once (an index build) share one GET. */
+const packReads = new Map<string, Promise<Uint8Array>>();
+const packKey = (hash: string) => `pack:${hash}`;
+
+/**
+ * The text of a packed JSON blob. The whole pack is read once and kept (bounded by the
+ * cache): the pages of a pack are a stretch of one import's tree, read together by index
+ * builds and exports, and by readers moving between neighbouring pages. Checked against its
+ * hash, as S3 checks a blob's bytes when it is written.
+ */
+async function packedText(ref: string, { pack, offset, length }: PackedLocation): Promise<string> {
+  const bytes = await packBytes(pack);
+  const text = decoder.decode(bytes.subarray(offset, offset + length));
+  if (offset + length > bytes.length || hashBytes(text) !== contentHashOf(ref)) throw new Error(`Blob ${ref} does not match its pack`);
+  return text;
+}
+
+async function packBytes(hash: string): Promise<Uint8Array> {
+  const hit = cache.get(packKey(hash));
+  if (hit) {
+    cache.delete(packKey(hash));
+    cache.set(packKey(hash), hit);
+    return hit.value as Uint8Array;
+  }
+  let reading = packReads.get(hash);
+  if (!reading) {
+    reading = getBytesBlob(hash).then((bytes) => {
+      rememberPack(hash, bytes);
+      return bytes;
+    }).finally(() => packReads.delete(hash));
+    packReads.set(hash, reading);
+  }
+  return reading;
+}
+
+/** Keeps a pack's bytes for the reads of its blobs (a pack this process wrote is read without a GET). */
+export function rememberPack(hash: string, bytes: Uint8Array): void {
+  remember(packKey(hash), { value: bytes, size: bytes.length });
 }
 
 function remember(hash: string, entry: CacheEntry): void {

@@ -1,5 +1,5 @@
 import { badRequest } from '../http/errors.ts';
-import { hashBytes } from './blobs.ts';
+import { contentHashOf, hashBytes } from './blobs.ts';
 import { emptyDocument } from './initial.ts';
 import { findPage } from './tree.ts';
 import type { ContentChange } from './change-schema.ts';
@@ -280,7 +280,7 @@ export function templateChanges(
   const changes: ContentChange[] = [];
   const [only, ...others] = manifest.pages;
   const placeholder = only && others.length === 0 && only.type === 'document' && only.title === 'Untitled' && only.slug === 'untitled'
-    && only.pages.length === 0 && (only.document === undefined || only.document === EMPTY_DOCUMENT_BLOB)
+    && only.pages.length === 0 && (only.document === undefined || contentHashOf(only.document) === EMPTY_DOCUMENT_BLOB)
     && !Object.values(contentRefs).some((r) => r.kind === 'page' && r.page === only.id);
   if (placeholder) changes.push({ operation: 'delete_page', page: only.id });
   for (const page of template.pages(targets)) {

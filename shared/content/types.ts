@@ -1,7 +1,8 @@
 /**
  * The content model. A revision is an immutable snapshot of a space's content: a manifest
  * (page tree, files, reusable contents, variables) stored as a content-addressed blob, whose
- * pages and files point at further blobs (documents, file bytes) by their sha256.
+ * pages and files point at further blobs (documents, file bytes) by their sha256 (a document
+ * written in a pack by a reference that starts with it: shared/content/blobs.ts).
  */
 
 /** A rich document as stored (spec 2.1 item 6); shared/content/markdown defines its nodes. */
@@ -40,7 +41,7 @@ export interface GitRef {
   path: string;
 }
 
-/** A page of a revision's tree. `document` is the sha256 of its document blob. */
+/** A page of a revision's tree. `document` is the reference of its document blob (blobs.ts). */
 export interface ManifestPage {
   id: string;
   type: 'document' | 'link' | 'group';

@@ -5,7 +5,7 @@
  * change (same page, same metadata, same links once parsed again) keeps its bytes, so an
  * unchanged space exports to an unchanged tree.
  */
-import { getBytesBlob, getJsonBlob, hashBytes } from '../content/blobs.ts';
+import { contentHashOf, getBytesBlob, getJsonBlob, hashBytes } from '../content/blobs.ts';
 import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
 import { slugify } from '../content/tree.ts';
 import { EXTERNAL_LINK, dirname, joinPath, parseSummary, printSummary, relativePath, sameSummary, type SummaryEntry, type SummaryGroup } from './format.ts';
@@ -71,7 +71,7 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
     const existing = content.get(path);
     if (existing) {
       const parsed = await parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver);
-      if (hashBytes(JSON.stringify(parsed.document)) === r.document) {
+      if (hashBytes(JSON.stringify(parsed.document)) === contentHashOf(r.document)) {
         progress.page(0);
         continue;
       }
@@ -147,10 +147,10 @@ function* walk(pages: ManifestPage[], parent: ManifestPage | undefined): Generat
 }
 
 /** Whether the file already says what the page says (so its bytes stay as they are). */
-async function sameAsFile(existing: FlatEntry, path: string, page: ManifestPage, documentHash: string, resolver: PathResolver, target: ExportTarget, summaryTitle: string): Promise<boolean> {
+async function sameAsFile(existing: FlatEntry, path: string, page: ManifestPage, documentRef: string, resolver: PathResolver, target: ExportTarget, summaryTitle: string): Promise<boolean> {
   const parsed = await parsePageFile(decoder.decode(await target.read(existing.oid)), path, resolver, summaryTitle);
   if (parsed.title !== page.title) return false;
-  if (hashBytes(JSON.stringify(parsed.document)) !== documentHash) return false;
+  if (hashBytes(JSON.stringify(parsed.document)) !== contentHashOf(documentRef)) return false;
   for (const key of METADATA_FIELDS) {
     if (JSON.stringify(parsed.metadata[key]) !== JSON.stringify(page[key])) return false;
   }

@@ -3,7 +3,8 @@
  * reusable content ids are kept from the previous content for the same paths, so a
  * re-import keeps links, comments and change requests pointing at the same pages.
  */
-import { putBytesBlob, putJsonBlob } from '../content/blobs.ts';
+import { putBytesBlob } from '../content/blobs.ts';
+import { JsonBlobPacker, referencesByContent } from '../content/blob-packs.ts';
 import { randomId } from '../ids.ts';
 import { slugify } from '../content/tree.ts';
 import { walkPages } from '../content/tree.ts';
@@ -189,7 +190,19 @@ export async function importRepository(source: RepoSource, options: { projectDir
   // 3. Page documents, reusable contents and files, read, parsed and stored by one bounded
   // pool (a slot takes the next item as soon as it is free). Pages may link to files outside
   // the assets folder: those are known, and the files' total final, once every page is parsed.
+  // Documents go into packs (many per PUT); a document equal to one of the previous import
+  // keeps its reference. A slot does not wait for its document's pack to fill: references
+  // are filled in once every pack is written.
   const files: ManifestFile[] = [];
+  const packer = new JsonBlobPacker();
+  const previousDocuments = referencesByContent(previous ? [...walkPages(previous.pages)].map(({ page }) => page.document).concat(previous.reusableContents.map((r) => r.document)) : []);
+  const stored: Promise<void>[] = [];
+  const storeDocument = (document: unknown, into: (ref: string) => void) => {
+    const done = packer.add(document, previousDocuments).then(into);
+    // Awaited after the pool (a failed pool leaves it unawaited: handled here).
+    done.catch(() => {});
+    stored.push(done);
+  };
   // Page files are asked for ahead of their slot, many at a time (one request to git).
   const readPage = readAhead(planned.map((item) => content.get(item.path!)!.oid), source.read, READ_AHEAD);
   const pageIndex = new Map(planned.map((item, index) => [item, index]));
@@ -197,7 +210,8 @@ export async function importRepository(source: RepoSource, options: { projectDir
     const entry = content.get(item.path!)!;
     const bytes = await readPage(pageIndex.get(item)!);
     const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle, (markdown) => parseMarkdownBlob(entry.oid, markdown));
-    Object.assign(item.page, parsed.metadata, { title: parsed.title, document: await putJsonBlob(parsed.document) });
+    Object.assign(item.page, parsed.metadata, { title: parsed.title });
+    storeDocument(parsed.document, (ref) => (item.page.document = ref));
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
     progress.page(bytes.length);
   };
@@ -205,7 +219,9 @@ export async function importRepository(source: RepoSource, options: { projectDir
     const entry = content.get(path)!;
     const bytes = await source.read(entry.oid);
     const parsed = await parsePageFile(text(bytes), path, resolver, undefined, (markdown) => parseMarkdownBlob(entry.oid, markdown));
-    includes.push({ id, title: parsed.title, document: await putJsonBlob(parsed.document), git: { oid: entry.oid, path } });
+    const include: ManifestReusableContent = { id, title: parsed.title, document: '', git: { oid: entry.oid, path } };
+    includes.push(include);
+    storeDocument(parsed.document, (ref) => (include.document = ref));
     progress.page(bytes.length);
   };
   const fileWork = async ([path, id]: [string, string]) => {
@@ -235,6 +251,8 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const linked = [...fileIds].slice(assets.length);
   progress.totals(planned.length + includeIds.size, fileIds.size);
   await inPool(linked, fileWork);
+  await packer.close();
+  await Promise.all(stored);
   for (const item of planned) item.page.slug = slugOfPath(item.path!, item.page);
   includes.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
   files.sort((a, b) => a.git!.path.localeCompare(b.git!.path));

@@ -6,7 +6,7 @@
  * it really sent: words, pages, segments.
  */
 import { createHash } from 'node:crypto';
-import { getJsonBlob, putJsonBlob } from '../content/blobs.ts';
+import { contentHashOf, getJsonBlob, putJsonBlob } from '../content/blobs.ts';
 import type { Manifest, ManifestPage, ManifestReusableContent, StoredDocument } from '../content/types.ts';
 import { mapLimit } from '../map-limit.ts';
 import { translateParts } from './documents.ts';
@@ -53,7 +53,7 @@ export async function translateManifest(
   const translatedPages = new Map<string, Pick<ManifestPage, 'title' | 'description' | 'document'>>();
   await mapLimit(flat, PAGES_IN_FLIGHT, async (page) => {
     const id = `page:${page.id}`;
-    hashes[id] = hash([settings, page.title, page.description ?? null, page.document ?? null]);
+    hashes[id] = hash([settings, page.title, page.description ?? null, page.document ? contentHashOf(page.document) : null]);
     const before = previousPages.get(page.id);
     if (before && previous.hashes[id] === hashes[id]) {
       translatedPages.set(page.id, { title: before.title, description: before.description, document: before.document });
@@ -80,7 +80,7 @@ export async function translateManifest(
 
   const reusableContents = await mapLimit(source.reusableContents, PAGES_IN_FLIGHT, async (content): Promise<ManifestReusableContent> => {
     const id = `reusable:${content.id}`;
-    hashes[id] = hash([settings, content.document]);
+    hashes[id] = hash([settings, contentHashOf(content.document)]);
     const before = previousContents.get(content.id);
     if (before && previous.hashes[id] === hashes[id]) return { ...content, document: before.document };
     const result = await translateParts({ document: await getJsonBlob<StoredDocument>(content.document) }, translator, request);

@@ -1,6 +1,6 @@
 import { diff3Merge } from 'node-diff3';
 import type { Manifest, ManifestPage, StoredDocument } from '../types.ts';
-import { getJsonBlob, putJsonBlob } from '../blobs.ts';
+import { contentHashOf, getJsonBlob, putJsonBlob } from '../blobs.ts';
 import { mergeDocuments } from './documents.ts';
 
 /** A page both sides changed in ways that cannot be combined. */
@@ -116,8 +116,10 @@ async function mergePage(b: FlatPage, o: FlatPage, t: FlatPage): Promise<{ page:
   if (clashing.length > 0) return { conflict: { reason: 'the same properties changed differently on both sides', fields: clashing } };
 
   const [bd, od, td] = [b.fields.document, o.fields.document, t.fields.document];
-  if (od === bd) fields.document = td;
-  else if (td !== bd && td !== od) {
+  // Equal content is the same document, wherever it is stored (its own blob or a pack).
+  const [bh, oh, th] = [bd, od, td].map((ref) => (ref ? contentHashOf(ref) : ref));
+  if (oh === bh) fields.document = td;
+  else if (th !== bh && th !== oh) {
     const load = (hash: string | undefined) => (hash ? getJsonBlob<StoredDocument>(hash) : Promise.resolve({ object: 'document', data: {}, nodes: [] } as StoredDocument));
     const merged = mergeDocuments(await load(bd), await load(od), await load(td));
     if (!merged.ok) return { conflict: { reason: 'the same blocks of the document changed differently on both sides', blocks: merged.blocks } };
