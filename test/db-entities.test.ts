@@ -57,6 +57,15 @@ describe('create-if-absent', () => {
     const record = await getRecord(noteEntity.key(keyOf(n)), true);
     expect(record).toMatchObject({ pk: `TESTBOOK#${n.bookId}`, sk: `NOTE#${n.id}`, entityType: 'test-note', gsi1pk: `TESTBOOK#${n.bookId}#NOTES` });
     expect(record).not.toHaveProperty('gsi3pk');
+    // Read back as an item: every storage attribute gone, the item's own attributes in their order.
+    const item = noteEntity.fromRecord(record!);
+    expect(item).toEqual(n);
+    expect(Object.keys(item)).toEqual(Object.keys(record!).filter((k) => !['pk', 'sk', 'entityType', 'gsi1pk', 'gsi1sk'].includes(k)));
+    // An attribute named __proto__ stays data and leaves the item's prototype alone.
+    const odd = noteEntity.fromRecord(JSON.parse(`{"pk":"P","sk":"S","entityType":"test-note","__proto__":{"polluted":true},"title":"t"}`)) as unknown as Record<string, unknown>;
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+    expect(Object.keys(odd)).toEqual(['__proto__', 'title']);
+    expect((odd as { polluted?: boolean }).polluted).toBeUndefined();
   });
 
   it('in a transaction, names the failed write (AlreadyExists, index) and writes nothing', async () => {
