@@ -56,6 +56,37 @@ describe('space content reads', () => {
   });
 });
 
+describe('relative links in markdown edits', () => {
+  it('are read from the folder Git export writes the page in (its tree path)', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(org, { empty: true });
+    const first = await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Guides', document: { markdown: 'Guides.\n' } }], org.admin.token, { compat: false });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const guides = first.body.changes[0].page.id;
+    const made = await edit(org, space.id, cr.id, [
+      { operation: 'insert_page', into: guides, title: 'Install', document: { markdown: 'Install it.\n' } },
+      { operation: 'insert_page', into: guides, title: 'Topic', document: { markdown: 'Text.\n' } },
+      { operation: 'insert_files', files: [{ name: 'shot.png', contentType: 'image/png', base64: tinyPng() }] },
+    ], org.admin.token, { compat: false });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const [install, topic] = made.body.changes.slice(0, 2).map((c: { page: { id: string } }) => c.page.id);
+    const shot = made.body.insertedFiles[0].id;
+    // Topic is guides/topic.md in a Git export: `install.md` is its sibling, `../` the root.
+    const updated = await edit(org, space.id, cr.id, [
+      { operation: 'update_page', page: topic, document: { markdown: 'See [install](install.md), [guides](../guides/README.md) and ![s](../.gitbook/assets/shot.png).\n' } },
+      // Guides has subpages: guides/README.md, so `install.md` is in its own folder too.
+      { operation: 'update_page', page: guides, document: { markdown: 'Start with [install](install.md).\n' } },
+    ]);
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    const read = async (id: string) => JSON.stringify((await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${id}`, { token: org.admin.token })).body.document);
+    const topicDoc = await read(topic);
+    expect(topicDoc).toContain(`"ref":{"kind":"page","page":"${install}"}`);
+    expect(topicDoc).toContain(`"ref":{"kind":"page","page":"${guides}"}`);
+    expect(topicDoc).toContain(`"kind":"file","file":"${shot}"`);
+    expect(await read(guides)).toContain(`"ref":{"kind":"page","page":"${install}"}`);
+  });
+});
+
 describe('POST change request content', () => {
   it('inserts nested pages from markdown with frontmatter, resolves in-batch refs, and reads them back as markdown', async () => {
     const org = await newOrg();

@@ -408,6 +408,52 @@ describe('git import of a large repository', () => {
   });
 });
 
+describe('markdown edits of imported pages', () => {
+  it('read relative links, images and includes from the page\'s file in the repository, as the import does', async () => {
+    const repo = await newRepo();
+    const spaceId = (await createSpace(api, org)).id;
+    await importInto(spaceId, { url: repo.url });
+    const token = org.admin.token;
+    const content = (await api.request('GET', `/spaces/${spaceId}/content`, { token })).body;
+    type Page = { id: string; title: string; type: string; pages: Page[] };
+    const all: Page[] = [];
+    const walk = (list: Page[]) => list.forEach((p) => (all.push(p), walk(p.pages)));
+    walk(content.pages);
+    const byTitle = (title: string) => all.find((p) => p.title === title)!;
+    const diagram = content.files.find((f: { name: string }) => f.name === 'my diagram.png').id;
+    const warning = content.reusableContents[0].id;
+    const cr = (await api.request('POST', `/spaces/${spaceId}/change-requests`, { token, body: { subject: 'Edit' } })).body;
+    const edit = (changes: unknown[]) => api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/content`, { token, body: { changes }, query: { compat: false } });
+
+    // Setup is docs/guide/setup.md: its links are read from docs/guide/, as the import reads them.
+    const markdown = [
+      '# Setup', '', 'See [the API](../reference/api.md#auth), [advanced](advanced.md) and [nothing](../nope.md).', '',
+      '![Diagram](<../.gitbook/assets/my diagram.png>)', '', '{% include "../.gitbook/includes/warning.md" %}', '',
+    ].join('\n');
+    const updated = await edit([{ operation: 'update_page', page: byTitle('Setup').id, document: { markdown } }]);
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    // A new page under Guide (docs/guide/README.md) is written in docs/guide/.
+    const inserted = await edit([{ operation: 'insert_page', into: byTitle('Guide').id, document: { markdown: '# New\n\nBack to [setup](setup.md).\n' } }]);
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+
+    const read = async (id: string) => JSON.stringify((await api.request('GET', `/spaces/${spaceId}/change-requests/${cr.id}/content/page/${id}`, { token })).body.document);
+    const setup = await read(byTitle('Setup').id);
+    expect(setup).toContain(`"ref":{"kind":"anchor","anchor":"auth","page":"${byTitle('API').id}"}`);
+    expect(setup).toContain(`"ref":{"kind":"page","page":"${byTitle('Advanced').id}"}`);
+    expect(setup).toContain(`"kind":"file","file":"${diagram}"`);
+    expect(setup).toContain(`"reusableContent":"${warning}"`);
+    // A target that names nothing stays as written (as on import, and printed back as written).
+    expect(setup).toContain('"page":"../nope.md"');
+    expect(await read(inserted.body.changes[0].page.id)).toContain(`"ref":{"kind":"page","page":"${byTitle('Setup').id}"}`);
+
+    // Groups and links hold no document.
+    const group = all.find((p) => p.type === 'link')!;
+    const refused = await edit([{ operation: 'update_page', page: group.id, document: { markdown: 'Body' } }]);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^changes\.0\.document: page \w+ is a link page; only document pages hold a document/);
+  });
+});
+
 describe('git re-import', () => {
   it('stores again only the files whose bytes changed; unchanged ones keep their id and blob', async () => {
     const repo = await newRepo({

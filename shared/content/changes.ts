@@ -3,8 +3,10 @@ import { randomId } from '../ids.ts';
 import { ContentLimitError } from './markdown/limits.ts';
 import { parseMarkdown } from './markdown/parse-pool.ts';
 import { splitPageFile } from '../git/pages.ts';
+import { dirname } from '../git/format.ts';
 import { putJsonBlob } from './blobs.ts';
 import { resolveDocumentRefs } from './refs.ts';
+import { pageFolder, resolveRelativeRefs } from './relative-refs.ts';
 import { storeFileInput } from './file-input.ts';
 import { emptyDocument } from './initial.ts';
 import { findPage, slugify, walkPages } from './tree.ts';
@@ -42,8 +44,11 @@ export async function applyChanges(base: Manifest, changes: ContentChange[], opt
     const field = `changes.${index}`;
     switch (change.operation) {
       case 'insert_page': {
-        const siblings = change.into ? requirePage(manifest, change.into, `${field}.into`).page.pages : manifest.pages;
-        const parsed = await parseDocument(change.document, refs, `${field}.document`);
+        const parent = change.into ? requirePage(manifest, change.into, `${field}.into`) : undefined;
+        const siblings = parent ? parent.page.pages : manifest.pages;
+        // A new page is written in its parent's folder (the parent has subpages now).
+        const folder = parent ? (parent.page.git?.path ? dirname(parent.page.git.path) : parent.path) : '';
+        const parsed = await parseDocument(change.document, refs, `${field}.document`, { manifest, folder });
         const title = parsed.title ?? change.title ?? 'Untitled';
         const page: ManifestPage = {
           id: (change.ref && refs.pages.get(change.ref)) || randomId(),
@@ -65,7 +70,8 @@ export async function applyChanges(base: Manifest, changes: ContentChange[], opt
         const located = requirePage(manifest, change.page, `${field}.page`);
         const page = located.page;
         if (change.document !== undefined) {
-          const parsed = await parseDocument(change.document, refs, `${field}.document`);
+          if (page.type !== 'document') throw badRequest(`${field}.document: page ${page.id} is a ${page.type} page; only document pages hold a document`);
+          const parsed = await parseDocument(change.document, refs, `${field}.document`, { manifest, folder: pageFolder(page, located.path) });
           page.document = await putJsonBlob(parsed.document);
           if (parsed.title) page.title = parsed.title;
           applyMetadata(page, change, parsed.frontmatter);
@@ -155,14 +161,15 @@ interface ParsedDocument {
  * reads a page file (shared/git/pages.ts splitPageFile), a rich document
  * is taken as is (its depth and size were checked with the body: change-schema.ts).
  */
-async function parseDocument(input: DocumentInput, refs: ReturnType<typeof assignRefs>, field: string): Promise<ParsedDocument> {
+async function parseDocument(input: DocumentInput, refs: ReturnType<typeof assignRefs>, field: string, at: { manifest: Manifest; folder: string }): Promise<ParsedDocument> {
   if ('markdown' in input) {
     const parsed = await parseMarkdown(input.markdown).catch((error: unknown) => {
       throw error instanceof ContentLimitError ? badRequest(`${field}.markdown: ${error.message}`) : error;
     });
-    // The page-file rules of a Git import: every frontmatter key and the title's form are kept.
+    // The page-file rules of a Git import: every frontmatter key and the title's form are kept,
+    // and relative links are read from the page's folder as the import reads them.
     const { title, document } = splitPageFile(parsed);
-    const stored = resolveDocumentRefs(document, refs);
+    const stored = resolveRelativeRefs(resolveDocumentRefs(document, refs), at.manifest, at.folder);
     return { document: stored, frontmatter: parsed.frontmatter as Record<string, unknown>, ...(title ? { title } : {}) };
   }
   if ('document' in input) {
