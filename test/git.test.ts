@@ -206,6 +206,16 @@ describe('git import', () => {
     const after = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     expect(after.map((p: { id: string }) => p.id)).toEqual(before.map((p: { id: string }) => p.id));
     expect(after[1].pages[0].pages[0].git.oid).not.toBe(before[1].pages[0].pages[0].git.oid);
+    // Only the changed page (Advanced) reads as updated; the others keep the first import's date.
+    type Dated = { title: string; updatedAt: string; createdAt: string; pages: Dated[] };
+    const dates = (pages: Dated[]): Record<string, [string, string]> => Object.assign({}, ...pages.map((p) => ({ [p.title]: [p.createdAt, p.updatedAt], ...dates(p.pages) })));
+    const [was, now] = [dates(before), dates(after)];
+    expect(Object.keys(now).sort()).toEqual(Object.keys(was).sort());
+    for (const title of Object.keys(now)) {
+      expect(now[title]![0], title).toBe(was[title]![0]);
+      if (title === 'Advanced') expect(now[title]![1] > was[title]![1], title).toBe(true);
+      else expect(now[title]![1], title).toBe(was[title]![1]);
+    }
   });
 
   it('standalone makes a revision without touching the primary content', async () => {

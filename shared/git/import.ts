@@ -3,7 +3,7 @@
  * reusable content ids are kept from the previous content for the same paths, so a
  * re-import keeps links, comments and change requests pointing at the same pages.
  */
-import { putBytesBlob } from '../content/blobs.ts';
+import { contentHashOf, putBytesBlob } from '../content/blobs.ts';
 import { JsonBlobPacker, referencesByContent } from '../content/blob-packs.ts';
 import { randomId } from '../ids.ts';
 import { slugify } from '../content/tree.ts';
@@ -258,6 +258,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   files.sort((a, b) => a.git!.path.localeCompare(b.git!.path));
 
   dedupeSlugs(roots);
+  keepDatesOfUnchanged(roots, previousPages);
   const redirects: GitRedirect[] = Object.entries(config.redirects).map(([from, target]) => {
     const to = joinPath(target);
     const page = pageIds.get(to);
@@ -310,6 +311,21 @@ function folderTree(dir: string, content: Map<string, FlatEntry>, config: Gitboo
   }
   if (dir && readmePage) return [readmePage, ...pages];
   return readmePage ? [readmePage, ...pages] : pages;
+}
+
+/**
+ * A page the import left as it was (same fields, an equal document) keeps the `updatedAt` of
+ * the previous import: only what the commit changed reads as updated.
+ */
+function keepDatesOfUnchanged(roots: ManifestPage[], previousPages: Map<string, ManifestPage>): void {
+  const comparable = (page: ManifestPage) => JSON.stringify(Object.entries(page)
+    .filter(([key]) => key !== 'updatedAt' && key !== 'pages')
+    .map(([key, value]) => [key, key === 'document' && typeof value === 'string' ? contentHashOf(value) : value])
+    .sort(([a], [b]) => (a! < b! ? -1 : 1)));
+  for (const { page } of walkPages(roots)) {
+    const before = previousPages.get(page.id);
+    if (before && comparable(before) === comparable(page)) page.updatedAt = before.updatedAt;
+  }
 }
 
 /** `guide/setup.md` -> setup, `guide/README.md` -> guide; the top README keeps its title's slug. */
