@@ -93,6 +93,12 @@ describe('git sync: validation and permissions', () => {
     expect((await post('import', { url: 'ftp://x/y.git', ref: 'refs/heads/main' })).body.error.message).toBe('url: the ftp scheme is not allowed (http and https only)');
     expect((await post('import', { url: 'https://x/y.git' })).body.error.message).toBe('ref: is required');
     expect((await post('import', { url: 'https://x/y.git', ref: 'main' })).body.error.message).toBe('ref: must be of the form refs/heads/<branch>');
+    // A branch name git would refuse is a 400 now, not three failed clones later.
+    for (const ref of ['refs/heads/../../x', 'refs/heads/a b', 'refs/heads/a.lock', 'refs/heads/a//b', 'refs/heads/.hidden', 'refs/heads/a@{1}']) {
+      const bad = await post('import', { url: 'https://x/y.git', ref });
+      expect(bad.status, ref).toBe(400);
+      expect(bad.body.error.message, ref).toMatch(/^ref: must be a valid git branch name/);
+    }
     expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main', timestamp: 'yesterday' })).status).toBe(400);
     expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main', force: 'yes' })).status).toBe(400);
     expect((await post('import', { url: 'https://x/y.git', ref: 'refs/heads/main', gitInfo: { provider: 'bitbucket' } })).body.error.message).toBe('gitInfo.provider: must be github or gitlab');

@@ -2,11 +2,17 @@ import * as v from 'valibot';
 export { spaceParams } from '../../shared/http/schemas.ts';
 import { egressUrl } from '../../shared/net/url-schema.ts';
 import { gitSyncProviders } from '../../shared/presenters/schemas/git-info.ts';
+import { isBranchRef } from '../../shared/git/ref-name.ts';
 
 /** A public http(s) URL (shared/net: checked again when the worker connects), possibly with basic-auth credentials. */
 const repoUrl = egressUrl;
 
-const ref = v.pipe(v.string('must be a string'), v.regex(/^refs\/heads\/.+$/, 'must be of the form refs/heads/<branch>'), v.maxLength(250, 'must be at most 250 characters'));
+const ref = v.pipe(
+  v.string('must be a string'),
+  v.regex(/^refs\/heads\/.+$/, 'must be of the form refs/heads/<branch>'),
+  v.maxLength(250, 'must be at most 250 characters'),
+  v.check(isBranchRef, 'must be a valid git branch name (no "..", spaces, ~ ^ : ? * [ \\, @{, or a component starting with ".")'),
+);
 const dateTime = v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO 8601 date-time'));
 const optionalText = v.optional(v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters')));
 
