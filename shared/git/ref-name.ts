@@ -5,7 +5,7 @@
  * with): a name it would change is refused; so are control characters, `[` and empty
  * components, which it leaves alone.
  */
-import { clean } from 'clean-git-ref';
+import cleanGitRef from 'clean-git-ref';
 
 const BRANCH_PREFIX = 'refs/heads/';
 
@@ -14,5 +14,5 @@ export function isBranchRef(ref: string): boolean {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f[]/.test(ref)) return false;
   if (ref.split('/').some((component) => component === '' || component.startsWith('.'))) return false;
-  return clean(ref) === ref;
+  return cleanGitRef.clean(ref) === ref;
 }

@@ -1,16 +1,15 @@
 /**
- * A Git smart-HTTP server for tests: a Node http server in front of `git http-backend`
- * (CGI), serving the bare repositories under a temporary root on 127.0.0.1. Fixture
- * repositories are made with the git CLI, always spawned asynchronously (a synchronous git
- * call against this server, in the same process, would deadlock).
+ * A Git smart-HTTP server for tests (shared/local/git-http-server.ts), serving the bare
+ * repositories under a temporary root on 127.0.0.1. Fixture repositories are made with the
+ * git CLI, always spawned asynchronously (a synchronous git call against this server, in the
+ * same process, would deadlock).
  */
-import http from 'node:http';
 import { useStarted } from './lifecycle.ts';
+import { startGitHttpServer } from '../../shared/local/git-http-server.ts';
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 
 export interface GitServer {
   url: string;
@@ -44,64 +43,18 @@ export function git(args: string[], cwd: string, input?: string): Promise<string
 export async function startGitServer(): Promise<GitServer> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'git-server-'));
   const credentials = { username: 'bot', password: 's3cret-token' };
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname.split('/')[1]?.startsWith('private-')) {
-      const expected = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
-      if (req.headers.authorization !== expected) {
-        res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
-        return;
-      }
-    }
-    const child = spawn('git', ['http-backend'], {
-      env: {
-        ...process.env,
-        GIT_PROJECT_ROOT: root,
-        GIT_HTTP_EXPORT_ALL: '1',
-        PATH_INFO: decodeURIComponent(url.pathname),
-        QUERY_STRING: url.search.slice(1),
-        REQUEST_METHOD: req.method ?? 'GET',
-        CONTENT_TYPE: req.headers['content-type'] ?? '',
-        REMOTE_USER: 'tester',
-        REMOTE_ADDR: '127.0.0.1',
-        ...(req.headers['content-encoding'] ? { HTTP_CONTENT_ENCODING: String(req.headers['content-encoding']) } : {}),
-        ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
-      },
-    });
-    req.pipe(child.stdin);
-    let head = Buffer.alloc(0);
-    let headersDone = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (headersDone) {
-        res.write(chunk);
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      headersDone = true;
-      let status = 200;
-      for (const line of head.subarray(0, end).toString().split('\r\n')) {
-        const i = line.indexOf(':');
-        const name = line.slice(0, i).trim();
-        const value = line.slice(i + 1).trim();
-        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-        else res.setHeader(name, value);
-      }
-      res.writeHead(status);
-      res.write(head.subarray(end + 4));
-    });
-    child.stdout.on('end', () => res.end());
-    child.on('error', () => res.writeHead(500).end());
+  const expected = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+  // Every request may push (a user name); repositories named `private-*` demand basic auth.
+  const server = await startGitHttpServer({
+    root,
+    authorize: (req, requestPath) => (requestPath.split('/')[1]?.startsWith('private-') && req.headers.authorization !== expected ? false : { user: 'tester' }),
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     root,
     credentials,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await rm(root, { recursive: true, force: true });
     },
   };
