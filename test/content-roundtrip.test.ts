@@ -357,6 +357,13 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     expect(guideMd).toContain(`[mention](${site.url}/${pathOf('Mac OS X')} "mention")`);
     expect(guideMd).toContain('title: Getting started with the CLI');
     const full = await (await fetch(`${site.url}/llms-full.txt`)).text();
+    // A reusable content is printed where the page includes it, as the page shows it: the
+    // include tag's repository path would mean nothing beside these files.
+    const blocksMd = await (await fetch(`${site.url}/${pathOf('Blocks')}.md`)).text();
+    for (const text of [blocksMd, full]) {
+      expect(text).toContain('A reusable note.');
+      expect(text).not.toContain('{% include');
+    }
     const ids = [...located.map((p) => p.id), ...((await api.request('GET', `/spaces/${spaceId}/content/files`, { token: org.admin.token })).body.items as { id: string }[]).map((f) => f.id)];
     expect(ids.length).toBeGreaterThan(located.length);
     for (const text of [guideMd, full]) for (const id of ids) expect(text).not.toContain(id);

@@ -9,6 +9,7 @@ import { unified } from 'unified';
 import { x } from 'xastscript';
 import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
+import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { fileHref } from './file-route.ts';
 import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
 
@@ -24,11 +25,12 @@ export async function spacesWithPages(site: ReaderSite) {
 }
 
 /**
- * A page's markdown as Git export prints its file, variables evaluated; links to pages and
- * files are their absolute URLs on the site (these files have no repository around them).
+ * A page's markdown as Git export prints its file, variables evaluated and reusable contents
+ * printed where they are included; links to pages and files are their absolute URLs on the
+ * site (these files have no repository around them).
  */
 export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace): Promise<string> {
-  const document = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
+  const document = evaluateDocument(await inlineIncludes(await loadPageDocument(located.page), manifest), { space: manifest.variables, page: located.page.variables ?? {} });
   const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
   return pageMarkdown(located.page, exportableDocument(document), manifest, {
     page: (id) => (pagePaths.has(id) ? absolute(`${space.basePath}/${pagePaths.get(id)}`) : undefined),

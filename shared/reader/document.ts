@@ -50,7 +50,7 @@ export interface RenderContext {
   math?: MathSlots;
 }
 
-const MAX_INCLUDE_DEPTH = 3;
+export const MAX_INCLUDE_DEPTH = 3;
 
 function findFile(manifest: Manifest, ref: unknown): ManifestFile | undefined {
   if (!ref || typeof ref !== 'object') return undefined;
@@ -68,7 +68,7 @@ function findFile(manifest: Manifest, ref: unknown): ManifestFile | undefined {
   return manifest.files.find((f) => f.name === name);
 }
 
-function includeId(manifest: Manifest, data: Record<string, unknown> | undefined): string | undefined {
+export function includeId(manifest: Manifest, data: Record<string, unknown> | undefined): string | undefined {
   const ref = data?.ref as { reusableContent?: string } | undefined;
   if (ref?.reusableContent && manifest.reusableContents.some((r) => r.id === ref.reusableContent)) return ref.reusableContent;
   const path = String(data?.path ?? '').split('/').pop()?.replace(/\.md$/, '') ?? '';
