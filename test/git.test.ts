@@ -470,6 +470,18 @@ describe('markdown edits of imported pages', () => {
   });
 });
 
+describe('search of imported content', () => {
+  it('finds the text of a reusable content on the page that includes it', async () => {
+    const repo = await newRepo();
+    const spaceId = (await createSpace(api, org)).id;
+    await importInto(spaceId, { url: repo.url });
+    // docs/guide/setup.md includes .gitbook/includes/warning.md ("Be careful.").
+    const found = await api.request('GET', `/spaces/${spaceId}/search`, { token: org.admin.token, query: { query: 'careful' } });
+    expect(found.status).toBe(200);
+    expect(found.body.items.map((i: { title: string }) => i.title)).toEqual(['Setup']);
+  });
+});
+
 describe('git re-import', () => {
   it('stores again only the files whose bytes changed; unchanged ones keep their id and blob', async () => {
     const repo = await newRepo({

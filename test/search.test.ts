@@ -128,7 +128,7 @@ describe('GET /spaces/{spaceId}/search', () => {
     await makePrimary(space.id, revision);
     const manifest = revisionEntity.fromRecord((await getRecord(revisionEntity.key({ spaceId: space.id, revisionId: revision })))!).manifest;
     const key = searchIndexes.key(manifest);
-    expect(key).toBe(`indexes/search/v1/${manifest}.json.gz`);
+    expect(key).toBe(`indexes/search/v2/${manifest}.json.gz`);
 
     const before = { ...searchIndexes.stats };
     expect((await search(org, space.id, { query: 'widget' })).body.count).toBe(1);

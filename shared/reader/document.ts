@@ -5,6 +5,7 @@ import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { captionText } from '../content/markdown/captions.ts';
 import { anchorOf } from './html.ts';
+import { includeId, MAX_INCLUDE_DEPTH } from './inline-includes.ts';
 import { raw } from './sanitize.ts';
 import { renderExtendedBlock, type ExtendedRenderHelpers } from './blocks-extended.ts';
 import { codeHighlighter, type CodeHighlighter } from './highlight.ts';
@@ -50,7 +51,6 @@ export interface RenderContext {
   math?: MathSlots;
 }
 
-export const MAX_INCLUDE_DEPTH = 3;
 
 function findFile(manifest: Manifest, ref: unknown): ManifestFile | undefined {
   if (!ref || typeof ref !== 'object') return undefined;
@@ -68,12 +68,6 @@ function findFile(manifest: Manifest, ref: unknown): ManifestFile | undefined {
   return manifest.files.find((f) => f.name === name);
 }
 
-export function includeId(manifest: Manifest, data: Record<string, unknown> | undefined): string | undefined {
-  const ref = data?.ref as { reusableContent?: string } | undefined;
-  if (ref?.reusableContent && manifest.reusableContents.some((r) => r.id === ref.reusableContent)) return ref.reusableContent;
-  const path = String(data?.path ?? '').split('/').pop()?.replace(/\.md$/, '') ?? '';
-  return manifest.reusableContents.find((r) => r.id === path || anchorOf(r.title) === anchorOf(path))?.id;
-}
 
 type Prepared = Pick<RenderContext, 'fileUrls' | 'files' | 'includes' | 'code' | 'math'>;
 

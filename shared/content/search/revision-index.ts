@@ -4,7 +4,8 @@ import { documentSections, type Section } from '../markdown/sections.ts';
 import type { JSONDocument } from '../markdown/types.ts';
 import { getJsonBlob } from '../blobs.ts';
 import { walkPages } from '../tree.ts';
-import type { Manifest, ManifestPage } from '../types.ts';
+import type { Manifest, ManifestPage, StoredDocument } from '../types.ts';
+import { inlineIncludes } from '../../reader/inline-includes.ts';
 import { DerivedIndexStore } from './derived-index.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { normalizeTerm } from './excerpt.ts';
@@ -59,7 +60,8 @@ async function buildIndex(manifest: Manifest): Promise<unknown> {
   const located = [...walkPages(manifest.pages)];
   const perPage = await mapLimit(located, BUILD_CONCURRENCY, async ({ page }) => {
     if (!page.document) return [];
-    return documentSections(await getJsonBlob<JSONDocument>(page.document!));
+    // What the page shows, reusable contents included where the page includes them.
+    return documentSections(await inlineIncludes(await getJsonBlob<StoredDocument>(page.document!), manifest) as unknown as JSONDocument);
   });
   return indexOf(located.map(({ page }, i) => ({ page, sections: perPage[i]! }))).toJSON();
 }
@@ -101,12 +103,13 @@ export const loadPostings = (stored: unknown) => new SearchPostings<StoredEntry>
 export const loadMiniSearch = (stored: unknown) => MiniSearch.loadJS(stored as AsPlainObject, indexOptions);
 
 /**
- * Search indexes by manifest hash: S3 `indexes/search/v1/<manifestHash>.json.gz`, built on the
+ * Search indexes by manifest hash: S3 `indexes/search/v2/<manifestHash>.json.gz`, built on the
  * first search of a revision; up to 32 MB of serialized indexes stay deserialized in memory.
+ * (v2: pages index the reusable contents they include; v1 indexes are left unread.)
  */
 export const searchIndexes = new DerivedIndexStore<SearchPostings<StoredEntry>>({
   kind: 'search',
-  version: 1,
+  version: 2,
   maxCachedBytes: 32 * 1024 * 1024,
   build: buildIndex,
   decode: loadPostings,
