@@ -470,6 +470,38 @@ describe('markdown edits of imported pages', () => {
   });
 });
 
+describe('import warnings', () => {
+  it('imports what it can read and says in the operation\'s message what it read differently: bad frontmatter, missing SUMMARY entries', async () => {
+    const repo = await newRepo({
+      'README.md': '# Home\n\nWelcome.\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Broken](broken.md)\n* [Gone](gone.md)\n',
+      'broken.md': '---\ndescription: [unclosed\n---\n\n# Broken\n\nStill here.\n',
+    });
+    const spaceId = (await createSpace(api, org)).id;
+    const info = await importInto(spaceId, { url: repo.url });
+    expect(info.operations.last.status).toBe('succeeded');
+    const message = info.operations.last.message as string;
+    expect(message).toMatch(/^Imported with 2 warnings: /);
+    expect(message).toContain('SUMMARY.md: "Gone" links to gone.md, which is not in the repository (left out)');
+    expect(message).toMatch(/broken\.md: the frontmatter is not valid YAML \([^)]+\); the page was read without it/);
+    const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
+    expect(pages.map((p: { title: string }) => p.title)).toEqual(['Home', 'Broken']);
+
+    // The same markdown through an edit is refused, naming the field: it can be fixed there.
+    const cr = (await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } })).body;
+    const refused = await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      token: org.admin.token, body: { changes: [{ operation: 'update_page', page: pages[0].id, document: { markdown: '---\ndescription: [unclosed\n---\n\nText.\n' } }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/^changes\.0\.document\.markdown: the frontmatter \(the leading --- block\) is not valid YAML: /);
+    // A clean import says nothing.
+    await commitFiles(server, repo.name, { 'broken.md': '---\ndescription: Fixed\n---\n\n# Broken\n', 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Broken](broken.md)\n' });
+    const clean = (await importInto(spaceId, { url: repo.url })).operations.last;
+    expect(clean.status).toBe('succeeded');
+    expect(clean.message ?? null).toBeNull();
+  });
+});
+
 describe('search of imported content', () => {
   it('finds the text of a reusable content on the page that includes it', async () => {
     const repo = await newRepo();

@@ -166,6 +166,8 @@ async function parseDocument(input: DocumentInput, refs: ReturnType<typeof assig
     const parsed = await parseMarkdown(input.markdown).catch((error: unknown) => {
       throw error instanceof ContentLimitError ? badRequest(`${field}.markdown: ${error.message}`) : error;
     });
+    // A Git import reads such a file without frontmatter (and says so); an edit can be fixed.
+    if (parsed.frontmatterError) throw badRequest(`${field}.markdown: the frontmatter (the leading --- block) is not valid YAML: ${parsed.frontmatterError}`);
     // The page-file rules of a Git import: every frontmatter key and the title's form are kept,
     // and relative links are read from the page's folder as the import reads them.
     const { title, document } = splitPageFile(parsed);

@@ -67,6 +67,8 @@ export interface ImportResult {
   manifest: Manifest;
   stats: { pages: number; files: number; reusableContents: number };
   redirects: GitRedirect[];
+  /** What the import read differently from what the files say (in path order): for the operation's message. */
+  warnings: string[];
 }
 
 const decoder = new TextDecoder();
@@ -74,6 +76,7 @@ const text = (bytes: Uint8Array) => decoder.decode(bytes);
 
 export async function importRepository(source: RepoSource, options: { projectDirectory?: string; previous?: Manifest; now: string; configText?: string; progress?: ProgressSink }): Promise<ImportResult> {
   const progress = options.progress ?? silentProgress;
+  const warnings: string[] = [];
   const configEntry = source.files.get(joinPath(options.projectDirectory ?? '', '.gitbook.yaml'));
   const configBytes = configEntry ? await source.read(configEntry.oid) : undefined;
   progress.bytes(configBytes?.length ?? 0);
@@ -134,6 +137,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
         let path = joinPath(summaryDir, entry.path ?? '');
         if (entry.path?.endsWith('/') || !/\.[a-z0-9]+$/i.test(path)) path = content.has(`${path}.md`) ? `${path}.md` : joinPath(path, 'README.md');
         const item = plan(path, entry.title);
+        if (!item && !content.has(path)) warnings.push(`${config.summary}: "${entry.title}" links to ${entry.path ?? path}, which is not in the repository (left out)`);
         if (!item && pageIds.has(path)) {
           // A file listed again: the entry stays, as a link to that path (export prints it back).
           out.push(newPage(idFor(`link:${entry.path}`), { type: 'link', title: entry.title, href: entry.path!, pages: children }));
@@ -210,6 +214,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
     const entry = content.get(item.path!)!;
     const bytes = await readPage(pageIndex.get(item)!);
     const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle, (markdown) => parseMarkdownBlob(entry.oid, markdown));
+    if (parsed.frontmatterError) warnings.push(frontmatterWarning(item.path!, parsed.frontmatterError));
     Object.assign(item.page, parsed.metadata, { title: parsed.title });
     storeDocument(parsed.document, (ref) => (item.page.document = ref));
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
@@ -219,6 +224,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
     const entry = content.get(path)!;
     const bytes = await source.read(entry.oid);
     const parsed = await parsePageFile(text(bytes), path, resolver, undefined, (markdown) => parseMarkdownBlob(entry.oid, markdown));
+    if (parsed.frontmatterError) warnings.push(frontmatterWarning(path, parsed.frontmatterError));
     const include: ManifestReusableContent = { id, title: parsed.title, document: '', git: { oid: entry.oid, path } };
     includes.push(include);
     storeDocument(parsed.document, (ref) => (include.document = ref));
@@ -268,8 +274,11 @@ export async function importRepository(source: RepoSource, options: { projectDir
     manifest: { pages: roots, files, reusableContents: includes, variables: previous?.variables ?? {} },
     stats: { pages: planned.length, files: files.length, reusableContents: includes.length },
     redirects,
+    warnings: warnings.sort(),
   };
 }
+
+const frontmatterWarning = (path: string, error: string) => `${path}: the frontmatter is not valid YAML (${error}); the page was read without it`;
 
 /** Without SUMMARY.md: README.md is its folder's page, other .md files its children, sub-folders nest. */
 function folderTree(dir: string, content: Map<string, FlatEntry>, config: GitbookConfig, plan: (path: string) => PlannedPage | undefined): ManifestPage[] {

@@ -32,6 +32,8 @@ export interface ParsedPage {
   document: StoredDocument;
   metadata: PageMetadata;
   frontmatter: Frontmatter;
+  /** The file opened with a `---` block that is not valid YAML: read as markdown (YAML's message). */
+  frontmatterError?: string;
 }
 
 /** Candidate file paths of a link target written in the file at `fromDir`. */
@@ -104,7 +106,7 @@ export async function parsePageFile(markdown: string, path: string, resolver: Pa
   const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
   const page = splitPageFile(parsed, summaryTitle);
   const stored = resolveRefs(page.document, dirname(path), resolver);
-  return { title: page.title ?? fileTitle, document: stored, metadata: page.metadata, frontmatter: parsed.frontmatter };
+  return { title: page.title ?? fileTitle, document: stored, metadata: page.metadata, frontmatter: parsed.frontmatter, ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}) };
 }
 
 /**

@@ -145,6 +145,16 @@ export function commitUrl(job: Pick<GitSyncJob, 'url' | 'repoCommitURL'>, oid: s
 }
 
 
+const MESSAGE_MAX = 2000;
+
+/** A succeeded import's message when it read files differently from what they say: how many, then the first ones. */
+function warningsMessage(warnings: string[]): string | undefined {
+  if (warnings.length === 0) return undefined;
+  let message = `Imported with ${warnings.length} warning${warnings.length === 1 ? '' : 's'}: ${warnings.join('; ')}`;
+  if (message.length > MESSAGE_MAX) message = `${message.slice(0, MESSAGE_MAX - 1)}…`;
+  return message;
+}
+
 /** Marks the operation succeeded, unless it already was (a redelivered job). */
 function operationDone(job: GitSyncJob, operationId: string, fields: Partial<GitOperationItem>): Write<unknown> {
   return gitOperationEntity.update({ spaceId: job.spaceId, operationId }, {
@@ -185,7 +195,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const files = await checkout.files(head);
     await stage('writing');
     const now = nowIso();
-    const { manifest, redirects } = await importRepository(
+    const { manifest, redirects, warnings } = await importRepository(
       { files, read: (oid) => checkout.readBlob(oid) },
       { projectDirectory: job.repoProjectDirectory, previous: primary?.manifest, now, progress },
     );
@@ -201,7 +211,8 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const revisionWrite = revisionEntity.create({ spaceId: space.id, revisionId: next.revision.id }, {
       ...next.revision, ...(redirects.length ? { gitRedirects: redirects } : {}),
     });
-    const items: Write<unknown>[] = [revisionWrite, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot() }), infoUpdate(job, now, head)];
+    const message = warningsMessage(warnings);
+    const items: Write<unknown>[] = [revisionWrite, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot(), ...(message ? { message } : {}) }), infoUpdate(job, now, head)];
     if (!job.standalone) {
       items.push(movePrimaryRevision({ spaceId: space.id, from: space.revision, to: next.revision.id, now, unlockedOnly: true, set: { gitSync: gitSyncOf(job, now) } }));
     }

@@ -5,16 +5,19 @@
 import YAML from 'yaml';
 import type { Frontmatter } from './types.ts';
 
-/** The frontmatter map, or undefined when the block is not a YAML mapping (then it is not frontmatter). */
-export function parseFrontmatter(source: string): Frontmatter | undefined {
-  if (source.trim() === '') return {};
+/**
+ * The frontmatter map; else the block is not frontmatter: YAML that is not a mapping (a page
+ * opening with `---` rules around text), or not YAML at all (`error`: YAML's first line).
+ */
+export function parseFrontmatter(source: string): { frontmatter: Frontmatter } | { error?: string } {
+  if (source.trim() === '') return { frontmatter: {} };
   let value: unknown;
   try {
     value = YAML.parse(source);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { error: String((error as Error).message).split('\n')[0]!.trim() };
   }
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Frontmatter) : undefined;
+  return value && typeof value === 'object' && !Array.isArray(value) ? { frontmatter: value as Frontmatter } : {};
 }
 
 /** The YAML body (without `---` fences), or undefined when there is nothing to write. */

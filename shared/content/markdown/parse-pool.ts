@@ -17,7 +17,8 @@ import { markdownToDocument } from './parse.ts';
 import type { ParseReply, ParseRequest } from './parse-worker.ts';
 import type { Frontmatter, JSONDocument } from './types.ts';
 
-export type ParsedMarkdown = { document: JSONDocument; frontmatter: Frontmatter };
+/** `frontmatterError`: a leading `---` block that is not valid YAML, read as markdown instead (markdownToDocument). */
+export type ParsedMarkdown = { document: JSONDocument; frontmatter: Frontmatter; frontmatterError?: string };
 
 /** Worker threads (default 2; 0 parses on the calling thread). */
 const poolSize = () => Number(process.env.MARKDOWN_PARSE_WORKERS ?? 2);

@@ -12,18 +12,26 @@ import { nestTags } from './nest.ts';
 import { parseMdast } from './mdast.ts';
 import type { Frontmatter, JSONDocument } from './types.ts';
 
-export function markdownToDocument(markdown: string): { document: JSONDocument; frontmatter: Frontmatter } {
+/**
+ * `frontmatterError`: the page opened with a `---` block that is not valid YAML (YAML's
+ * message); the page was read without frontmatter, the block as markdown.
+ */
+export function markdownToDocument(markdown: string): { document: JSONDocument; frontmatter: Frontmatter; frontmatterError?: string } {
   assertMarkdownPrecheck(markdown);
   // Blank lines inside HTML tables (multi-line code in a cell) must not end the table.
   const source = protectTableBlanks(markdown);
   let tree: Root = parseMdast(source, true);
   let frontmatter: Frontmatter = {};
+  let frontmatterError: string | undefined;
   const first = tree.children[0];
   if (first?.type === 'yaml') {
     const parsed = parseFrontmatter(first.value);
     // `---` rules around text are not frontmatter: read the page without it.
-    if (parsed) frontmatter = parsed;
-    else tree = parseMdast(source, false);
+    if ('frontmatter' in parsed) frontmatter = parsed.frontmatter;
+    else {
+      tree = parseMdast(source, false);
+      frontmatterError = parsed.error;
+    }
   }
   assertTreeLimits(tree);
   nestTags(tree);
@@ -41,5 +49,5 @@ export function markdownToDocument(markdown: string): { document: JSONDocument; 
   collect(tree);
 
   const document: JSONDocument = { object: 'document', data: {}, nodes: blocksFromMdast(tree.children, definitions) };
-  return { document: assignKeys(document, { overwrite: true }), frontmatter };
+  return { document: assignKeys(document, { overwrite: true }), frontmatter, ...(frontmatterError ? { frontmatterError } : {}) };
 }
