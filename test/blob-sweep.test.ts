@@ -263,7 +263,7 @@ describe('records that name blobs', () => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) visit(path);
-        else if (entry.name.endsWith('.ts') && /\bput(Json|Bytes)Blob\(|\bnew JsonBlobPacker\(/.test(readFileSync(path, 'utf8'))) writers.push(relative(root, path));
+        else if (entry.name.endsWith('.ts') && /\bput(Json|Bytes)Blob\(|\bputJsonText\(|\bnew JsonBlobPacker\(/.test(readFileSync(path, 'utf8'))) writers.push(relative(root, path));
       }
     };
     for (const dir of ['shared', 'functions']) visit(join(root, dir));

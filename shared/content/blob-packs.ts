@@ -6,7 +6,7 @@
  * documents): the documents' JSON, one per line. Each document's reference names its pack and
  * its bytes there (blobs.ts), and reads back through getJsonBlob like any JSON blob.
  */
-import { contentHashOf, hashBytes, packedRef, putBytesBlob, putJsonBlob, rememberPack } from './blobs.ts';
+import { contentHashOf, hashBytes, packedRef, putBytesBlob, putJsonText, rememberPack } from './blobs.ts';
 
 /** A pack is written once it holds this many bytes: a few hundred ordinary pages, one GET for a reader. */
 export const PACK_BYTES = 256 * 1024;
@@ -32,7 +32,7 @@ export class JsonBlobPacker {
     const hash = hashBytes(bytes);
     const existing = reuse?.get(hash);
     if (existing) return Promise.resolve(existing);
-    if (bytes.length >= OWN_BLOB_BYTES) return putJsonBlob(value);
+    if (bytes.length >= OWN_BLOB_BYTES) return putJsonText(text, hash);
     const written = new Promise<string>((resolve, reject) => {
       this.entries.push({ hash, offset: this.size, length: bytes.length, resolve, reject });
     });

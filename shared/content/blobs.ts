@@ -105,9 +105,12 @@ export async function getBytesBlob(hash: string): Promise<Uint8Array> {
 }
 
 /** Stores a JSON value; the hash is of its serialization, so equal values share a blob. */
-export async function putJsonBlob(value: unknown): Promise<string> {
-  const text = JSON.stringify(value);
-  const hash = hashBytes(text);
+export function putJsonBlob(value: unknown): Promise<string> {
+  return putJsonText(JSON.stringify(value));
+}
+
+/** putJsonBlob of a value already serialized (and maybe hashed) by the caller (blob-packs.ts). */
+export async function putJsonText(text: string, hash = hashBytes(text)): Promise<string> {
   const putAtMs = cache.get(hash)?.putAtMs;
   if (putAtMs === undefined || nowMs() - putAtMs > REPUT_AFTER_MS) {
     await putBlob(hash, text, 'application/json');
@@ -122,10 +125,8 @@ export async function putJsonBlob(value: unknown): Promise<string> {
  * read-only (code that edits content clones it first, as applyChanges does).
  */
 export async function getJsonBlob<T>(ref: string): Promise<T> {
-  const hit = cache.get(ref);
+  const hit = recall(ref);
   if (hit) {
-    cache.delete(ref);
-    cache.set(ref, hit);
     if (hit.text !== undefined) {
       hit.value = deepFreeze(JSON.parse(hit.text));
       hit.text = undefined;
@@ -158,12 +159,8 @@ async function packedText(ref: string, { pack, offset, length }: PackedLocation)
 }
 
 async function packBytes(hash: string): Promise<Uint8Array> {
-  const hit = cache.get(packKey(hash));
-  if (hit) {
-    cache.delete(packKey(hash));
-    cache.set(packKey(hash), hit);
-    return hit.value as Uint8Array;
-  }
+  const hit = recall(packKey(hash));
+  if (hit) return hit.value as Uint8Array;
   let reading = packReads.get(hash);
   if (!reading) {
     reading = getBytesBlob(hash).then((bytes) => {
@@ -178,6 +175,16 @@ async function packBytes(hash: string): Promise<Uint8Array> {
 /** Keeps a pack's bytes for the reads of its blobs (a pack this process wrote is read without a GET). */
 export function rememberPack(hash: string, bytes: Uint8Array): void {
   remember(packKey(hash), { value: bytes, size: bytes.length });
+}
+
+/** A cached entry, made the most recently used. */
+function recall(key: string): CacheEntry | undefined {
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+  }
+  return hit;
 }
 
 function remember(hash: string, entry: CacheEntry): void {

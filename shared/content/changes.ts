@@ -3,10 +3,9 @@ import { randomId } from '../ids.ts';
 import { ContentLimitError } from './markdown/limits.ts';
 import { parseMarkdown } from './markdown/parse-pool.ts';
 import { splitPageFile } from '../git/pages.ts';
-import { dirname } from '../git/format.ts';
 import { putJsonBlob } from './blobs.ts';
 import { resolveDocumentRefs } from './refs.ts';
-import { pageFolder, resolveRelativeRefs } from './relative-refs.ts';
+import { pageFolder, resolveRelativeRefs, subpagesFolder } from './relative-refs.ts';
 import { storeFileInput } from './file-input.ts';
 import { emptyDocument } from './initial.ts';
 import { findPage, slugify, walkPages } from './tree.ts';
@@ -46,8 +45,7 @@ export async function applyChanges(base: Manifest, changes: ContentChange[], opt
       case 'insert_page': {
         const parent = change.into ? requirePage(manifest, change.into, `${field}.into`) : undefined;
         const siblings = parent ? parent.page.pages : manifest.pages;
-        // A new page is written in its parent's folder (the parent has subpages now).
-        const folder = parent ? (parent.page.git?.path ? dirname(parent.page.git.path) : parent.path) : '';
+        const folder = parent ? subpagesFolder(parent.page, parent.path) : '';
         const parsed = await parseDocument(change.document, refs, `${field}.document`, { manifest, folder });
         const title = parsed.title ?? change.title ?? 'Untitled';
         const page: ManifestPage = {

@@ -7,12 +7,10 @@
  * looked up by repository path first, then by tree path (pages) or by name under the assets
  * folder (files). A target that names nothing stays as written, as on import.
  */
-import { basename, dirname } from '../git/format.ts';
+import { ASSETS_DIR, basename, dirname } from '../git/format.ts';
 import { resolveRefs, type PathResolver } from '../git/pages.ts';
 import { walkPages } from './tree.ts';
 import type { Manifest, ManifestPage, StoredDocument } from './types.ts';
-
-const ASSETS_PREFIX = '.gitbook/assets/';
 
 /**
  * The folder a page's relative links start from: its file's folder in the repository when it
@@ -20,8 +18,12 @@ const ASSETS_PREFIX = '.gitbook/assets/';
  * `a/b/README.md`, a page with subpages). `path` is the page's tree path.
  */
 export function pageFolder(page: ManifestPage, path: string): string {
-  if (page.git?.path) return dirname(page.git.path);
-  return page.pages.length > 0 ? path : dirname(path);
+  return page.git?.path || page.pages.length > 0 ? subpagesFolder(page, path) : dirname(path);
+}
+
+/** The folder a page's subpages are written in (a new subpage's links start there): its file's folder, else its tree path. */
+export function subpagesFolder(page: ManifestPage, path: string): string {
+  return page.git?.path ? dirname(page.git.path) : path;
 }
 
 /** `document`'s relative targets, read from `fromDir`, as ids of `manifest`'s pages, files and reusable contents. */
@@ -49,7 +51,7 @@ function manifestResolver(manifest: Manifest): PathResolver {
   };
   return {
     page: (path) => maps().pagesByGit.get(path) ?? maps().pagesByTree.get(path.replace(/(^|\/)README\.md$/i, '').replace(/\.md$/i, '')),
-    file: (path) => maps().filesByGit.get(path) ?? (path.startsWith(ASSETS_PREFIX) ? maps().filesByName.get(basename(path)) : undefined),
+    file: (path) => maps().filesByGit.get(path) ?? (path.startsWith(`${ASSETS_DIR}/`) ? maps().filesByName.get(basename(path)) : undefined),
     include: (path) => maps().includes.get(path),
   };
 }

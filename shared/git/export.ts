@@ -9,7 +9,8 @@ import { contentHashOf, getBytesBlob, getJsonBlob, hashBytes } from '../content/
 import type { Manifest, ManifestPage, StoredDocument } from '../content/types.ts';
 import { slugify } from '../content/tree.ts';
 import { EXTERNAL_LINK, dirname, joinPath, parseSummary, printSummary, relativePath, sameSummary, type SummaryEntry, type SummaryGroup } from './format.ts';
-import { contentView, ASSETS_DIR, INCLUDES_DIR } from './import.ts';
+import { contentView } from './import.ts';
+import { ASSETS_DIR, INCLUDES_DIR } from './format.ts';
 import { METADATA_FIELDS, parsePageFile, printPageFile, type IdPaths, type PathResolver } from './pages.ts';
 import { gitBlobOid, type FlatEntry } from './repo.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';

@@ -121,6 +121,10 @@ export interface SummaryGroup {
 }
 
 /** A SUMMARY link to a URL (a link page) rather than to a file. */
+/** Where GitBook keeps a repository's files and reusable contents (content paths). */
+export const ASSETS_DIR = '.gitbook/assets';
+export const INCLUDES_DIR = '.gitbook/includes';
+
 export const EXTERNAL_LINK = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 
 /**

@@ -10,7 +10,7 @@ import { slugify } from '../content/tree.ts';
 import { walkPages } from '../content/tree.ts';
 import { contentTypeOf, dimensionsOf } from '../content/file-input.ts';
 import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } from '../content/types.ts';
-import { basename, dirname, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
+import { ASSETS_DIR, basename, dirname, INCLUDES_DIR, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
 import { parsePageFile, type PathResolver } from './pages.ts';
 import { parseMarkdownBlob, parsedBlob } from './parse-cache.ts';
 import type { FlatEntry } from './repo.ts';
@@ -22,8 +22,6 @@ export interface RepoSource {
   read(oid: string): Promise<Uint8Array>;
 }
 
-export const ASSETS_DIR = '.gitbook/assets';
-export const INCLUDES_DIR = '.gitbook/includes';
 /**
  * Pages, includes and files in work at once (read, parsed, stored): bounded memory (one
  * object per slot) and bounded S3 concurrency, with no wait for the slowest of a batch.
