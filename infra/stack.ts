@@ -1,4 +1,4 @@
-import { CfnOutput, CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { queueNames } from '../shared/config.ts';
@@ -24,6 +24,9 @@ export class DocsServiceStack extends Stack {
     const serviceSecret = new Secret(this, 'ServiceSecret', {
       description: 'Service secret of the docs service: visitor JWTs, share-link sealing, cursors and webhook signing keys are derived from it',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      // Kept like the table it protects: sealed share-link secrets and stored credentials, and the
+      // ids of SSO-created users, are only readable or reproducible with this value.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     // The outer wall of the API, adjustable at deploy time (cdk deploy --parameters ApiThrottleRateLimit=...).
     const rateLimit = new CfnParameter(this, 'ApiThrottleRateLimit', {

@@ -1,4 +1,4 @@
-import type { Duration, Size } from 'aws-cdk-lib';
+import { IgnoreMode, type Duration, type Size } from 'aws-cdk-lib';
 import { Architecture, DockerImageCode, DockerImageFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -19,6 +19,17 @@ export interface ContainerFunctionProps {
 }
 
 /**
+ * What an image's build context holds: only what the Dockerfiles COPY (the lock file and
+ * manifests, shared/ and functions/ without their tests) and the Dockerfile itself, in
+ * .dockerignore syntax. Everything else in the repository (test output, benchmarks, docs,
+ * infra code, local data) stays out of the context and so out of the asset hash: the image
+ * is rebuilt, and the function updated, only when what goes into it changes.
+ */
+export function imageContextExcludes(dockerfile: string): string[] {
+  return ['*', '!package.json', '!package-lock.json', '!tsconfig.json', '!shared', '!functions', `!${dockerfile}`, '**/*.test.ts'];
+}
+
+/**
  * A Lambda of the service that needs more than its JavaScript bundle (a binary of the
  * function's architecture): a container image built from the repository by `cdk deploy`
  * (synth only stages the build context, offline), arm64, with the same logs, tracing,
@@ -33,7 +44,8 @@ export class ContainerFunction extends Construct {
       code: DockerImageCode.fromImageAsset(projectRoot, {
         file: props.dockerfile,
         platform: Platform.LINUX_ARM64,
-        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs', '*.md'],
+        ignoreMode: IgnoreMode.DOCKER,
+        exclude: imageContextExcludes(props.dockerfile),
       }),
       architecture: Architecture.ARM_64,
       description: props.description,

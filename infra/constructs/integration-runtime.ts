@@ -1,12 +1,10 @@
-import { Duration } from 'aws-cdk-lib';
-import { Architecture, DockerImageCode, DockerImageFunction, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Duration } from 'aws-cdk-lib';
 import { HttpMethod, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Construct } from 'constructs';
-import { grantAccess, type FunctionAccess } from './access.ts';
-import { functionEnvironment, projectRoot, type ServiceResources } from './service-function.ts';
+import type { Construct } from 'constructs';
+import type { FunctionAccess } from './access.ts';
+import type { ServiceResources } from './service-function.ts';
+import { ContainerFunction } from './container-function.ts';
 import { INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
 
 export interface IntegrationRuntimeProps {
@@ -25,26 +23,9 @@ export interface IntegrationRuntimeProps {
  * 2 GB of memory: workerd runs beside Node, one process per event, each capped at
  * INTEGRATION_MEMORY_MB (shared/integrations/limits.ts).
  */
-export class IntegrationRuntime extends Construct {
-  readonly fn: DockerImageFunction;
-
+export class IntegrationRuntime extends ContainerFunction {
   constructor(scope: Construct, id: string, props: IntegrationRuntimeProps) {
-    super(scope, id);
-    this.fn = new DockerImageFunction(this, 'Function', {
-      code: DockerImageCode.fromImageAsset(projectRoot, {
-        file: 'infra/integration-runtime.Dockerfile',
-        platform: Platform.LINUX_ARM64,
-        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs', '*.md'],
-      }),
-      architecture: Architecture.ARM_64,
-      description: props.description,
-      memorySize: 2048,
-      timeout: props.timeout,
-      logGroup: new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH }),
-      tracing: Tracing.ACTIVE,
-      environment: functionEnvironment(props.access, props.resources),
-    });
-    grantAccess(this.fn, props.access, props.resources);
+    super(scope, id, { ...props, dockerfile: 'infra/integration-runtime.Dockerfile', memorySize: 2048 });
   }
 
   /** Routes the public endpoints (`urls.publicEndpoint`), any method, to the runtime. */

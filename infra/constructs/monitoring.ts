@@ -1,10 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm, ComparisonOperator, Dashboard, GraphWidget, MathExpression, Metric, TextWidget, TreatMissingData, type IMetric,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -50,6 +51,20 @@ export class DocsMonitoring extends Construct {
   constructor(scope: Construct, id: string, props: DocsMonitoringProps) {
     super(scope, id);
     this.topic = new Topic(this, 'AlarmTopic', { displayName: 'docs-service alarms', enforceSSL: true });
+    // The topic policy that enforceSSL attaches replaces SNS's default one, whose account-wide
+    // allow is what lets CloudWatch publish alarm notifications: without this statement every
+    // alarm would change state but fail its action ("no resource-based policy allows the
+    // SNS:Publish action"). Only alarms of this account and region may publish.
+    this.topic.addToResourcePolicy(new PolicyStatement({
+      sid: 'AllowCloudWatchAlarmsToPublish',
+      principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+      actions: ['sns:Publish'],
+      resources: [this.topic.topicArn],
+      conditions: {
+        StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID },
+        ArnLike: { 'aws:SourceArn': `arn:${Aws.PARTITION}:cloudwatch:${Aws.REGION}:${Aws.ACCOUNT_ID}:alarm:*` },
+      },
+    }));
     const action = new SnsAction(this.topic);
     const alarm = (alarmId: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1) => {
       const created = new Alarm(this, alarmId, {

@@ -10,6 +10,8 @@ import { ServiceFunction, type ServiceResources } from './service-function.ts';
 import { translationProviderGrant, workerAccess } from './access.ts';
 import { DEFAULT_BEDROCK_MODEL } from '../../shared/translate/bedrock.ts';
 import { BlobSweepSchedule } from './blob-sweep-schedule.ts';
+import { ENTITY_TYPE } from '../../shared/db/table.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { IntegrationRuntime } from './integration-runtime.ts';
 import { ContainerFunction } from './container-function.ts';
 
@@ -70,7 +72,9 @@ export class DocsWorkers extends Construct {
       access: workerAccess['space-expiry'],
       timeout: Duration.minutes(1),
     });
-    // Only removals made by DynamoDB itself (TTL expiry) reach the function.
+    // Only removals of spaces made by DynamoDB itself (TTL expiry) reach the function: the TTL
+    // removals of every other kind (rate-limit counters each minute, SAML requests, tokens) are
+    // dropped by the event source instead of invoking it, as the handler would skip them.
     this.spaceExpiry.addEventSource(new DynamoEventSource(resources.table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize: 100,
@@ -81,6 +85,7 @@ export class DocsWorkers extends Construct {
       filters: [FilterCriteria.filter({
         eventName: FilterRule.isEqual('REMOVE'),
         userIdentity: { type: FilterRule.isEqual('Service'), principalId: FilterRule.isEqual('dynamodb.amazonaws.com') },
+        dynamodb: { OldImage: { [ENTITY_TYPE]: { S: FilterRule.isEqual(spaceEntity.type) } } },
       })],
     }));
   }

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import * as v from 'valibot';
 import { jobSchema, queueOfJob } from '../../shared/jobs/jobs.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { queueNames, queueUrlVariable } from '../../shared/config.ts';
-import { TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+import { ENTITY_TYPE, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
+import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
@@ -249,6 +251,16 @@ describe('table', () => {
 
   it('refuses deletion while deletion protection is on', () => {
     expect(ofType('AWS::DynamoDB::Table')[0]![1].Properties.DeletionProtectionEnabled).toBe(true);
+  });
+});
+
+describe('service secret', () => {
+  it('is retained like the table: sealed values and SSO user ids stored there need it', () => {
+    const secrets = ofType('AWS::SecretsManager::Secret');
+    expect(secrets).toHaveLength(1);
+    expect(secrets[0]![1]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(secrets[0]![1].Properties.SecretString).toBeUndefined();
+    expect(secrets[0]![1].Properties.GenerateSecretString).toBeDefined();
   });
 });
 
@@ -507,6 +519,26 @@ describe('blob sweep schedule', () => {
   });
 });
 
+describe('container images', () => {
+  /** Every file of a staged build context, relative to it. */
+  const filesUnder = (dir: string, prefix = ''): string[] => readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(dir, join(prefix, e.name)) : [join(prefix, e.name)]));
+
+  it('build from a context of what the Dockerfiles copy and nothing else (test output, docs or infra code never change an image)', () => {
+    const manifest = JSON.parse(readFileSync(join(app.outdir, 'DocsServiceStack.assets.json'), 'utf8'));
+    const images = Object.values(manifest.dockerImages) as { source: { directory: string; dockerFile: string; platform: string } }[];
+    expect(images.map((i) => i.source.dockerFile).sort()).toEqual(['infra/git-worker.Dockerfile', 'infra/image-worker.Dockerfile', 'infra/integration-runtime.Dockerfile']);
+    for (const { source } of images) {
+      expect(source.platform).toBe('linux/arm64');
+      const files = filesUnder(join(app.outdir, source.directory));
+      const outside = files.filter((f) => !/^(shared|functions)\//.test(f) && !['package.json', 'package-lock.json', 'tsconfig.json', source.dockerFile].includes(f));
+      expect(outside, source.dockerFile).toEqual([]);
+      expect(files.filter((f) => f.endsWith('.test.ts')), source.dockerFile).toEqual([]);
+      for (const needed of ['package.json', 'package-lock.json', 'tsconfig.json', source.dockerFile, 'shared/config.ts', 'functions/catalogue.ts']) expect(files, `${source.dockerFile}: ${needed}`).toContain(needed);
+    }
+  });
+});
+
 describe('space expiry stream', () => {
   it('only receives REMOVE events made by the DynamoDB service (TTL)', () => {
     const streams = ofType('AWS::Lambda::EventSourceMapping').filter(([, r]) => r.Properties.EventSourceArn['Fn::GetAtt']?.[1] === 'StreamArn');
@@ -518,8 +550,13 @@ describe('space expiry stream', () => {
     expect(m.BisectBatchOnFunctionError).toBe(true);
     expect(m.MaximumRetryAttempts).toBeGreaterThan(0);
     expect(m.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern))).toEqual([
-      { eventName: ['REMOVE'], userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] } },
+      {
+        eventName: ['REMOVE'], userIdentity: { type: ['Service'], principalId: ['dynamodb.amazonaws.com'] },
+        // Spaces only: the TTL removals of rate-limit counters, SAML requests and tokens never invoke it.
+        dynamodb: { OldImage: { [ENTITY_TYPE]: { S: [spaceEntity.type] } } },
+      },
     ]);
+    expect([ENTITY_TYPE, spaceEntity.type]).toEqual(['entityType', 'space']);
   });
 });
 
@@ -550,6 +587,23 @@ describe('alarms', () => {
   const on = (metricName: string, namespace: string, dimensionTarget?: string) => alarms.filter((a) => a.MetricName === metricName && a.Namespace === namespace
     && (dimensionTarget === undefined || a.Dimensions.some((d: any) => d.Value.Ref === dimensionTarget || d.Value['Fn::GetAtt']?.[0] === dimensionTarget)));
   const expressionAlarm = (metricName: string, namespace: string) => alarms.filter((a) => a.Metrics?.some((m: any) => m.MetricStat?.Metric.MetricName === metricName && m.MetricStat.Metric.Namespace === namespace));
+
+  it('can reach the topic: its policy (which replaces SNS\'s default one) lets CloudWatch alarms of this account publish, over TLS only', () => {
+    const policies = ofType('AWS::SNS::TopicPolicy').filter(([, r]) => r.Properties.Topics.some((t: any) => t.Ref === topicId));
+    expect(policies).toHaveLength(1);
+    const statements = policies[0]![1].Properties.PolicyDocument.Statement;
+    const allows = statements.filter((st: any) => st.Effect === 'Allow');
+    expect(allows).toEqual([expect.objectContaining({
+      Principal: { Service: 'cloudwatch.amazonaws.com' },
+      Action: 'sns:Publish',
+      Resource: { Ref: topicId },
+      Condition: {
+        StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+        ArnLike: { 'aws:SourceArn': { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':cloudwatch:', { Ref: 'AWS::Region' }, ':', { Ref: 'AWS::AccountId' }, ':alarm:*']] } },
+      },
+    })]);
+    expect(statements.filter((st: any) => st.Effect === 'Deny')).toEqual([expect.objectContaining({ Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]);
+  });
 
   it('every alarm notifies the topic when it fires and when it recovers, and idle is not breaching', () => {
     expect(alarms.length).toBeGreaterThan(0);
