@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg } from './support/api.ts';
+import { addMember } from '../shared/commands/members/add.ts';
 import { createSite, createSpace } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { siteEntity } from '../shared/db/entities/site.ts';
@@ -110,6 +111,62 @@ describe('sites: create, get, list, patch, delete, publish', () => {
     const bad = await api.request('GET', `/orgs/${org.id}/sites`, { token: org.admin.token, query: { published: 'yes' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/^published: /);
+  });
+
+  it('lists with the type filter, one type or several (repeated, as the official client sends an array)', async () => {
+    const org = await newOrg();
+    const basic = await createSite(api, org, { title: 'Basic' });
+    const premium = await createSite(api, org, { title: 'Premium', type: 'premium' });
+    const ultimate = await createSite(api, org, { title: 'Ultimate', type: 'ultimate' });
+    const ids = async (query: string) => {
+      const res = await api.request('GET', `/orgs/${org.id}/sites?${query}`, { token: org.admin.token });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.items.map((s: { id: string }) => s.id);
+    };
+    expect(await ids('type=ultimate')).toEqual([ultimate.id]);
+    expect(await ids('type=basic&type=premium')).toEqual([basic.id, premium.id]);
+    expect(await ids('type=ultimate&title=prem')).toEqual([]);
+    expect(await ids('type=sponsored')).toEqual([]);
+    const bad = await api.request('GET', `/orgs/${org.id}/sites?type=gold`, { token: org.admin.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^type: must be one of basic, /);
+  });
+
+  it('a space transferred to another organization leaves the site: not listed, presented, searched or published', async () => {
+    const org = await newOrg();
+    const target = await newOrg('Target');
+    await addMember(target.id, org.admin.user, 'admin');
+    const kept = await createSpace(api, org, { title: 'Kept' });
+    const leaving = await createSpace(api, org, { title: 'Leaving' });
+    const site = await createSite(api, org, { title: 'Docs', spaces: [kept.id, leaving.id] });
+    await api.request('POST', `/orgs/${org.id}/sites/${site.id}/publish`, { token: org.admin.token });
+    const before = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token })).body.items;
+    expect(before.map((s: { space: { id: string } }) => s.space.id)).toEqual([kept.id, leaving.id]);
+    const leavingPath = before[1].path;
+
+    const moved = await api.request('POST', `/spaces/${leaving.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.organization).toBe(target.id);
+
+    const after = await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token });
+    expect(after.status).toBe(200);
+    expect(after.body.items.map((s: { space: { id: string } }) => s.space.id)).toEqual([kept.id]);
+    expect(after.body.count).toBe(1);
+    const published = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/published`, { token: org.admin.token })).body;
+    expect(JSON.stringify(published.structure)).not.toContain(leaving.id);
+    const search = await api.request('POST', `/orgs/${org.id}/sites/${site.id}/search`, { token: org.admin.token, body: { query: 'untitled', scope: { mode: 'all' } } });
+    expect(search.status).toBe(200);
+    expect(JSON.stringify(search.body)).not.toContain(leaving.id);
+    // The reader no longer serves the other organization's content under this site.
+    expect((await fetch(`${api.url}/s/${site.id}/${leavingPath}`)).status).toBe(404);
+    expect((await fetch(`${api.url}/s/${site.id}`)).status).toBe(200);
+    // Stored: the site keeps its record (the space may come back); only what is shown changed.
+    expect((await storedInPartition(siteEntity.key({ siteId: site.id }))).some((r) => r.spaceId === leaving.id)).toBe(true);
+
+    // Transferred back, it shows again.
+    expect((await api.request('POST', `/spaces/${leaving.id}/transfer`, { token: org.admin.token, body: { organization: org.id } })).status).toBe(200);
+    const back = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token })).body.items;
+    expect(back.map((s: { space: { id: string } }) => s.space.id)).toEqual([kept.id, leaving.id]);
   });
 
   it('patches settings; proxy set and removed; defaults validated; basename unique', async () => {

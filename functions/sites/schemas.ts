@@ -20,11 +20,18 @@ const condition = v.nullable(conditionExpression);
 const path = v.pipe(str(), v.minLength(1, 'must be 1 to 100 characters'), v.maxLength(100, 'must be 1 to 100 characters'), v.regex(/^[^\s/?#]+$/, 'must not contain spaces, slashes, ? or #'));
 const shareKey = v.optional(v.pipe(str(), v.maxLength(200, 'must be at most 200 characters')));
 
+const siteType = v.picklist(siteTypes, `must be one of ${siteTypes.join(', ')}`);
+
 export const listSitesQuery = v.object({
   ...listQueryEntries,
   space: v.optional(id),
   title: v.optional(v.pipe(str(), v.maxLength(128, 'must be at most 128 characters'))),
   published: v.optional(queryBoolean),
+  /** One type, or several with a repeated `type` parameter (the public interface's array, as its client sends it). */
+  type: v.optional(v.pipe(
+    v.union([siteType, v.array(siteType)], `must be one of ${siteTypes.join(', ')}`),
+    v.transform((t) => [...new Set(Array.isArray(t) ? t : [t])]),
+  )),
 });
 
 export const createSiteBody = v.strictObject({

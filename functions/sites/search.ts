@@ -5,7 +5,7 @@ import { presentList } from '../../shared/presenters/list.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
 import { loadSiteIn } from '../../shared/presenters/read/site-tree.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
-import { isExpired } from '../../shared/policies/access.ts';
+import { showsSpace } from '../../shared/commands/sites/tree.ts';
 import { siteSpacesInScope } from '../../shared/content/search/site-scope.ts';
 import { searchSpaces } from '../../shared/content/search/spaces-search.ts';
 import type { LocatedPage } from '../../shared/content/tree.ts';
@@ -46,7 +46,7 @@ route(siteSearchRoutes, op.searchSiteContent, async (c) => {
   };
   const selected = siteSpacesInScope(tree, scope, field, (s) => spaceOf(s.spaceId)?.language);
   const spaces = [...new Map(selected.map((s) => [s.spaceId, spaceOf(s.spaceId)])).values()]
-    .filter((s): s is SpaceItem => s !== undefined && !s.deletedAt && !isExpired(s));
+    .filter((s): s is SpaceItem => showsSpace(tree.site, s) && !s.deletedAt);
   const readable = (await presentReadable(c.var.scope, org, spaces, (space) => space)).slice(0, MAX_SPACES_PER_SITE_SEARCH);
 
   const results = await searchSpaces(c.var.scope, readable, body.query, { searchable });

@@ -28,15 +28,16 @@ export const sitesRoutes = operationRoutes();
 
 route(sitesRoutes, op.listSites, async (c) => {
   const { organizationId } = c.req.valid('param');
-  const { page, limit, space, title, published } = c.req.valid('query');
+  const { page, limit, space, title, published, type } = c.req.valid('query');
   const { org, role } = await loadSiteOrgAccess(c.var.scope, organizationId, 'read');
-  const filtered = space !== undefined || (title !== undefined && title !== '') || published !== undefined;
+  const filtered = space !== undefined || (title !== undefined && title !== '') || published !== undefined || type !== undefined;
   const result = await siteEntity.query.byOrg({ orgId: organizationId }, {
     where: filtered
       ? (w) => w.and(
           space !== undefined && w.hasEntry('spaceRefs', space),
           title !== undefined && title !== '' && w.contains('titleLower', title.toLowerCase()),
           published !== undefined && w.eq('published', published),
+          type !== undefined && w.or(...type.map((t) => w.eq('type', t))),
         )
       : undefined,
   }).page({ limit, cursor: page });

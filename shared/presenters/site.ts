@@ -7,10 +7,9 @@ import { collectionEntity } from '../db/entities/collection.ts';
 import type { Role } from '../http/schemas.ts';
 import { effectiveRole, type LevelHolder } from '../policies/effective-role.ts';
 import { policies } from '../policies/index.ts';
-import { isExpired } from '../policies/access.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import { presentSpace } from './space.ts';
-import { childrenOf, isDefaultSiteSpace, siteSpacesIn, type SiteTree } from '../commands/sites/tree.ts';
+import { childrenOf, isDefaultSiteSpace, showsSpace, siteSpacesIn, type SiteTree } from '../commands/sites/tree.ts';
 import { hashShareSecret, openShareSecret } from '../commands/sites/share-links.ts';
 import { readerBaseUrl } from '../reader/site.ts';
 import type { SiteOutput } from './schemas/site.ts';
@@ -68,7 +67,7 @@ export function presentSite(site: SiteItem, org: OrganizationItem, role: Role | 
 export interface StructureContext {
   org: OrganizationItem;
   tree: SiteTree;
-  /** Presented spaces by id (spaces that no longer exist are absent). */
+  /** Presented spaces by id (spaces that no longer exist, or left the organization, are absent: showsSpace). */
   spaces: Map<string, SiteSpaceOutput['space']>;
   /** `?share=<key>` when the caller gave a valid share key of a share-link site, else ''. */
   shareQuery: string;
@@ -86,7 +85,7 @@ export async function loadSiteSpaces(request: RequestScope, org: OrganizationIte
   const spaces = ids.map((spaceId) => loader.peek(spaceEntity.key({ spaceId })))
     .filter((r): r is Record<string, unknown> => r !== undefined)
     .map((r) => spaceEntity.fromRecord(r) as SpaceItem)
-    .filter((s) => !isExpired(s));
+    .filter((s) => showsSpace({ orgId: org.id }, s));
   await loader.load([...new Set(spaces.flatMap((s) => s.ancestors))].map((collectionId) => collectionEntity.key({ collectionId })));
   const memberRecord = loader.peek(memberKey);
   const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;

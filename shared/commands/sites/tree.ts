@@ -2,6 +2,8 @@ import { generateKeyBetween } from 'fractional-indexing';
 import { type SiteItem, type SiteSectionGroupItem, type SiteSectionItem, type SiteSpaceItem } from '../../db/entities/site.ts';
 import type { ShareLinkItem } from '../../db/entities/share-link.ts';
 import type { Role } from '../../http/schemas.ts';
+import type { SpaceItem } from '../../db/entities/space.ts';
+import { isExpired } from '../../policies/access.ts';
 
 /** A site and everything in its partition, children in tree order. */
 export interface SiteTree {
@@ -10,6 +12,16 @@ export interface SiteTree {
   sections: SiteSectionItem[];
   groups: SiteSectionGroupItem[];
   shareLinks: ShareLinkItem[];
+}
+
+/**
+ * Whether a site space shows its space: only while the space exists in the site's own
+ * organization. A space transferred to another organization (or past its retention) stays
+ * referenced by the site's records but is absent from the site everywhere: the API's
+ * structure and lists, site search and the published reader.
+ */
+export function showsSpace(site: Pick<SiteItem, 'orgId'>, space: SpaceItem | undefined): space is SpaceItem {
+  return space !== undefined && space.orgId === site.orgId && !isExpired(space);
 }
 
 /** Parent of sections and groups: a group id, or undefined for the root of the site. */
