@@ -9,6 +9,12 @@ import { DocsStorage } from './constructs/storage.ts';
 import { DocsTable } from './constructs/table.ts';
 import { DocsWorkers } from './constructs/workers.ts';
 
+/** What the deploy-time parameters naming the deployment's public addresses accept. */
+export const DEPLOYMENT_PARAMETER_PATTERNS = {
+  PublicAppUrl: '^https?://[^\\s/?#]+[^\\s?#]*$',
+  PublishedDomain: '^([a-z0-9]([a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9]([a-z0-9-]*[a-z0-9])?$',
+} as const;
+
 /** 'integration-events' -> 'IntegrationEvents', for output ids. */
 const pascal = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, _d, c: string) => c.toUpperCase());
 
@@ -37,13 +43,27 @@ export class DocsServiceStack extends Stack {
       type: 'Number', default: API_STAGE_THROTTLE.burstLimit, minValue: 1,
       description: 'Requests the HTTP API stage accepts in a burst above the rate',
     });
+    // Where the deployment lives, with no default: the local defaults (https://app.docs.localhost,
+    // docs.localhost) would otherwise be presented in every answer and stored with every new
+    // organization (its hostname). CloudFormation keeps the values for later deploys.
+    const appUrl = new CfnParameter(this, 'PublicAppUrl', {
+      type: 'String', allowedPattern: DEPLOYMENT_PARAMETER_PATTERNS.PublicAppUrl,
+      constraintDescription: 'an http(s) URL without query or fragment, e.g. https://app.example.com',
+      description: 'Base URL of the web app (PUBLIC_APP_URL): urls.app of every answer, in-app links, SSO return origins',
+    });
+    const publishedDomain = new CfnParameter(this, 'PublishedDomain', {
+      type: 'String', allowedPattern: DEPLOYMENT_PARAMETER_PATTERNS.PublishedDomain,
+      constraintDescription: 'a lower-case domain name, e.g. docs.example.com',
+      description: 'Domain of published content (PUBLISHED_DOMAIN): a new organization\'s hostname is <org>.<domain>',
+    });
+    const deployment = { PUBLIC_APP_URL: appUrl.valueAsString, PUBLISHED_DOMAIN: publishedDomain.valueAsString };
     const api = new DocsApi(this, 'Api', {
-      table, bucket, queues, serviceSecret,
+      table, bucket, queues, serviceSecret, environment: deployment,
       throttle: { rateLimit: rateLimit.valueAsNumber, burstLimit: burstLimit.valueAsNumber },
     });
     const workers = new DocsWorkers(this, 'Workers', {
       table, bucket, queues, serviceSecret,
-      environment: { PUBLIC_API_URL: api.httpApi.apiEndpoint },
+      environment: { PUBLIC_API_URL: api.httpApi.apiEndpoint, ...deployment },
     });
     workers.integrationRuntime.servePublicEndpoints(api.httpApi);
 

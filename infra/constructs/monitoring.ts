@@ -19,6 +19,11 @@ export const ALARM_THRESHOLDS = {
   api5xxPercent: 1,
   /** API Gateway p99 latency in ms, over three 5-minute periods in a row (the integration limit is 30 s). */
   apiP99LatencyMs: 5_000,
+  /**
+   * Age in seconds of the oldest message of a work queue: its consumer (capped by its maximum
+   * concurrency) has fallen an hour behind, or stopped taking messages; failures alone reach the DLQ alarms.
+   */
+  queueAgeSeconds: 60 * 60,
   /** Age of the oldest unprocessed stream record of the space-expiry worker, in ms (the stream keeps 24 h). */
   streamIteratorAgeMs: 60 * 60 * 1000,
 } as const;
@@ -32,7 +37,7 @@ export interface DocsMonitoringProps {
   functions: Record<string, IFunction>;
   /** Every dead-letter queue, by name; one message in any is an alarm. */
   deadLetterQueues: Record<string, IQueue>;
-  /** Work queues, by name, for the dashboard (depth and age of the oldest message). */
+  /** Work queues, by name: the age of their oldest message is watched, and graphed with their depth. */
   queues: Record<string, IQueue>;
   /** The table-stream consumer, whose iterator age is watched. */
   streamConsumer: IFunction;
@@ -84,6 +89,10 @@ export class DocsMonitoring extends Construct {
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
       alarm(`DeadLetters-${name}`, queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: FIVE_MINUTES }), 1,
         `A message reached the dead-letter queue ${name}: a job failed on every attempt`);
+    }
+    for (const [name, queue] of Object.entries(props.queues)) {
+      alarm(`QueueAge-${name}`, queue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: FIVE_MINUTES }), ALARM_THRESHOLDS.queueAgeSeconds,
+        `The oldest message of the queue ${name} has waited more than ${ALARM_THRESHOLDS.queueAgeSeconds / 60} minutes: its worker is behind or stopped`);
     }
     for (const [name, fn] of Object.entries(props.functions)) {
       alarm(`Errors-${name}`, fn.metricErrors({ statistic: 'Sum', period: FIVE_MINUTES }), 1, `Function ${name} failed (uncaught error or timeout)`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { DocsServiceStack } from '../../infra/stack.ts';
+import { DEPLOYMENT_PARAMETER_PATTERNS, DocsServiceStack } from '../../infra/stack.ts';
 import { ACCESS_LOG_FORMAT, API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDER_ROUTES } from '../../infra/constructs/api.ts';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring.ts';
 import { workerConsumption } from '../../infra/constructs/queues.ts';
@@ -251,6 +251,24 @@ describe('table', () => {
 
   it('refuses deletion while deletion protection is on', () => {
     expect(ofType('AWS::DynamoDB::Table')[0]![1].Properties.DeletionProtectionEnabled).toBe(true);
+  });
+});
+
+describe('deployment parameters', () => {
+  it('name the public app URL and the published domain, with no local default, and every function is told both', () => {
+    const parameters = template.toJSON().Parameters;
+    for (const name of ['PublicAppUrl', 'PublishedDomain'] as const) {
+      expect(parameters[name], name).toMatchObject({ Type: 'String', AllowedPattern: DEPLOYMENT_PARAMETER_PATTERNS[name] });
+      expect(parameters[name].Default, name).toBeUndefined();
+    }
+    const accepts = (name: keyof typeof DEPLOYMENT_PARAMETER_PATTERNS, value: string) => new RegExp(DEPLOYMENT_PARAMETER_PATTERNS[name]).test(value);
+    expect(['https://app.example.com', 'https://example.com/app', 'http://10.0.0.1:3000'].every((v) => accepts('PublicAppUrl', v))).toBe(true);
+    expect(['', 'app.example.com', 'https://app.example.com?x=1', 'https://a b'].some((v) => accepts('PublicAppUrl', v))).toBe(false);
+    expect(['docs.example.com', 'example.io'].every((v) => accepts('PublishedDomain', v))).toBe(true);
+    expect(['', 'localhost', 'Docs.Example.com', '.example.com', 'https://docs.example.com', 'example.com.'].some((v) => accepts('PublishedDomain', v))).toBe(false);
+    for (const [id, fn] of functions) {
+      expect(fn.Properties.Environment.Variables, id).toMatchObject({ PUBLIC_APP_URL: { Ref: 'PublicAppUrl' }, PUBLISHED_DOMAIN: { Ref: 'PublishedDomain' } });
+    }
   });
 });
 
@@ -614,11 +632,22 @@ describe('alarms', () => {
     }
   });
 
-  it('fire on any message in any dead-letter queue (the four DLQs and the stream failures queue)', () => {
+  it('fire on any message in any dead-letter queue (one per work queue, and the stream failures queue)', () => {
     expect(deadLetterIds.size).toBe(queueNames.length + 1);
     for (const id of deadLetterIds) {
       const [a] = on('ApproximateNumberOfMessagesVisible', 'AWS/SQS', id);
       expect(a, id).toMatchObject({ Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold', Statistic: 'Maximum', EvaluationPeriods: 1 });
+    }
+  });
+
+  it('fire when a work queue\'s oldest message has waited an hour (a worker behind or stopped)', () => {
+    const workQueues = queues.filter(([, r]) => r.Properties.RedrivePolicy);
+    expect(workQueues).toHaveLength(queueNames.length);
+    expect(ALARM_THRESHOLDS.queueAgeSeconds).toBe(3600);
+    for (const [id] of workQueues) {
+      const matching = on('ApproximateAgeOfOldestMessage', 'AWS/SQS', id);
+      expect(matching, id).toHaveLength(1);
+      expect(matching[0]).toMatchObject({ Threshold: 3600, Statistic: 'Maximum', Period: 300, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     }
   });
 
