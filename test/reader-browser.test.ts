@@ -353,3 +353,163 @@ describe.skipIf(!HAS_CHROMIUM)('reader experience and budgets in Chromium', () =
     await page.context().close();
   });
 });
+
+/** Blocks as a reader of GitBook-shaped pages sees them: expandables holding code, rich figure captions, task lists, columns, line numbers. */
+const BLOCKS_MARKDOWN = `# Reader blocks
+
+<figure><img src=".gitbook/assets/diagram.png" alt="Architecture diagram"><figcaption><p>The <strong>diagram</strong>, see <a href="configuration.md">the configuration</a></p></figcaption></figure>
+
+<details>
+
+<summary>Defaults file</summary>
+
+\`\`\`yaml
+port: 8080
+workers: 4
+\`\`\`
+
+</details>
+
+- [x] Installed the CLI
+- [ ] Deployed to production
+
+{% columns %}
+{% column width="50%" %}
+Left column text.
+{% endcolumn %}
+
+{% column width="50%" %}
+Right column text.
+{% endcolumn %}
+{% endcolumns %}
+
+{% code title="server.ts" lineNumbers="true" %}
+\`\`\`typescript
+export const server = await serve({ port: 8080, workers: 4, onError: (err) => console.error('a line long enough to scroll sideways on a phone', err) });
+\`\`\`
+{% endcode %}
+`;
+
+describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them', () => {
+  let api: TestApi;
+  let browser: Browser;
+  let site: { id: string; url: string };
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    const org = await newOrg();
+    const space = await spaceWithPages(api, org, 'Guide', [BLOCKS_MARKDOWN, CONFIG_MARKDOWN], [
+      { name: 'diagram.png', contentType: 'image/png', bytes: pngFile(400, 300, 7) },
+    ]);
+    site = await publishedSite(api, org, [space.id], 'public');
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  const open = async (options: BrowserContextOptions) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    return { page, errors };
+  };
+  const DESKTOP = { viewport: { width: 1280, height: 800 } };
+  const MOBILE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it('a page with code inside an expandable opens, the code highlighted; the figure caption keeps its bold and its link', async () => {
+    const { page, errors } = await open(DESKTOP);
+    const res = await page.goto(`${site.url}/reader-blocks`);
+    expect(res?.status()).toBe(200);
+    const details = page.locator('main details');
+    await details.locator('summary').click();
+    expect(await details.locator('pre.shiki code.language-yaml').innerText()).toContain('workers: 4');
+
+    const caption = page.locator('figure.image figcaption');
+    expect(await caption.innerText()).toBe('The diagram, see the configuration');
+    expect(await caption.locator('strong').innerText()).toBe('diagram');
+    await caption.getByRole('link', { name: 'the configuration' }).click();
+    await page.waitForURL(`${site.url}/configuration`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('task items show the box beside their text; columns sit side by side, stacked on a phone', async () => {
+    const { page } = await open(DESKTOP);
+    await page.goto(`${site.url}/reader-blocks`);
+    const item = page.locator('ul.tasks > li').first();
+    const box = (await item.locator('input[type=checkbox]').boundingBox())!;
+    const label = (await item.locator('p').boundingBox())!;
+    expect(await item.locator('input').isChecked()).toBe(true);
+    // On one line: the box's middle is within the text's line, left of the text.
+    expect(box.y + box.height / 2).toBeGreaterThan(label.y);
+    expect(box.y + box.height / 2).toBeLessThan(label.y + label.height);
+    expect(box.x + box.width).toBeLessThanOrEqual(label.x);
+    expect(await item.evaluate((el) => getComputedStyle(el).listStyleType)).toBe('none');
+
+    const [left, right] = [(await page.locator('.column').nth(0).boundingBox())!, (await page.locator('.column').nth(1).boundingBox())!];
+    expect(Math.abs(left.y - right.y)).toBeLessThan(1);
+    expect(right.x).toBeGreaterThan(left.x + left.width);
+    await page.context().close();
+
+    const phone = (await open(MOBILE)).page;
+    await phone.goto(`${site.url}/reader-blocks`);
+    const [top, bottom] = [(await phone.locator('.column').nth(0).boundingBox())!, (await phone.locator('.column').nth(1).boundingBox())!];
+    expect(bottom.y).toBeGreaterThanOrEqual(top.y + top.height);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await phone.context().close();
+  });
+
+  it('code asked with line numbers shows them; the copy button sits in the header, never over the code', async () => {
+    for (const options of [DESKTOP, MOBILE]) {
+      const { page } = await open(options);
+      await page.goto(`${site.url}/reader-blocks`);
+      const code = page.locator('figure.code', { hasText: 'server.ts' });
+      const firstLine = code.locator('pre .line').first();
+      expect(await code.locator('pre').getAttribute('class')).toContain('line-numbers');
+      expect(await firstLine.evaluate((el) => getComputedStyle(el, '::before').content)).not.toBe('none');
+      const copy = code.getByRole('button', { name: 'Copy' });
+      const [button, pre] = [(await copy.boundingBox())!, (await code.locator('pre').boundingBox())!];
+      expect(overlap(button, pre), JSON.stringify({ button, pre })).toBe(false);
+      expect(overlap(button, (await code.locator('.code-header').boundingBox())!)).toBe(true);
+      await page.context().close();
+    }
+  });
+
+  it('a missing page answers 404 inside the site: its title, page tree and search, and a way back to the first page', async () => {
+    const { page, errors } = await open(DESKTOP);
+    const res = await page.goto(`${site.url}/no-such-page`);
+    expect(res?.status()).toBe(404);
+    expect(res?.headers()['cache-control']).toBe('no-store');
+    expect(await page.title()).toBe('Page not found · Widget Docs');
+    expect(await page.locator('main h1').innerText()).toBe('Page not found');
+    expect(await page.locator('meta[name=robots]').getAttribute('content')).toBe('noindex');
+    expect(await page.getByRole('searchbox', { name: 'Search' }).isVisible()).toBe(true);
+    expect(await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Configuration' }).isVisible()).toBe(true);
+    await page.locator('main').getByRole('link', { name: 'Guide' }).click();
+    await page.waitForURL(site.url);
+    expect(await page.locator('main h1').innerText()).toBe('Reader blocks');
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    // Markdown of a missing page stays a plain 404.
+    expect((await fetch(`${site.url}/no-such-page.md`)).status).toBe(404);
+    await page.context().close();
+  });
+
+  it('pages carry link-preview tags and their canonical URL (the site root names its first page)', async () => {
+    const { page } = await open(DESKTOP);
+    await page.goto(site.url);
+    const meta = (selector: string) => page.locator(selector).getAttribute('content');
+    expect(await page.locator('link[rel=canonical]').getAttribute('href')).toBe(`${site.url}/reader-blocks`);
+    expect(await meta('meta[property="og:url"]')).toBe(`${site.url}/reader-blocks`);
+    expect(await meta('meta[property="og:title"]')).toBe('Reader blocks · Widget Docs');
+    expect(await meta('meta[property="og:site_name"]')).toBe('Widget Docs');
+    expect(await meta('meta[name="twitter:card"]')).toBe('summary');
+    await page.context().close();
+  });
+});

@@ -14,7 +14,7 @@ import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/l
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
-import { llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
+import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
@@ -170,9 +170,9 @@ async function read(c: Context) {
   const scripts = format ? [] : await siteScripts(tree.site);
   // Part of the page's ETag: installing or publishing an integration changes the page.
   const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
-  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => page(c, renderShell({
+  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}, status: 200 | 404 = 200) => page(c, renderShell({
     site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, scripts, ...extra,
-  }));
+  }), status);
   if (query.q !== undefined && !format) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
@@ -191,7 +191,15 @@ async function read(c: Context) {
       if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey, scriptsKey])) return c.body(null, 304);
       return shell(space.title, [h('h1', space.title), h('p', 'This space has no pages yet.')]);
     }
-    return notFound(c);
+    if (format) return notFound(c);
+    // A page that is not there (a stale or mistyped link): the 404 in the site's own layout, so the
+    // reader can still search, browse the page tree or go back to the site's first page.
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Robots-Tag', 'noindex');
+    return shell('Page not found', [h('article', [
+      h('h1', 'Page not found'),
+      h('p', ['There is no page at this address: it may have moved or been removed. Search for it, pick a page from the list, or go to ', h('a', { href: space.basePath }, space.title), '.']),
+    ])], { noindex: true }, 404);
   }
   // PDFs cost a rendering each: only sites that offer the action answer them.
   if (asPdf && !customization.pageActions.items.includes('pdf')) return notFound(c);
@@ -226,6 +234,7 @@ async function read(c: Context) {
     currentPath: located.path,
     description: current.description,
     markdownHref,
+    canonicalUrl: absolute(`${space.basePath}/${located.path}`),
     toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes),
     codeCss: body.codeCss,
     math: body.math,

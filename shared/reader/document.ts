@@ -28,7 +28,7 @@ import { htmlWithFileUrls } from './html-images.ts';
  */
 
 export type ReaderNode = Node;
-type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[]; leaves?: { text: string; marks?: { type: string; data?: Record<string, unknown> }[] }[] };
+type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[]; fragments?: { fragment?: string; nodes?: Node[] }[]; leaves?: { text: string; marks?: { type: string; data?: Record<string, unknown> }[] }[] };
 
 export interface RenderContext {
   manifest: Manifest;
@@ -102,6 +102,8 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
           }
         }
         if (node.nodes) walk(node.nodes);
+        // Fragments hold blocks too (an expandable's body, captions): their code, math, images and includes.
+        for (const fragment of node.fragments ?? []) if (fragment.nodes) walk(fragment.nodes);
       }
     };
     walk(nodes);
@@ -216,8 +218,19 @@ function heading(ctx: RenderContext, node: Node, level: number): ElementContent 
   return h(`h${level}`, { id }, [h('a.anchor', { href: `#${id}` }, '#'), ...inlines(ctx, node.nodes)]);
 }
 
-function caption(data: Record<string, unknown>): Out {
-  return typeof data.caption === 'string' && data.caption ? [h('figcaption', data.caption)] : [];
+/**
+ * The caption of an image, embed or file: its `caption` fragment with its formatting and
+ * links (a figcaption such as `The <strong>diagram</strong>, see <a href=...>`), paragraphs
+ * on lines of their own; else the plain caption text (`data.caption`, older documents).
+ */
+function caption(ctx: RenderContext, node: Node): Out {
+  const fragment = node.fragments?.find((f) => f.fragment === 'caption');
+  const lines = (fragment?.nodes ?? [])
+    .map((block) => (block.object === 'text' ? inlines(ctx, [block]) : inlines(ctx, block.nodes)))
+    .filter((line) => line.length > 0);
+  if (lines.length > 0 && captionText(node).trim() !== '') return [h('figcaption', lines.flatMap((line, i) => (i === 0 ? line : [h('br'), ...line])))];
+  const text = captionText(node);
+  return text ? [h('figcaption', text)] : [];
 }
 
 /**
@@ -233,8 +246,8 @@ function img(ctx: RenderContext, data: Record<string, unknown>): ElementContent 
 }
 
 function image(ctx: RenderContext, node: Node): ElementContent {
-  // The caption is the image's caption fragment (captionText), not `data`.
-  return h('figure.image', [img(ctx, node.data ?? {}), ...caption({ caption: captionText(node) })]);
+  // The caption is the image's caption fragment, not `data`.
+  return h('figure.image', [img(ctx, node.data ?? {}), ...caption(ctx, node)]);
 }
 
 /** A code block: header (title, language), then the code highlighted when shiki knows the language. */
@@ -247,7 +260,12 @@ function codeBlock(ctx: RenderContext, node: Node): ElementContent {
   const pre = ctx.code.highlight(code, syntax) ?? h('pre', h('code', code));
   const codeElement = pre.children.find((c) => c.type === 'element' && c.tagName === 'code');
   if (codeElement?.type === 'element') Object.assign(codeElement.properties, language);
-  if (data.lineNumbers) pre.properties.className = [...((pre.properties.className as string[] | undefined) ?? []), 'line-numbers'];
+  if (data.lineNumbers) {
+    // shiki's <pre> carries its classes as `class`, the plain one none: one className list either way.
+    const classes = pre.properties.className ?? pre.properties.class;
+    delete pre.properties.class;
+    pre.properties.className = [...(Array.isArray(classes) ? classes.map(String) : typeof classes === 'string' ? classes.split(/\s+/) : []), 'line-numbers'];
+  }
   const header = title || syntax
     ? [h('figcaption.code-header', [...(title ? [h('span.code-title', title)] : []), ...(syntax ? [h('span.code-lang', syntax)] : [])])]
     : [];
@@ -335,11 +353,11 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
     case 'embed': {
       const url = embedUrl(data.url);
       if (!url) return [];
-      return [h('figure.embed', [h('a', { href: url.href, rel: ['noopener'], target: '_blank' }, [h('span.embed-host', url.hostname), ' ', h('span.embed-url', url.href)]), ...caption(data)])];
+      return [h('figure.embed', [h('a', { href: url.href, rel: ['noopener'], target: '_blank' }, [h('span.embed-host', url.hostname), ' ', h('span.embed-url', url.href)]), ...caption(ctx, node)])];
     }
     case 'file': {
       const { href, label } = refHref(ctx, data.ref);
-      return [h('figure.file', [h('a', { href, download: true }, label ?? 'Download'), ...caption(data)])];
+      return [h('figure.file', [h('a', { href, download: true }, label ?? 'Download'), ...caption(ctx, node)])];
     }
     case 'reusable-content': {
       const id = includeId(ctx.manifest, data);

@@ -43,7 +43,8 @@ export async function codeHighlighter(syntaxes: Iterable<string>): Promise<CodeH
   return {
     highlight(code, syntax) {
       const lang = codeLanguage(syntax);
-      if (!lang) return undefined;
+      // A language not loaded up front (a block prepareRender did not see) shows as plain code, never a failed page.
+      if (!lang || !shiki.getLoadedLanguages().includes(lang)) return undefined;
       const root = shiki.codeToHast(code, { lang, themes: CODE_THEMES, defaultColor: false, transformers: [classes] });
       const pre = root.children.find((n): n is Element => n.type === 'element' && n.tagName === 'pre');
       return pre;

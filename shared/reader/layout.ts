@@ -50,6 +50,8 @@ export interface ShellInput {
   query?: string;
   /** Link to this page as markdown. */
   markdownHref?: string;
+  /** The page's absolute URL (its `canonical` link and `og:url`), for pages that have one. */
+  canonicalUrl?: string;
   /** Integrations' published-site scripts (shared/reader/site-scripts.ts): loaded async, their policies merged into the CSP. */
   scripts?: { path: string; contentSecurityPolicy?: string }[];
 }
@@ -139,6 +141,27 @@ function externalLinks(nodes: ElementContent[], target: string): ElementContent[
   return nodes;
 }
 
+/**
+ * What a link preview shows (chat apps, social networks, search results): Open Graph and
+ * Twitter card tags with the page's title and description, the site's social preview image
+ * when it sets one, and the page's canonical URL (one URL for a page also served at the site root).
+ */
+function socialMeta(input: ShellInput, documentTitle: string, siteTitle: string): ElementContent[] {
+  const image = safeHref((input.customization as { socialPreview?: { url?: string } }).socialPreview?.url);
+  const absoluteImage = image && /^https?:\/\//i.test(image) ? image : undefined;
+  const property = (name: string, content: string) => h('meta', { property: name, content });
+  return [
+    ...(input.canonicalUrl ? [h('link', { rel: ['canonical'], href: input.canonicalUrl })] : []),
+    property('og:type', 'website'),
+    property('og:site_name', siteTitle),
+    property('og:title', documentTitle),
+    ...(input.description ? [property('og:description', input.description)] : []),
+    ...(input.canonicalUrl ? [property('og:url', input.canonicalUrl)] : []),
+    ...(absoluteImage ? [property('og:image', absoluteImage)] : []),
+    h('meta', { name: 'twitter:card', content: absoluteImage ? 'summary_large_image' : 'summary' }),
+  ];
+}
+
 export function renderShell(input: ShellInput): RenderedPage {
   const c = input.customization;
   const resolve: LinkResolver = input.resolveLink ?? ((to) => (typeof to === 'string' ? to : (to as { url?: string } | undefined)?.url ?? '#'));
@@ -158,6 +181,7 @@ export function renderShell(input: ShellInput): RenderedPage {
     h('title', documentTitle),
     ...(input.description ? [h('meta', { name: 'description', content: input.description })] : []),
     ...(input.noindex ? [h('meta', { name: 'robots', content: 'noindex' })] : []),
+    ...socialMeta(input, documentTitle, siteTitle),
     ...(input.markdownHref ? [h('link', { rel: ['alternate'], type: 'text/markdown', href: input.markdownHref })] : []),
     h('link', { rel: ['icon'], href: favicon(c, siteTitle, input.site.basePath) }),
     h('link', { rel: ['stylesheet'], href: assetHref(input.site.basePath, 'css') }),

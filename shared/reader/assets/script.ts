@@ -2,7 +2,8 @@
  * The reader's script, served from a long-cached URL (shared/reader/assets.ts) and loaded
  * with `defer`. Everything it does improves a page that already works without it: tabs,
  * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
- * page tree after the page: the `js` class hides that tree on narrow screens), copy buttons, the current heading in "On this page", and
+ * page tree after the page: the `js` class hides that tree on narrow screens), copy buttons (in
+ * the code's header, beside its language, never over the code), the current heading in "On this page", and
  * instant search (`/` or Ctrl/Cmd-K) over the space's `~search` JSON, the form's own
  * submit staying the no-JavaScript path, and tab stops only on the regions that scroll: the
  * server makes every code block, display math and table focusable (shared/reader/scroll-regions.ts);
@@ -23,7 +24,7 @@ if(toggle){toggle.hidden=false;label();toggle.addEventListener('click',function(
 var menu=d.querySelector('.menu-link');
 if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','false');menu.addEventListener('click',function(e){e.preventDefault();var open=d.body.classList.toggle('menu-open');menu.setAttribute('aria-expanded',String(open));});}
 all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent='Copy';
-b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy';},1500);},function(){});});f.appendChild(b);});
+b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy';},1500);},function(){});});var hd=f.querySelector(':scope>.code-header');(hd||f).appendChild(b);});
 var toc=all('aside.toc a');
 if(toc.length){var heads=toc.map(function(a){return d.getElementById(decodeURIComponent(a.hash.slice(1)));});var ticking=false;
 function spy(){ticking=false;var cur=0;for(var i=0;i<heads.length;i++){if(heads[i]&&heads[i].getBoundingClientRect().top<innerHeight*0.3)cur=i;}

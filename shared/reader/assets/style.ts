@@ -66,6 +66,10 @@ aside.toc a[aria-current]{color:var(--primary);border-left-color:var(--primary);
 .tabs{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0}.tab-list{display:flex;border-bottom:1px solid var(--border);overflow-x:auto}
 .tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit;color:var(--fg)}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
 figure{margin:1rem 0}figcaption{font-size:.875rem;color:var(--muted)}
+main blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--border);color:var(--muted)}main li>p{margin:.25rem 0}main h5{font-size:.95rem}main h6{font-size:.9rem}
+ul.tasks{list-style:none;padding-left:1.75rem}ul.tasks>li>input{margin:0 .5rem 0 -1.5rem;vertical-align:-.1em}ul.tasks>li>input+p{display:inline}
+.columns{display:flex;gap:1.5rem;margin:1rem 0}.column{flex:1 1 0;min-width:0}.column>:first-child{margin-top:0}.column>:last-child{margin-bottom:0}
+main details{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0;padding:0 1rem}main details>summary{cursor:pointer;padding:.6rem 0;font-weight:600}main details[open]>summary{border-bottom:1px solid var(--border);margin-bottom:.75rem}
 figure.code{border:1px solid var(--border);border-radius:var(--radius);overflow:hidden;position:relative}
 .code-header{display:flex;gap:1rem;justify-content:space-between;padding:.3rem .9rem;background:var(--subtle);border-bottom:1px solid var(--border);font-size:.8rem}
 .code-title{font-weight:600;color:var(--fg)}.code-lang{margin-left:auto;color:var(--muted);font-family:var(--mono)}
@@ -74,7 +78,8 @@ pre{margin:0;padding:.8rem 1rem;overflow:auto;background:var(--subtle);border-ra
 @media (prefers-color-scheme:dark){:root:not([data-theme=light]) .shiki,:root:not([data-theme=light]) .shiki span{color:var(--shiki-dark)}}
 pre.line-numbers code{counter-reset:line}pre.line-numbers .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2rem;margin-right:1rem;text-align:right;color:var(--muted)}
 code{font-family:var(--mono);font-size:.9em}:not(pre)>code{background:var(--subtle);padding:.1rem .3rem;border-radius:4px}
-.copy{position:absolute;right:.4rem;bottom:.4rem;font:12px var(--font);padding:.2rem .5rem;opacity:.85;background:var(--bg)}
+.copy{position:absolute;right:.4rem;top:.4rem;font:12px var(--font);padding:.2rem .5rem;opacity:.85;background:var(--bg)}figure.code>pre:first-child{padding-right:4.5rem}
+.code-header{align-items:center}.code-header .copy{position:static;margin:-.15rem -.5rem -.15rem auto;padding:.05rem .5rem}.code-lang+.copy{margin-left:0}
 .content-ref,.embed a,.file a{display:flex;gap:1rem;justify-content:space-between;padding:.75rem 1rem;text-decoration:none}
 .content-ref,.card,.embed a,.file a{border:1px solid var(--border);border-radius:var(--radius);transition:border-color .15s}.content-ref:hover,.card:hover{border-color:var(--primary)}
 .cards{list-style:none;padding:0;margin:1rem 0;display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:1rem}.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
@@ -94,7 +99,7 @@ footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{colo
 @media (max-width:75rem){aside.toc{display:none}}
 @media (max-width:52rem){
 .menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%;order:5}.search input{width:100%}header.top nav.links{display:none}
-.layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}main h1{font-size:1.6rem}
+.layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}.columns{flex-direction:column;gap:.75rem}main h1{font-size:1.6rem}
 aside.sidebar{order:2;width:auto;align-self:stretch;position:static;max-height:none;min-height:0;border-right:0;border-top:1px solid var(--border)}.js body:not(.menu-open) aside.sidebar{display:none}
 .menu-open aside.sidebar{order:0;position:fixed;inset:var(--header) 15% 0 0;z-index:25;background:var(--bg);overflow:auto;border-right:1px solid var(--border);box-shadow:0 0 40px #0004}
 }
