@@ -169,6 +169,37 @@ describe('sites: create, get, list, patch, delete, publish', () => {
     expect(back.map((s: { space: { id: string } }) => s.space.id)).toEqual([kept.id, leaving.id]);
   });
 
+  it('a deleted space leaves the site until restored: lists, profile and reader; its site space cannot be changed meanwhile', async () => {
+    const org = await newOrg();
+    const kept = await createSpace(api, org, { title: 'Kept' });
+    const trashed = await createSpace(api, org, { title: 'Trashed' });
+    const site = await createSite(api, org, { title: 'Docs', spaces: [kept.id, trashed.id] });
+    await api.request('POST', `/orgs/${org.id}/sites/${site.id}/publish`, { token: org.admin.token });
+    const [, trashedSiteSpace] = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token })).body.items;
+    expect((await fetch(`${api.url}/s/${site.id}/${trashedSiteSpace.path}`)).status).toBe(200);
+
+    expect((await api.request('DELETE', `/spaces/${trashed.id}`, { token: org.admin.token })).status).toBe(205);
+    const listed = await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token });
+    expect(listed.body.items.map((s: { space: { id: string } }) => s.space.id)).toEqual([kept.id]);
+    const profile = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/published`, { token: org.admin.token })).body;
+    expect(JSON.stringify(profile.structure)).not.toContain(trashed.id);
+    // The trash is not published: the reader stops serving the deleted space's pages.
+    expect((await fetch(`${api.url}/s/${site.id}/${trashedSiteSpace.path}`)).status).toBe(404);
+    const path = `/orgs/${org.id}/sites/${site.id}/site-spaces/${trashedSiteSpace.id}`;
+    const patch = await api.request('PATCH', path, { token: org.admin.token, body: { path: 'elsewhere' } });
+    expect(patch.status).toBe(404);
+    expect(patch.body.error.message).toBe(`No site space found with id ${trashedSiteSpace.id}`);
+    expect((await api.request('POST', `${path}/move`, { token: org.admin.token, body: {} })).status).toBe(404);
+    const stored = await storedInPartition(siteEntity.key({ siteId: site.id }));
+    expect(stored.find((r) => r.id === trashedSiteSpace.id)).toMatchObject({ path: trashedSiteSpace.path });
+
+    // Restored, it shows again where it was.
+    expect((await api.request('POST', `/spaces/${trashed.id}/restore`, { token: org.admin.token })).status).toBe(200);
+    const back = (await api.request('GET', `/orgs/${org.id}/sites/${site.id}/site-spaces`, { token: org.admin.token })).body.items;
+    expect(back.map((s: { id: string }) => s.id)).toEqual([expect.any(String), trashedSiteSpace.id]);
+    expect((await fetch(`${api.url}/s/${site.id}/${trashedSiteSpace.path}`)).status).toBe(200);
+  });
+
   it('patches settings; proxy set and removed; defaults validated; basename unique', async () => {
     const org = await newOrg();
     const s1 = await createSpace(api, org, { title: 'One' });

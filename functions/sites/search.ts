@@ -46,7 +46,7 @@ route(siteSearchRoutes, op.searchSiteContent, async (c) => {
   };
   const selected = siteSpacesInScope(tree, scope, field, (s) => spaceOf(s.spaceId)?.language);
   const spaces = [...new Map(selected.map((s) => [s.spaceId, spaceOf(s.spaceId)])).values()]
-    .filter((s): s is SpaceItem => showsSpace(tree.site, s) && !s.deletedAt);
+    .filter((s): s is SpaceItem => showsSpace(tree.site, s));
   const readable = (await presentReadable(c.var.scope, org, spaces, (space) => space)).slice(0, MAX_SPACES_PER_SITE_SEARCH);
 
   const results = await searchSpaces(c.var.scope, readable, body.query, { searchable });

@@ -4,7 +4,9 @@ import { operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { changeSite } from '../../shared/commands/sites/change.ts';
-import { isDefaultSiteSpace, positionAtEnd, positionNextTo, sectionsInOrder, siteSpacesIn, siteSpacesInOrder, type SiteTree } from '../../shared/commands/sites/tree.ts';
+import { isDefaultSiteSpace, positionAtEnd, positionNextTo, sectionsInOrder, showsSpace, siteSpacesIn, siteSpacesInOrder, type SiteTree } from '../../shared/commands/sites/tree.ts';
+import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
+import type { RequestScope } from '../../shared/http/scope.ts';
 import { loadSiteIn, resolveSpace } from '../../shared/presenters/read/site-tree.ts';
 import { Rejection } from '../../shared/commands/retry.ts';
 import { presentSiteSpace, presentSiteSpaces } from '../../shared/presenters/site.ts';
@@ -16,6 +18,18 @@ import { newSiteSpace } from './sites.ts';
 function findSiteSpace(tree: SiteTree, siteSpaceId: string) {
   const found = tree.siteSpaces.find((s) => s.id === siteSpaceId);
   if (!found) throw notFound(`No site space found with id ${siteSpaceId}`);
+  return found;
+}
+
+/**
+ * A site space the site shows (showsSpace): one whose space was deleted or left the
+ * organization is absent from every list, so changing it is a 404 as well (DELETE still
+ * removes it; PATCH with `spaceId` points it at a space again).
+ */
+async function findShownSiteSpace(request: RequestScope, tree: SiteTree, siteSpaceId: string) {
+  const found = findSiteSpace(tree, siteSpaceId);
+  const record = await request.loader.get(spaceEntity.key({ spaceId: found.spaceId }));
+  if (!showsSpace(tree.site, record ? spaceEntity.fromRecord(record) as SpaceItem : undefined)) throw notFound(`No site space found with id ${siteSpaceId}`);
   return found;
 }
 
@@ -56,7 +70,7 @@ route(siteSpacesRoutes, op.updateSiteSpaceById, async (c) => {
   const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
-    const siteSpace = findSiteSpace(t, siteSpaceId);
+    const siteSpace = body.spaceId !== undefined ? findSiteSpace(t, siteSpaceId) : await findShownSiteSpace(c.var.scope, t, siteSpaceId);
     if (body.path !== undefined && body.path !== siteSpace.path) {
       const clash = siteSpacesIn(t, siteSpace.section).some((s) => s.id !== siteSpace.id && s.path === body.path);
       if (clash) throw new Rejection(409, `path: another site space of the same ${siteSpace.section ? 'section' : 'site'} uses ${body.path}`);
@@ -83,8 +97,8 @@ route(siteSpacesRoutes, op.deleteSiteSpaceById, async (c) => {
 route(siteSpacesRoutes, op.moveSiteSpace, async (c) => {
   const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
   const { position } = c.req.valid('json');
-  const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', (t) => {
-    const siteSpace = findSiteSpace(t, siteSpaceId);
+  const { tree, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
+    const siteSpace = await findShownSiteSpace(c.var.scope, t, siteSpaceId);
     const siblings = siteSpacesIn(t, siteSpace.section).filter((s) => s.id !== siteSpace.id);
     if (!position) {
       siteSpace.position = positionAtEnd(siblings);

@@ -15,13 +15,14 @@ export interface SiteTree {
 }
 
 /**
- * Whether a site space shows its space: only while the space exists in the site's own
- * organization. A space transferred to another organization (or past its retention) stays
- * referenced by the site's records but is absent from the site everywhere: the API's
- * structure and lists, site search and the published reader.
+ * Whether a site space shows its space: only while the space exists, out of the trash, in
+ * the site's own organization. A space deleted (restorable for 7 days), transferred to
+ * another organization, or past its retention stays referenced by the site's records but is
+ * absent from the site everywhere: the API's structure and lists, site search and the
+ * published reader. Restored or transferred back, it shows again.
  */
 export function showsSpace(site: Pick<SiteItem, 'orgId'>, space: SpaceItem | undefined): space is SpaceItem {
-  return space !== undefined && space.orgId === site.orgId && !isExpired(space);
+  return space !== undefined && space.orgId === site.orgId && !space.deletedAt && !isExpired(space);
 }
 
 /** Parent of sections and groups: a group id, or undefined for the root of the site. */
