@@ -373,6 +373,20 @@ workers: 4
 - [x] Installed the CLI
 - [ ] Deployed to production
 
+{% tabs %}
+{% tab title="macOS" %}
+Run brew install widget.
+{% endtab %}
+
+{% tab title="Linux" %}
+Run apt install widget.
+{% endtab %}
+
+{% tab title="Windows" %}
+Run the installer.
+{% endtab %}
+{% endtabs %}
+
 {% columns %}
 {% column width="50%" %}
 Left column text.
@@ -479,6 +493,32 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
       expect(overlap(button, (await code.locator('.code-header').boundingBox())!)).toBe(true);
       await page.context().close();
     }
+  });
+
+  it('tabs answer the arrow keys, Home and End, and are one tab stop', async () => {
+    const { page } = await open(DESKTOP);
+    await page.goto(`${site.url}/reader-blocks`);
+    const tab = (name: string) => page.getByRole('tab', { name });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await tab('macOS').focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('Linux');
+    expect(await tab('Linux').getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('tabpanel').innerText()).toBe('Run apt install widget.');
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('Windows');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('macOS');
+    await page.keyboard.press('ArrowLeft');
+    expect(await focused()).toBe('Windows');
+    await page.keyboard.press('Home');
+    expect(await page.getByRole('tabpanel').innerText()).toBe('Run brew install widget.');
+    // Tab leaves the tab list: the other tabs are reached with the arrows only.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).not.toBe('tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('macOS');
+    await page.context().close();
   });
 
   it('a missing page answers 404 inside the site: its title, page tree and search, and a way back to the first page', async () => {

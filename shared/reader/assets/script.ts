@@ -1,6 +1,7 @@
 /**
  * The reader's script, served from a long-cached URL (shared/reader/assets.ts) and loaded
- * with `defer`. Everything it does improves a page that already works without it: tabs,
+ * with `defer`. Everything it does improves a page that already works without it: tabs (clicked, or
+ * with the arrow keys, Home and End, one tab stop per tab list as WAI-ARIA's tabs pattern has it),
  * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
  * page tree after the page: the `js` class hides that tree on narrow screens), copy buttons (in
  * the code's header, beside its language, never over the code), the current heading in "On this page", and
@@ -15,8 +16,13 @@ export const READER_JS = `(function(){'use strict';
 var d=document,root=d.documentElement;
 root.classList.add('js');
 function all(s,el){return Array.prototype.slice.call((el||d).querySelectorAll(s));}
-d.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(!t)return;var g=t.closest('[data-tabs]');
-all(':scope>.tab-list>[role=tab]',g).forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));var p=d.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});});
+function tabsOf(t){return all(':scope>.tab-list>[role=tab]',t.closest('[data-tabs]'));}
+function selectTab(t){tabsOf(t).forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));b.tabIndex=on?0:-1;var p=d.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});}
+all('[data-tabs]>.tab-list>[role=tab]').forEach(function(b){b.tabIndex=b.getAttribute('aria-selected')==='true'?0:-1;});
+d.addEventListener('click',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(t)selectTab(t);});
+d.addEventListener('keydown',function(e){var t=e.target.closest&&e.target.closest('[role=tab]');if(!t)return;var tabs=tabsOf(t),i=tabs.indexOf(t),k=e.key,n=-1;
+if(k==='ArrowRight')n=(i+1)%tabs.length;else if(k==='ArrowLeft')n=(i-1+tabs.length)%tabs.length;else if(k==='Home')n=0;else if(k==='End')n=tabs.length-1;
+if(n<0)return;e.preventDefault();selectTab(tabs[n]);tabs[n].focus();});
 var toggle=d.querySelector('[data-theme-toggle]');
 function dark(){var t=root.getAttribute('data-theme');return t?t==='dark':matchMedia('(prefers-color-scheme: dark)').matches;}
 function label(){if(toggle){toggle.textContent=dark()?'☀':'☾';toggle.setAttribute('aria-label',dark()?'Switch to light mode':'Switch to dark mode');}}
