@@ -271,6 +271,41 @@ describe('duplicate, move and transfer', () => {
     expect(await getRecord(spaceEntity.key({ spaceId: b.id }))).toMatchObject({ ancestors: [] });
   });
 
+  it('a space leaving its collection for the root is no longer in-collection: moved, transferred or restored, it becomes private', async () => {
+    const org = await newOrg();
+    const col = await createCollection(api, org, { title: 'C' });
+    const moved = await createSpace(api, org, { title: 'Moved', parent: col.id });
+    const restored = await createSpace(api, org, { title: 'Restored', parent: col.id });
+    const stays = await createSpace(api, org, { title: 'Stays', parent: col.id });
+    expect([moved.visibility, restored.visibility]).toEqual(['in-collection', 'in-collection']);
+
+    const out = await api.request('POST', `/spaces/${moved.id}/move`, { token: org.admin.token, body: { parent: null } });
+    expect(out.status).toBe(200);
+    expect(out.body).toMatchObject({ visibility: 'private' });
+    expect(out.body.parent).toBeUndefined();
+    expect(await getRecord(spaceEntity.key({ spaceId: moved.id }))).toMatchObject({ visibility: 'private' });
+    // Back into a collection, a private space stays private (only new spaces start in-collection).
+    const back = await api.request('POST', `/spaces/${moved.id}/move`, { token: org.admin.token, body: { parent: col.id } });
+    expect(back.body).toMatchObject({ parent: col.id, visibility: 'private' });
+
+    expect((await api.request('DELETE', `/spaces/${restored.id}`, { token: org.admin.token })).status).toBe(205);
+    const other = await createCollection(api, org, { title: 'Other' });
+    expect((await api.request('POST', `/spaces/${stays.id}/move`, { token: org.admin.token, body: { parent: other.id } })).body.visibility).toBe('in-collection');
+    expect((await api.request('DELETE', `/collections/${col.id}`, { token: org.admin.token })).status).toBe(204);
+    const res = await api.request('POST', `/spaces/${restored.id}/restore`, { token: org.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ visibility: 'private' });
+    expect(res.body.parent).toBeUndefined();
+    expect(await getRecord(spaceEntity.key({ spaceId: restored.id }))).toMatchObject({ visibility: 'private' });
+
+    const target = await newOrg();
+    const { addMember } = await import('../shared/commands/members/add.ts');
+    await addMember(target.id, org.admin.user, 'create');
+    const transferred = await api.request('POST', `/spaces/${stays.id}/transfer`, { token: org.admin.token, body: { organization: target.id } });
+    expect(transferred.status).toBe(200);
+    expect(transferred.body).toMatchObject({ organization: target.id, visibility: 'private' });
+  });
+
   it('transfers to another organization and into a collection', async () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Moving' });

@@ -16,7 +16,7 @@ import { apiLocation } from '../../shared/presenters/urls.ts';
 import { keepsPlace, listChildren, positionAmong } from '../../shared/commands/content/tree.ts';
 import { relocate } from '../../shared/commands/content/move.ts';
 import { softDeleteSpaceWrite } from '../../shared/commands/spaces/delete.ts';
-import { newSpace } from '../../shared/commands/spaces/create.ts';
+import { newSpace, visibilityAt } from '../../shared/commands/spaces/create.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
 import { moveChangeRequestsToOrganization } from '../../shared/commands/change-requests/transfer.ts';
 import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts';
@@ -81,6 +81,7 @@ route(routes, op.restoreSpace, async (c) => {
     delete restored.parent;
     restored.ancestors = [];
     restored.position = positionAmong(await listChildren(space.orgId, undefined), space.id, undefined);
+    restored.visibility = visibilityAt(space.visibility, undefined);
   }
   await putIfUnchanged(restored, space.updatedAt, (w) => w.eq('deletedAt', space.deletedAt!));
   const after = await loadContentAccess(c.var.scope, restored.orgId, restored, restored.ancestors);

@@ -4,6 +4,7 @@ import { transact, type Write } from '../../db/writes.ts';
 import { conflict } from '../../http/errors.ts';
 import { nowIso } from '../../clock.ts';
 import { descendants, type TreeNode } from './tree.ts';
+import { visibilityAt } from '../spaces/create.ts';
 
 type Node = { type: 'space'; item: SpaceItem } | { type: 'collection'; item: CollectionItem };
 
@@ -35,6 +36,7 @@ export async function relocate(
     updatedAt: now,
   } as Node['item'];
   if (!target.parent) delete moved.parent;
+  if (node.type === 'space') (moved as SpaceItem).visibility = visibilityAt(node.item.visibility, target.parent);
   const root = { type: node.type, item: moved } as Node;
   const writes = [putIfUnchanged(root, previous)];
   if (node.type === 'collection') {

@@ -2,6 +2,16 @@ import { randomId } from '../../ids.ts';
 import { nowIso } from '../../clock.ts';
 import type { SpaceItem } from '../../db/entities/space.ts';
 
+/**
+ * A space's visibility where it is placed: `in-collection` is only for a space inside a
+ * collection (spec 2.7), so a space that leaves its collection for the organization's root
+ * (moved, transferred, or restored after its collection was deleted) becomes `private`, the
+ * visibility of a new root space; every other visibility stays as it is.
+ */
+export function visibilityAt(visibility: SpaceItem['visibility'], parent: string | undefined): SpaceItem['visibility'] {
+  return !parent && visibility === 'in-collection' ? 'private' : visibility;
+}
+
 /** A new space's stored fields; the caller decides parent, position and what to copy. */
 export function newSpace(input: {
   orgId: string;
