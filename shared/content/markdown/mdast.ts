@@ -21,6 +21,7 @@ import { fromMarkdown, type Extension as FromMarkdownExtension, type Options as 
 import type { Construct, Extension, State, TokenizeContext } from 'micromark-util-types';
 import { CHUNK_BYTES, chunkStarts } from './chunks.ts';
 import { bodyProcessor, processor } from './processor.ts';
+import { extensionsFor } from './syntax-gates.ts';
 
 /** `parser.defined` with constant-time `includes`. */
 class DefinedLabels extends Array<string> {
@@ -94,15 +95,21 @@ function guardAutolinks(extension: FromMarkdownExtension): FromMarkdownExtension
   return { ...extension, transforms };
 }
 
-/** fromMarkdown's options for a processor, built once: without and with the seeding construct. */
-const syntaxes = new Map<unknown, { plain: FromMarkdownOptions; seeded: FromMarkdownOptions }>();
-function syntaxOf(source: typeof processor | typeof bodyProcessor) {
-  let syntax = syntaxes.get(source);
+/**
+ * fromMarkdown's options for a processor and a page, built once per set of extensions the
+ * page needs (syntax-gates.ts): without and with the seeding construct.
+ */
+const syntaxes = new Map<unknown, Map<number, Syntax>>();
+interface Syntax { plain: FromMarkdownOptions; seeded: FromMarkdownOptions }
+function syntaxOf(source: typeof processor | typeof bodyProcessor, page: string): Syntax {
+  let bySubset = syntaxes.get(source);
+  if (!bySubset) syntaxes.set(source, (bySubset = new Map()));
+  const { key, active: extensions } = extensionsFor(source.data('micromarkExtensions') ?? [], page);
+  let syntax = bySubset.get(key);
   if (!syntax) {
-    const extensions = source.data('micromarkExtensions') ?? [];
     const mdastExtensions = (source.data('fromMarkdownExtensions') ?? []).flat().map(guardAutolinks);
     syntax = { plain: { extensions, mdastExtensions }, seeded: { extensions: [...extensions, seedDefinitions], mdastExtensions } };
-    syntaxes.set(source, syntax);
+    bySubset.set(key, syntax);
   }
   return syntax;
 }
@@ -111,8 +118,7 @@ function syntaxOf(source: typeof processor | typeof bodyProcessor) {
  * A chunk's tree and every label known at its end (the seeded ones and its own); with
  * `seed` false (a page of one short chunk), only the tree.
  */
-function parseChunk(text: string, withFrontmatter: boolean, labels: Labels, seed = true): { tree: Root; defined: string[] } {
-  const syntax = syntaxOf(withFrontmatter ? processor : bodyProcessor);
+function parseChunk(text: string, syntax: Syntax, labels: Labels, seed = true): { tree: Root; defined: string[] } {
   if (!seed) return { tree: fromMarkdown(text, syntax.plain), defined: [] };
   let lists: [DefinedLabels, DefinedLabels] | undefined;
   const outer = seeding;
@@ -139,8 +145,12 @@ function openAtEnd(tree: Root, text: string): boolean {
 
 /** The mdast of the whole page; `withFrontmatter` reads a leading `---` block as YAML. */
 export function parseMdast(markdown: string, withFrontmatter: boolean, chunkBytes = CHUNK_BYTES): Root {
+  // Every chunk is parsed with the syntax the whole page needs (the first with frontmatter).
+  let front: Syntax | undefined;
+  let body: Syntax | undefined;
+  const syntax = (withFrontmatter: boolean) => (withFrontmatter ? (front ??= syntaxOf(processor, markdown)) : (body ??= syntaxOf(bodyProcessor, markdown)));
   // A page shorter than a chunk is one chunk, with no label of another chunk to know.
-  if (markdown.length < chunkBytes) return parseChunk(markdown, withFrontmatter, new Set(), false).tree;
+  if (markdown.length < chunkBytes) return parseChunk(markdown, syntax(withFrontmatter), new Set(), false).tree;
   const starts = chunkStarts(markdown, chunkBytes);
   const texts = starts.map((start, i) => markdown.slice(start, starts[i + 1] ?? markdown.length));
   const labels = new Set<string>();
@@ -150,11 +160,11 @@ export function parseMdast(markdown: string, withFrontmatter: boolean, chunkByte
     // as many each time, so a page of such splits still parses in linear time).
     let span = 1;
     let text = texts[i]!;
-    let parsed = parseChunk(text, withFrontmatter && i === 0, labels);
+    let parsed = parseChunk(text, syntax(withFrontmatter && i === 0), labels);
     while (i + span < texts.length && openAtEnd(parsed.tree, text)) {
       span = Math.min(span * 2, texts.length - i);
       text = texts.slice(i, i + span).join('');
-      parsed = parseChunk(text, withFrontmatter && i === 0, labels);
+      parsed = parseChunk(text, syntax(withFrontmatter && i === 0), labels);
     }
     const ownLabels = parsed.defined.filter((label) => !labels.has(label));
     for (const label of ownLabels) labels.add(label);
@@ -165,7 +175,7 @@ export function parseMdast(markdown: string, withFrontmatter: boolean, chunkByte
   for (let i = groups.length - 1; i >= 0; i--) {
     const group = groups[i]!;
     // Labels defined further down: this group's `[...]` may be references to them.
-    if (laterLabels.size > 0 && mayReference(group.text, laterLabels)) group.tree = parseChunk(group.text, withFrontmatter && i === 0, labels).tree;
+    if (laterLabels.size > 0 && mayReference(group.text, laterLabels)) group.tree = parseChunk(group.text, syntax(withFrontmatter && i === 0), labels).tree;
     for (const label of group.ownLabels) laterLabels.add(label);
   }
   const root: Root = { type: 'root', children: [] };

@@ -4,11 +4,11 @@
  * Printing options are the canonical markdown conventions of this library.
  */
 import remarkFrontmatter from 'remark-frontmatter';
-import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { remarkGfmGated } from './gfm.ts';
 import { remarkGitbookTags } from './syntax.ts';
 
 /**
@@ -16,14 +16,14 @@ import { remarkGitbookTags } from './syntax.ts';
  * `$` stays text (prices, shell variables), so only `$$` opens inline math, and inline math
  * is printed with `$$` too.
  */
-const MATH = { singleDollarTextMath: false } as const;
+export const MATH = { singleDollarTextMath: false } as const;
 
 /** Markdown without frontmatter: used when a leading `---` block is not YAML after all. */
-export const bodyProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkMath, MATH).use(remarkGitbookTags).freeze();
+export const bodyProcessor = unified().use(remarkParse).use(remarkGfmGated).use(remarkMath, MATH).use(remarkGitbookTags).freeze();
 
 export const processor = unified()
   .use(remarkParse)
-  .use(remarkGfm)
+  .use(remarkGfmGated)
   .use(remarkFrontmatter, ['yaml'])
   .use(remarkMath, MATH)
   .use(remarkGitbookTags)
