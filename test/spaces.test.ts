@@ -82,10 +82,17 @@ describe('POST /orgs/{organizationId}/spaces and GET /spaces/{spaceId}', () => {
     const mode = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { editMode: 'frozen' } });
     expect(mode.status).toBe(400);
     expect(mode.body.error.message).toMatch(/^editMode: /);
+    const language = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { language: 'klingon' } });
+    expect(language.status).toBe(400);
+    expect(language.body.error.message).toBe('language: must be a language code such as en, fr or pt-br');
     const editor = await org.member('edit');
     expect((await api.request('POST', `/orgs/${org.id}/spaces`, { token: editor.token, body: {} })).status).toBe(403);
     const list = await api.request('GET', `/orgs/${org.id}/spaces`, { token: org.admin.token });
     expect(list.body.items).toEqual([]);
+    const brazilian = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'BR', language: 'pt-br' } });
+    expect(brazilian.status).toBe(201);
+    expect(brazilian.body.language).toBe('pt-br');
+    expect(await getRecord(spaceEntity.key({ spaceId: brazilian.body.id }))).toMatchObject({ language: 'pt-br' });
   });
 
   it('creates inside a collection, where the collection lists it', async () => {
@@ -150,6 +157,8 @@ describe('PATCH /spaces/{spaceId}', () => {
     for (const [body, field] of [
       [{ editMode: 'open' }, 'editMode'], [{ defaultLevel: 'boss' }, 'defaultLevel'],
       [{ mergeRules: { type: 'sometimes' } }, 'mergeRules'], [{ visibility: 'public' }, 'visibility'], [{}, 'body'],
+      // Space.language is the public interface's TranslationLanguage: a code outside it is refused.
+      [{ language: 'xx' }, 'language'], [{ language: 'en-gb' }, 'language'],
     ] as const) {
       const res = await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body });
       expect(res.status).toBe(400);

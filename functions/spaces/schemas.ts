@@ -1,10 +1,12 @@
 import * as v from 'valibot';
 import { defaultLevel, id, listQueryEntries, mergeRules, moveContentBody, partialBody } from '../../shared/http/schemas.ts';
 export { organizationParams, spaceParams } from '../../shared/http/schemas.ts';
+import { translationLanguages } from '../translations/schemas.ts';
 
 const title = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(50, 'must be at most 50 characters'));
 const emoji = v.nullable(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters')));
-const language = v.pipe(v.string('must be a string'), v.maxLength(35, 'must be at most 35 characters'), v.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language code such as en or pt-br'));
+/** The public interface's TranslationLanguage, the type of a Space's `language` (the same list translations take). */
+const language = v.picklist(translationLanguages, 'must be a language code such as en, fr or pt-br');
 const editMode = v.picklist(['live', 'locked'], 'must be live or locked');
 
 export const getSpaceQuery = v.object({ shareKey: v.optional(v.pipe(v.string(), v.maxLength(200, 'must be at most 200 characters'))) });
