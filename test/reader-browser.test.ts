@@ -408,11 +408,13 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
   let api: TestApi;
   let browser: Browser;
   let site: { id: string; url: string };
+  let org: TestOrg;
+  let space: { id: string };
 
   beforeAll(async () => {
     api = await startTestApi();
-    const org = await newOrg();
-    const space = await spaceWithPages(api, org, 'Guide', [BLOCKS_MARKDOWN, CONFIG_MARKDOWN], [
+    org = await newOrg();
+    space = await spaceWithPages(api, org, 'Guide', [BLOCKS_MARKDOWN, CONFIG_MARKDOWN], [
       { name: 'diagram.png', contentType: 'image/png', bytes: pngFile(400, 300, 7) },
     ]);
     site = await publishedSite(api, org, [space.id], 'public');
@@ -519,6 +521,50 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     await page.keyboard.press('Shift+Tab');
     expect(await focused()).toBe('macOS');
     await page.context().close();
+  });
+
+  it('on a phone, the menu opens below the whole header (announcement included) with the header links; the menu button, Escape or a tap beside it closes it', async () => {
+    const customized = await publishedSite(api, org, [space.id], 'public');
+    const current = await api.request('GET', `${customized.base}/customization`, { token: org.admin.token });
+    const settings = current.body;
+    settings.header.links = [{ title: 'Status', to: { kind: 'url', url: 'https://status.example.com/' }, links: [] }];
+    settings.announcement = { enabled: true, message: 'Version 2 is out', style: 'info' };
+    expect((await api.request('PUT', `${customized.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+
+    const { page, errors } = await open(MOBILE);
+    await page.goto(`${customized.url}/configuration`);
+    const menu = page.getByRole('button', { name: /menu/i });
+    await menu.click();
+    const drawer = page.locator('aside.sidebar');
+    await expect.poll(() => drawer.isVisible()).toBe(true);
+    const header = (await page.locator('header.top').boundingBox())!;
+    expect((await drawer.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height - 1);
+    // The header's links, which a phone's header has no room for, are in the drawer.
+    expect(await drawer.getByRole('navigation', { name: 'Header' }).getByRole('link', { name: 'Status' }).isVisible()).toBe(true);
+    // The menu button is not covered: a tap on it reaches it, and closes the drawer.
+    const button = (await menu.boundingBox())!;
+    expect(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('.menu-link') !== null, [button.x + button.width / 2, button.y + button.height / 2])).toBe(true);
+    await menu.click();
+    await expect.poll(() => drawer.isVisible()).toBe(false);
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+
+    await menu.click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => drawer.isVisible()).toBe(false);
+    expect(await menu.evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await menu.click();
+    await page.mouse.click(370, 600);
+    await expect.poll(() => drawer.isVisible()).toBe(false);
+    expect(errors).toEqual([]);
+    await page.context().close();
+
+    // On a desktop the links stay in the header only.
+    const desktop = (await open(DESKTOP)).page;
+    await desktop.goto(`${customized.url}/configuration`);
+    expect(await desktop.getByRole('navigation', { name: 'Header' }).count()).toBe(1);
+    expect(await desktop.locator('header.top').getByRole('link', { name: 'Status' }).isVisible()).toBe(true);
+    await desktop.context().close();
   });
 
   it('a missing page answers 404 inside the site: its title, page tree and search, and a way back to the first page', async () => {

@@ -198,7 +198,7 @@ async function read(c: Context) {
     c.header('X-Robots-Tag', 'noindex');
     return shell('Page not found', [h('article', [
       h('h1', 'Page not found'),
-      h('p', ['There is no page at this address: it may have moved or been removed. Search for it, pick a page from the list, or go to ', h('a', { href: space.basePath }, space.title), '.']),
+      h('p', ['There is no page at this address: it may have moved or been removed. Search for it, browse the pages, or go to ', h('a', { href: space.basePath }, space.title), '.']),
     ])], { noindex: true }, 404);
   }
   // PDFs cost a rendering each: only sites that offer the action answer them.

@@ -192,8 +192,10 @@ export function renderShell(input: ShellInput): RenderedPage {
     h('script', { src: assetHref(input.site.basePath, 'js'), defer: true }),
     ...(input.scripts ?? []).map((script) => h('script', { src: script.path, async: true })),
   ];
+  // On phones the header has no room for its links: the drawer (or, without JavaScript, the page tree after the page) lists them.
+  const drawerLinks = headerLinks.length > 0 ? [h('nav.links', { ariaLabel: 'Header' }, (c.header.links as Link[]).map((l) => h('a', { href: resolve(l.to) }, l.title)))] : [];
   const sidebar = input.space
-    ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath))]))]
+    ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...drawerLinks, ...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath))]))]
     : [];
   const toc = input.toc && input.toc.length > 0 ? [h('aside.toc', sanitizeNodes(input.toc))] : [];
   const search = h('form.search', { role: 'search', method: 'get', action: searchBase, dataSearch: `${searchBase}/~search` }, [

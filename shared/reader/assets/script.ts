@@ -3,7 +3,9 @@
  * with `defer`. Everything it does improves a page that already works without it: tabs (clicked, or
  * with the arrow keys, Home and End, one tab stop per tab list as WAI-ARIA's tabs pattern has it),
  * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
- * page tree after the page: the `js` class hides that tree on narrow screens), copy buttons (in
+ * page tree after the page: the `js` class hides that tree on narrow screens; it opens below
+ * the whole header, announcement included, so the menu button stays there to close it, and
+ * Escape or a tap beside it closes it too), copy buttons (in
  * the code's header, beside its language, never over the code), the current heading in "On this page", and
  * instant search (`/` or Ctrl/Cmd-K) over the space's `~search` JSON, the form's own
  * submit staying the no-JavaScript path, and tab stops only on the regions that scroll: the
@@ -27,8 +29,13 @@ var toggle=d.querySelector('[data-theme-toggle]');
 function dark(){var t=root.getAttribute('data-theme');return t?t==='dark':matchMedia('(prefers-color-scheme: dark)').matches;}
 function label(){if(toggle){toggle.textContent=dark()?'☀':'☾';toggle.setAttribute('aria-label',dark()?'Switch to light mode':'Switch to dark mode');}}
 if(toggle){toggle.hidden=false;label();toggle.addEventListener('click',function(){var next=dark()?'light':'dark';root.setAttribute('data-theme',next);try{localStorage.setItem('reader-theme',next);}catch(e){}label();});}
-var menu=d.querySelector('.menu-link');
-if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','false');menu.addEventListener('click',function(e){e.preventDefault();var open=d.body.classList.toggle('menu-open');menu.setAttribute('aria-expanded',String(open));});}
+var menu=d.querySelector('.menu-link'),drawer=d.getElementById('sidebar'),header=d.querySelector('header.top');
+function isOpen(){return d.body.classList.contains('menu-open');}
+function setMenu(open,refocus){d.body.classList.toggle('menu-open',open);menu.setAttribute('aria-expanded',String(open));
+if(open&&drawer&&header)drawer.style.setProperty('--drawer-top',Math.max(0,header.getBoundingClientRect().bottom)+'px');if(!open&&refocus)menu.focus();}
+if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','false');menu.addEventListener('click',function(e){e.preventDefault();setMenu(!isOpen());});
+d.addEventListener('keydown',function(e){if(e.key==='Escape'&&isOpen())setMenu(false,true);});
+d.addEventListener('click',function(e){if(isOpen()&&drawer&&!drawer.contains(e.target)&&!menu.contains(e.target))setMenu(false);});}
 all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent='Copy';
 b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy';},1500);},function(){});});var hd=f.querySelector(':scope>.code-header');(hd||f).appendChild(b);});
 var toc=all('aside.toc a');

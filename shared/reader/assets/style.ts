@@ -37,7 +37,7 @@ header.top .brand img{height:28px;width:auto}header.top nav.links{display:flex;g
 .search-panel a span{display:block;font-size:.85rem;color:var(--muted)}.search-panel p{margin:.5rem;color:var(--muted)}
 mark{background:var(--mark);color:inherit;border-radius:2px}kbd{font:12px var(--mono);border:1px solid var(--border);border-radius:4px;padding:0 .3rem}
 .icon-button{font:inherit;background:none;border:1px solid var(--border);border-radius:var(--radius);color:var(--fg);padding:.3rem .55rem;cursor:pointer}
-.menu-link{display:none}
+.menu-link{display:none}aside.sidebar nav.links{display:none}
 nav.sections{display:flex;gap:1.25rem;padding:.25rem 1.25rem;border-bottom:1px solid var(--border);overflow-x:auto;white-space:nowrap}
 nav.sections a{text-decoration:none;color:var(--muted);padding:.3rem 0}nav.sections a[aria-current]{color:var(--primary);font-weight:600;border-bottom:2px solid var(--primary)}
 nav.sections .group{display:flex;gap:.75rem;align-items:center}nav.sections .group>span{color:var(--muted);font-size:.8rem}
@@ -50,7 +50,7 @@ aside.sidebar li{position:relative}aside.sidebar li>a:has(+details){padding-righ
 aside.sidebar summary{list-style:none;position:absolute;top:0;right:0;width:2rem;height:calc(1lh + .4rem);display:flex;align-items:center;justify-content:center;cursor:pointer;border-radius:var(--radius)}aside.sidebar summary::-webkit-details-marker{display:none}aside.sidebar summary:hover{background:var(--subtle)}
 aside.sidebar summary::after{content:"›";color:var(--muted);transition:transform .15s}aside.sidebar details[open]>summary::after{transform:rotate(90deg)}
 .page-group{margin:1rem .5rem .25rem;font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600}
-.spaces ul{padding:0;margin-bottom:1rem}.spaces a[aria-current]{font-weight:600}
+.spaces{border-bottom:1px solid var(--border);margin-bottom:.75rem;padding-bottom:.5rem}.spaces ul{padding:0;margin:0}.spaces a[aria-current]{font-weight:600}
 main{flex:1;min-width:0;padding:1.5rem 2.5rem 3rem;max-width:52rem}main h1{margin:.25rem 0 .5rem;font-size:2rem;line-height:1.25}
 .description{font-size:1.1rem;color:var(--muted);margin-top:0}
 .breadcrumbs ol{list-style:none;display:flex;flex-wrap:wrap;gap:.35rem;margin:0;padding:0;font-size:.85rem;color:var(--muted)}.breadcrumbs li+li::before{content:"/";margin-right:.35rem}.breadcrumbs a{color:var(--muted)}
@@ -99,8 +99,9 @@ footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{colo
 @media (max-width:75rem){aside.toc{display:none}}
 @media (max-width:52rem){
 .menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%;order:5}.search input{width:100%}header.top nav.links{display:none}
+aside.sidebar nav.links{display:flex;flex-direction:column;margin-bottom:1rem;padding-bottom:.75rem;border-bottom:1px solid var(--border)}
 .layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}.columns{flex-direction:column;gap:.75rem}main h1{font-size:1.6rem}
 aside.sidebar{order:2;width:auto;align-self:stretch;position:static;max-height:none;min-height:0;border-right:0;border-top:1px solid var(--border)}.js body:not(.menu-open) aside.sidebar{display:none}
-.menu-open aside.sidebar{order:0;position:fixed;inset:var(--header) 15% 0 0;z-index:25;background:var(--bg);overflow:auto;border-right:1px solid var(--border);box-shadow:0 0 40px #0004}
+body.menu-open{overflow:hidden}.menu-open aside.sidebar{order:0;position:fixed;inset:var(--drawer-top,var(--header)) 15% 0 0;z-index:25;background:var(--bg);overflow:auto;border-right:1px solid var(--border);box-shadow:0 0 40px #0004}
 }
 `;
