@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg } from './support/api.ts';
-import { createCollection } from './support/factories.ts';
+import { createChangeRequest, createCollection, createSpace } from './support/factories.ts';
+import { changeRequestEntity } from '../shared/db/entities/change-request.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { collectionEntity } from '../shared/db/entities/collection.ts';
 
@@ -205,5 +206,25 @@ describe('POST /collections/{collectionId}/move and /transfer', () => {
     const missing = await api.request('POST', `/collections/${parent.id}/transfer`, { token: target.admin.token, body: {} });
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/^organization: /);
+  });
+
+  it('the change requests of the spaces in a transferred collection follow them to the target organization', async () => {
+    const org = await newOrg();
+    const parent = await createCollection(api, org, { title: 'P' });
+    const child = await createCollection(api, org, { title: 'C', parent: parent.id });
+    const space = await createSpace(api, org, { title: 'Deep', parent: child.id });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Travels' });
+    const listed = (orgId: string) => api.request('GET', `/orgs/${orgId}/change-requests`, { token: org.admin.token, query: { status: 'draft' } });
+    expect((await listed(org.id)).body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+    const target = await newOrg();
+    const { addMember } = await import('../shared/commands/members/add.ts');
+    await addMember(target.id, org.admin.user, 'create');
+
+    expect((await api.request('POST', `/collections/${parent.id}/transfer`, { token: org.admin.token, body: { organization: target.id } })).status).toBe(200);
+    const inTarget = await listed(target.id);
+    expect(inTarget.status).toBe(200);
+    expect(inTarget.body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+    expect((await listed(org.id)).body.items).toEqual([]);
+    expect(await getRecord(changeRequestEntity.key({ spaceId: space.id, changeRequestId: cr.id }))).toMatchObject({ orgId: target.id });
   });
 });

@@ -18,7 +18,6 @@ import { relocate } from '../../shared/commands/content/move.ts';
 import { softDeleteSpaceWrite } from '../../shared/commands/spaces/delete.ts';
 import { newSpace, visibilityAt } from '../../shared/commands/spaces/create.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
-import { moveChangeRequestsToOrganization } from '../../shared/commands/change-requests/transfer.ts';
 import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts';
 import { initialManifest } from '../../shared/content/initial.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
@@ -160,7 +159,6 @@ route(routes, op.transferSpace, async (c) => {
   const ancestors = await targetAncestors(c, orgId, parentId, 'collection');
   const position = positionAmong(await listChildren(orgId, parentId), space.id, undefined);
   const moved = (await relocate({ type: 'space', item: space }, { orgId, parent: parentId, ancestors, position })).item as SpaceItem;
-  if (orgId !== space.orgId) await moveChangeRequestsToOrganization(space.id, orgId);
   const after = await loadContentAccess(c.var.scope, moved.orgId, moved, moved.ancestors);
   return c.json(presentSpace(moved, { role: after.role, org: after.org }));
 });

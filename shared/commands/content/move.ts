@@ -5,6 +5,7 @@ import { conflict } from '../../http/errors.ts';
 import { nowIso } from '../../clock.ts';
 import { descendants, type TreeNode } from './tree.ts';
 import { visibilityAt } from '../spaces/create.ts';
+import { moveChangeRequestsToOrganization } from '../change-requests/transfer.ts';
 
 type Node = { type: 'space'; item: SpaceItem } | { type: 'collection'; item: CollectionItem };
 
@@ -39,12 +40,18 @@ export async function relocate(
   if (node.type === 'space') (moved as SpaceItem).visibility = visibilityAt(node.item.visibility, target.parent);
   const root = { type: node.type, item: moved } as Node;
   const writes = [putIfUnchanged(root, previous)];
+  const spaces = node.type === 'space' ? [node.item.id] : [];
   if (node.type === 'collection') {
     const below = await descendants(node.item.orgId, node.item.id);
     for (const child of below) writes.push(putIfUnchanged(rebase(child, root.item as CollectionItem, now), child.item.updatedAt));
+    spaces.push(...below.filter((child) => child.type === 'space').map((child) => child.item.id));
   }
   for (let i = 0; i < writes.length; i += 100) {
     await transact(writes.slice(i, i + 100), () => conflict('The content was changed by another request; retry'));
+  }
+  // Into another organization: the change requests of every space moved follow it.
+  if (target.orgId !== node.item.orgId) {
+    for (const spaceId of spaces) await moveChangeRequestsToOrganization(spaceId, target.orgId);
   }
   return root;
 }
