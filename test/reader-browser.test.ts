@@ -370,6 +370,8 @@ workers: 4
 
 </details>
 
+Widgets start in a second.[^speed] See the note.[^speed]
+
 - [x] Installed the CLI
 - [ ] Deployed to production
 
@@ -396,6 +398,8 @@ Left column text.
 Right column text.
 {% endcolumn %}
 {% endcolumns %}
+
+[^speed]: Measured on **one** core.
 
 {% code title="server.ts" lineNumbers="true" %}
 \`\`\`typescript
@@ -495,6 +499,25 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
       expect(overlap(button, (await code.locator('.code-header').boundingBox())!)).toBe(true);
       await page.context().close();
     }
+  });
+
+  it('footnotes: the reference is a superscript link to its note, the note reads as markdown and links back', async () => {
+    const { page, errors } = await open(DESKTOP);
+    await page.goto(`${site.url}/reader-blocks`);
+    // Nothing of the markdown syntax is left on the page.
+    expect(await page.locator('main').innerText()).not.toContain('[^');
+    const refs = page.locator('sup.footnote-ref a');
+    expect(await refs.count()).toBe(2);
+    await refs.first().click();
+    expect(page.url()).toBe(`${site.url}/reader-blocks#fn-speed`);
+    const note = page.locator(':target');
+    expect(await note.innerText()).toContain('Measured on one core.');
+    expect(await note.locator('strong').innerText()).toBe('one');
+    await note.getByRole('link', { name: 'Back to reference speed' }).click();
+    expect(await page.locator(':target').evaluate((el) => el.closest('sup')?.className)).toBe('footnote-ref');
+    expect(errors).toEqual([]);
+    expect(await axeViolations(page, 'main')).toEqual([]);
+    await page.context().close();
   });
 
   it('tabs answer the arrow keys, Home and End, and are one tab stop', async () => {

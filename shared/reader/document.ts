@@ -4,6 +4,7 @@ import type { Manifest, ManifestFile, StoredDocument } from '../content/types.ts
 import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { captionText } from '../content/markdown/captions.ts';
+import { markdownToDocument } from '../content/markdown/parse.ts';
 import { anchorOf } from './html.ts';
 import { includeId, MAX_INCLUDE_DEPTH } from './inline-includes.ts';
 import { raw } from './sanitize.ts';
@@ -202,8 +203,11 @@ function inlines(ctx: RenderContext, nodes: Node[] = []): Out {
         return [renderMath(ctx.math, data.formula, false)];
       case 'html':
         return [raw(rawHtml(ctx, data))];
-      case 'markdown':
-        return [{ type: 'text', value: String(data.markdown ?? '') }];
+      case 'markdown': {
+        const markdown = String(data.markdown ?? '');
+        const note = FOOTNOTE_REFERENCE.exec(markdown);
+        return note ? [footnoteReference(ctx, note[1]!)] : [{ type: 'text', value: markdown }];
+      }
       default:
         return inlines(ctx, node.nodes);
     }
@@ -270,6 +274,38 @@ function codeBlock(ctx: RenderContext, node: Node): ElementContent {
     ? [h('figcaption.code-header', [...(title ? [h('span.code-title', title)] : []), ...(syntax ? [h('span.code-lang', syntax)] : [])])]
     : [];
   return h('figure.code', [...header, pre]);
+}
+
+/**
+ * Footnotes. The markdown library keeps GFM footnotes as written (`markdown` nodes: the
+ * reference `[^label]` inline, the definition `[^label]: text` as a block); the reader shows
+ * the reference as a superscript link to its note and the note, its text read as markdown,
+ * with a link back, as GitHub and GitBook readers know them.
+ */
+const FOOTNOTE_REFERENCE = /^\[\^([^\]\s]{1,100})\]$/;
+const FOOTNOTE_DEFINITION = /^\[\^([^\]\s]{1,100})\]:[ \t]*([\s\S]*)$/;
+const footnoteId = (label: string) => `fn-${anchorOf(label) || 'note'}`;
+
+function footnoteReference(ctx: RenderContext, label: string): ElementContent {
+  const id = `${footnoteId(label)}-ref`;
+  // The first reference is where the note's back link returns to; later ones have no id of their own.
+  const first = !ctx.ids.anchors.has(id);
+  if (first) ctx.ids.anchors.add(id);
+  return h('sup.footnote-ref', h('a', { href: `#${footnoteId(label)}`, id: first ? id : undefined, ariaLabel: `Footnote ${label}` }, label));
+}
+
+function footnoteDefinition(ctx: RenderContext, label: string, text: string, depth: number): ElementContent {
+  let body: Out;
+  try {
+    body = renderBlocks(ctx, markdownToDocument(text.replace(/\n[ \t]{1,4}/g, '\n')).document.nodes as Node[], depth);
+  } catch {
+    body = [h('p', text)];
+  }
+  const back = h('a.footnote-back', { href: `#${footnoteId(label)}-ref`, ariaLabel: `Back to reference ${label}` }, '↩');
+  // The label, then the note's first paragraph, then the way back.
+  const [first, ...rest] = body;
+  const lead = first?.type === 'element' && first.tagName === 'p' ? h('p', [h('span.footnote-label', `${label}.`), ' ', ...first.children, ' ', back]) : undefined;
+  return h('div.footnote', { id: footnoteId(label) }, lead ? [lead, ...rest] : [h('p', [h('span.footnote-label', `${label}.`), ' ', back]), ...body]);
 }
 
 /** An embed is a link card, and only for a web page (http or https). */
@@ -367,8 +403,11 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
     }
     case 'html':
       return [raw(rawHtml(ctx, data))];
-    case 'markdown':
-      return [h('pre.raw-markdown', h('code', String(data.markdown ?? '')))];
+    case 'markdown': {
+      const markdown = String(data.markdown ?? '');
+      const note = FOOTNOTE_DEFINITION.exec(markdown);
+      return note ? [footnoteDefinition(ctx, note[1]!, note[2]!, depth)] : [h('pre.raw-markdown', h('code', markdown))];
+    }
     default:
       return renderExtendedBlock(node, helpers(ctx, depth)) ?? children();
   }

@@ -19,7 +19,7 @@ export const READER_CLASSES = [
   'anchor', 'brand', 'links', 'announcement', 'sections', 'group', 'spaces', 'page-group', 'description', 'page-actions',
   'pagination', 'search-results', 'no-results', 'hint', 'tabs', 'tab-list', 'tab-panel', 'code', 'code-title', 'line-numbers',
   'tasks', 'table', 'images', 'image', 'stepper', 'step', 'content-ref', 'content-ref-title', 'embed', 'embed-host',
-  'embed-url', 'file', 'include', 'raw-markdown',
+  'embed-url', 'file', 'include', 'raw-markdown', 'footnote', 'footnote-ref', 'footnote-label', 'footnote-back',
   // Layout: header, navigation, page footer
   'logo-light', 'logo-dark', 'breadcrumbs', 'toc-title', 'toc-2', 'toc-3', 'page-meta', 'edit-link', 'copyright',
   // Content-model blocks (shared/reader/blocks-extended.ts)

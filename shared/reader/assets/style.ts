@@ -66,6 +66,7 @@ aside.toc a[aria-current]{color:var(--primary);border-left-color:var(--primary);
 .tabs{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0}.tab-list{display:flex;border-bottom:1px solid var(--border);overflow-x:auto}
 .tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit;color:var(--fg)}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
 figure{margin:1rem 0}figcaption{font-size:.875rem;color:var(--muted)}
+.footnote{font-size:.875rem;color:var(--muted)}.footnote p{margin:.25rem 0}:not(.footnote)+.footnote{border-top:1px solid var(--border);margin-top:2rem;padding-top:.75rem}.footnote-label{font-weight:600}.footnote-ref a{padding:0 .1rem}
 main blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--border);color:var(--muted)}main li>p{margin:.25rem 0}main h5{font-size:.95rem}main h6{font-size:.9rem}
 ul.tasks{list-style:none;padding-left:1.75rem}ul.tasks>li>input{margin:0 .5rem 0 -1.5rem;vertical-align:-.1em}ul.tasks>li>input+p{display:inline}
 .columns{display:flex;gap:1.5rem;margin:1rem 0}.column{flex:1 1 0;min-width:0}.column>:first-child{margin-top:0}.column>:last-child{margin-bottom:0}
