@@ -372,6 +372,10 @@ workers: 4
 
 Widgets start in a second.[^speed] See the note.[^speed]
 
+| Setting | Default |
+| ------- | ------: |
+| port    | 8080    |
+
 - [x] Installed the CLI
 - [ ] Deployed to production
 
@@ -607,6 +611,23 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     expect(await axeViolations(page)).toEqual([]);
     // Markdown of a missing page stays a plain 404.
     expect((await fetch(`${site.url}/no-such-page.md`)).status).toBe(404);
+    await page.context().close();
+  });
+
+  it('table headers line up with their columns; printed, a page is its content without the site around it', async () => {
+    const { page } = await open(DESKTOP);
+    await page.goto(`${site.url}/reader-blocks`);
+    const align = (name: string) => page.getByRole('columnheader', { name }).evaluate((el) => getComputedStyle(el).textAlign);
+    expect(await align('Setting')).toBe('left');
+    expect(await align('Default')).toBe('right');
+    await page.emulateMedia({ media: 'print' });
+    for (const selector of ['header.top', 'aside.sidebar', 'nav.pagination', 'footer.bottom', '.copy']) {
+      expect(await page.locator(selector).first().isVisible(), selector).toBe(false);
+    }
+    expect(await page.locator('main h1').isVisible()).toBe(true);
+    const [main, article] = [(await page.locator('main').boundingBox())!, (await page.locator('main article').boundingBox())!];
+    expect(main.x).toBeLessThan(20);
+    expect(article.width).toBeGreaterThan(main.width - 1);
     await page.context().close();
   });
 

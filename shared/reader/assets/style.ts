@@ -89,7 +89,7 @@ code{font-family:var(--mono);font-size:.9em}:not(pre)>code{background:var(--subt
 .card-link{color:var(--fg);text-decoration:none}.card-link::after{content:"";position:absolute;inset:0}.card a:not(.card-link){position:relative;z-index:1}
 .math-block{margin:1rem 0;overflow-x:auto;overflow-y:hidden}math{font-size:1.1em}.math-error{border:1px dashed var(--danger)}
 .embed-host{font-weight:600}.embed-url{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle)}
+.table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle);text-align:left}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
 .page-meta{display:flex;flex-wrap:wrap;gap:1rem;margin-top:2.5rem;font-size:.85rem;color:var(--muted)}.page-meta a{color:var(--muted)}
 nav.pagination{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:1.5rem}
@@ -98,6 +98,7 @@ nav.pagination a{border:1px solid var(--border);border-radius:var(--radius);padd
 footer.bottom{padding:2rem 1.5rem;border-top:1px solid var(--border);color:var(--muted);font-size:.9rem;display:flex;gap:2.5rem;flex-wrap:wrap}
 footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{color:var(--muted)}.copyright{flex-basis:100%}
 @media (max-width:75rem){aside.toc{display:none}}
+@media print{header.top,nav.sections,aside.sidebar,aside.toc,.announcement,.skip-link,nav.pagination,.page-actions,.copy,.anchor,footer.bottom{display:none!important}main{max-width:none;padding:0}pre{white-space:pre-wrap}}
 @media (max-width:52rem){
 .menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%;order:5}.search input{width:100%}header.top nav.links{display:none}
 aside.sidebar nav.links{display:flex;flex-direction:column;margin-bottom:1rem;padding-bottom:.75rem;border-bottom:1px solid var(--border)}
