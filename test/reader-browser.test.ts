@@ -631,6 +631,28 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     await page.context().close();
   });
 
+  it('links and search marks read on both themes, also in a site colour chosen for the other one (axe, whole page)', async () => {
+    for (const colorScheme of ['dark', 'light'] as const) {
+      const { page } = await open({ ...DESKTOP, colorScheme });
+      for (const path of ['/reader-blocks', '?q=widget']) {
+        await page.goto(`${site.url}${path}`);
+        expect(await axeViolations(page), `${colorScheme} ${path}`).toEqual([]);
+      }
+      await page.context().close();
+    }
+    // An orange for light pages and a navy for dark ones: neither reads as text on its own page.
+    const branded = await publishedSite(api, org, [space.id], 'public');
+    const settings = (await api.request('GET', `${branded.base}/customization`, { token: org.admin.token })).body;
+    settings.styling.primaryColor = { light: '#FE9A00', dark: '#1A3D8F' };
+    expect((await api.request('PUT', `${branded.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+    for (const colorScheme of ['dark', 'light'] as const) {
+      const { page } = await open({ ...DESKTOP, colorScheme });
+      await page.goto(`${branded.url}/reader-blocks`);
+      expect(await axeViolations(page, 'main'), colorScheme).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('pages carry link-preview tags and their canonical URL (the site root names its first page)', async () => {
     const { page } = await open(DESKTOP);
     await page.goto(site.url);

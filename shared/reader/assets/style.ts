@@ -24,7 +24,7 @@ export const READER_CSS = `
 @media (prefers-color-scheme:dark){:root:not([data-theme=light]){${DARK}}}
 *{box-sizing:border-box}html{scroll-padding-top:calc(var(--header) + 1rem)}
 body{margin:0;font:16px/1.65 var(--font);color:var(--fg);background:var(--bg)}
-a{color:var(--primary)}img{max-width:100%;height:auto}
+a{color:var(--link,var(--primary))}img{max-width:100%;height:auto}
 .skip-link{position:absolute;left:-100vw;top:0;background:var(--bg);padding:.5rem 1rem;z-index:30}.skip-link:focus{left:0}
 .announcement{padding:.5rem 1.5rem;background:var(--primary);color:#fff}.announcement a{color:#fff;font-weight:600}
 header.top{position:sticky;top:0;z-index:20;display:flex;gap:.75rem;align-items:center;padding:.5rem 1.25rem;min-height:var(--header);border-bottom:1px solid var(--border);background:var(--bg);flex-wrap:wrap}
@@ -35,11 +35,11 @@ header.top .brand img{height:28px;width:auto}header.top nav.links{display:flex;g
 .search-panel[hidden]{display:none}.search-panel h2{font-size:.8rem;margin:.6rem .5rem .2rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 .search-panel a{display:block;padding:.35rem .5rem;border-radius:var(--radius);text-decoration:none;color:var(--fg)}.search-panel a:hover,.search-panel a:focus,.search-panel a[aria-selected=true]{background:var(--subtle);outline:0}
 .search-panel a span{display:block;font-size:.85rem;color:var(--muted)}.search-panel p{margin:.5rem;color:var(--muted)}
-mark{background:var(--mark);color:inherit;border-radius:2px}kbd{font:12px var(--mono);border:1px solid var(--border);border-radius:4px;padding:0 .3rem}
+mark{background:var(--mark);color:var(--fg);border-radius:2px}kbd{font:12px var(--mono);border:1px solid var(--border);border-radius:4px;padding:0 .3rem}
 .icon-button{font:inherit;background:none;border:1px solid var(--border);border-radius:var(--radius);color:var(--fg);padding:.3rem .55rem;cursor:pointer}
 .menu-link{display:none}aside.sidebar nav.links{display:none}
 nav.sections{display:flex;gap:1.25rem;padding:.25rem 1.25rem;border-bottom:1px solid var(--border);overflow-x:auto;white-space:nowrap}
-nav.sections a{text-decoration:none;color:var(--muted);padding:.3rem 0}nav.sections a[aria-current]{color:var(--primary);font-weight:600;border-bottom:2px solid var(--primary)}
+nav.sections a{text-decoration:none;color:var(--muted);padding:.3rem 0}nav.sections a[aria-current]{color:var(--link,var(--primary));font-weight:600;border-bottom:2px solid var(--primary)}
 nav.sections .group{display:flex;gap:.75rem;align-items:center}nav.sections .group>span{color:var(--muted);font-size:.8rem}
 .layout{display:flex;max-width:90rem;margin:0 auto}
 aside.sidebar{width:17.5rem;flex:none;padding:1rem .75rem 2rem 1.25rem;border-right:1px solid var(--border);position:sticky;top:var(--header);align-self:flex-start;max-height:calc(100vh - var(--header));min-height:calc(100vh - var(--header));overflow:auto}
@@ -57,11 +57,11 @@ main{flex:1;min-width:0;padding:1.5rem 2.5rem 3rem;max-width:52rem}main h1{margi
 aside.toc{width:15rem;flex:none;padding:1.5rem 1rem;position:sticky;top:var(--header);align-self:flex-start;max-height:calc(100vh - var(--header));overflow:auto;font-size:.875rem}
 aside.toc .toc-title{font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);margin:0 0 .5rem}aside.toc ul{list-style:none;margin:0;padding:0}
 aside.toc a{display:block;padding:.15rem 0 .15rem .75rem;border-left:2px solid var(--border);color:var(--muted);text-decoration:none}aside.toc .toc-3 a{padding-left:1.5rem}
-aside.toc a[aria-current]{color:var(--primary);border-left-color:var(--primary);font-weight:600}
+aside.toc a[aria-current]{color:var(--link,var(--primary));border-left-color:var(--primary);font-weight:600}
 .anchor{margin-left:-1.1rem;width:1.1rem;display:inline-block;opacity:0;text-decoration:none}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor,.anchor:focus{opacity:.6}
 .hint{--hint:var(--info);--icon:${HINT_ICONS.info};border-left:4px solid var(--hint);background:color-mix(in srgb,var(--hint) 9%,var(--bg));padding:.6rem 1rem .6rem 2.6rem;border-radius:var(--radius);margin:1rem 0;position:relative}
 .hint::before{content:"";position:absolute;left:.8rem;top:.9rem;width:1.15rem;height:1.15rem;background:var(--hint);-webkit-mask:var(--icon) center/contain no-repeat;mask:var(--icon) center/contain no-repeat}
-.hint>:first-child{margin-top:0}.hint>:last-child{margin-bottom:0}.hint a{color:color-mix(in srgb,var(--primary) 85%,var(--fg))}.hint>:is(h1,h2,h3,h4,h5,h6):first-child{font-size:1rem;font-weight:650;margin:0 0 .25rem}
+.hint>:first-child{margin-top:0}.hint>:last-child{margin-bottom:0}.hint a{color:color-mix(in srgb,var(--link,var(--primary)) 85%,var(--fg))}.hint>:is(h1,h2,h3,h4,h5,h6):first-child{font-size:1rem;font-weight:650;margin:0 0 .25rem}
 .hint-success{--hint:var(--success);--icon:${HINT_ICONS.success}}.hint-warning{--hint:var(--warning);--icon:${HINT_ICONS.warning}}.hint-danger{--hint:var(--danger);--icon:${HINT_ICONS.danger}}
 .tabs{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0}.tab-list{display:flex;border-bottom:1px solid var(--border);overflow-x:auto}
 .tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit;color:var(--fg)}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
