@@ -653,6 +653,22 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     }
   });
 
+  it('the search result reached with the arrow keys shows its focus, on the dark theme too', async () => {
+    const { page } = await open({ ...DESKTOP, colorScheme: 'dark' });
+    await page.goto(`${site.url}/reader-blocks`);
+    const box = page.getByRole('searchbox', { name: 'Search' });
+    await box.fill('configuration');
+    const panel = page.getByRole('region', { name: 'Search results' });
+    await expect.poll(() => panel.locator('a').count()).toBeGreaterThan(0);
+    await box.press('ArrowDown');
+    const focused = panel.locator('a:focus');
+    expect(await focused.count()).toBe(1);
+    const style = await focused.evaluate((el) => { const s = getComputedStyle(el); return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) }; });
+    expect(style.style).not.toBe('none');
+    expect(style.width).toBeGreaterThanOrEqual(2);
+    await page.context().close();
+  });
+
   it('pages carry link-preview tags and their canonical URL (the site root names its first page)', async () => {
     const { page } = await open(DESKTOP);
     await page.goto(site.url);

@@ -33,7 +33,7 @@ header.top .brand img{height:28px;width:auto}header.top nav.links{display:flex;g
 .search{position:relative}.search input{font:inherit;padding:.35rem .7rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--subtle);color:var(--fg);width:16rem;max-width:100%}
 .search-panel{position:absolute;right:0;top:calc(100% + .4rem);width:min(34rem,92vw);max-height:70vh;overflow:auto;background:var(--bg);border:1px solid var(--border);border-radius:var(--radius);box-shadow:0 8px 30px #0003;padding:.5rem;z-index:40}
 .search-panel[hidden]{display:none}.search-panel h2{font-size:.8rem;margin:.6rem .5rem .2rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
-.search-panel a{display:block;padding:.35rem .5rem;border-radius:var(--radius);text-decoration:none;color:var(--fg)}.search-panel a:hover,.search-panel a:focus,.search-panel a[aria-selected=true]{background:var(--subtle);outline:0}
+.search-panel a{display:block;padding:.35rem .5rem;border-radius:var(--radius);text-decoration:none;color:var(--fg)}.search-panel a:hover,.search-panel a:focus,.search-panel a[aria-selected=true]{background:var(--subtle)}.search-panel a:focus{outline:2px solid var(--link,var(--primary));outline-offset:-2px}
 .search-panel a span{display:block;font-size:.85rem;color:var(--muted)}.search-panel p{margin:.5rem;color:var(--muted)}
 mark{background:var(--mark);color:var(--fg);border-radius:2px}kbd{font:12px var(--mono);border:1px solid var(--border);border-radius:4px;padding:0 .3rem}
 .icon-button{font:inherit;background:none;border:1px solid var(--border);border-radius:var(--radius);color:var(--fg);padding:.3rem .55rem;cursor:pointer}
