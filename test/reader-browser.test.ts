@@ -6,6 +6,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
 import { CONFIG_MARKDOWN, GUIDE_MARKDOWN, IMAGES_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { pngFile } from './support/png.ts';
+import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
 import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './support/chromium.ts';
 import { axeViolations } from './support/axe.ts';
@@ -667,6 +668,44 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     expect(style.style).not.toBe('none');
     expect(style.width).toBeGreaterThanOrEqual(2);
     await page.context().close();
+  });
+
+  it('a page under a path that a variant also takes stays reachable from the page tree, sitemap and llms.txt', async () => {
+    // The main space has a page "API" with a subpage (api/endpoints); a variant is given the path "api".
+    const { space: main, cr } = await spaceWithChangeRequest(api, org, 'Platform');
+    const existing = Object.values(await pagesByTitle(api, org, main.id, cr.id));
+    await editContent(api, org, main.id, cr.id, [
+      ...existing.map((p) => ({ operation: 'delete_page', page: p.id })),
+      { operation: 'insert_page', document: { markdown: '# Overview\n\nStart here.\n' } },
+      { operation: 'insert_page', document: { markdown: '# API\n\nThe API.\n' } },
+    ]);
+    const parent = (await pagesByTitle(api, org, main.id, cr.id)).API!;
+    await editContent(api, org, main.id, cr.id, [{ operation: 'insert_page', into: parent.id, document: { markdown: '# Endpoints\n\nEvery endpoint.\n' } }]);
+    expect((await api.request('POST', `/spaces/${main.id}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
+    const variant = await spaceWithPages(api, org, 'Legacy', ['# Legacy home\n\nOld docs.\n']);
+    const shared = await publishedSite(api, org, [main.id], 'public');
+    const added = await api.request('POST', `${shared.base}/site-spaces`, { token: org.admin.token, body: { spaceId: variant.id } });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await api.request('PATCH', `${shared.base}/site-spaces/${added.body.id}`, { token: org.admin.token, body: { path: 'api' } })).status).toBe(200);
+    expect((await api.request('POST', `${shared.base}/publish`, { token: org.admin.token })).status).toBe(200);
+
+    const { page } = await open(DESKTOP);
+    await page.goto(shared.url);
+    const tree = page.getByRole('navigation', { name: 'Pages' });
+    await tree.locator('li', { has: page.getByRole('link', { name: 'API', exact: true }) }).locator('summary').first().click();
+    await tree.getByRole('link', { name: 'Endpoints' }).click();
+    await page.waitForURL(`${shared.url}/api/endpoints`);
+    expect(await page.locator('main h1').innerText()).toBe('Endpoints');
+    // The variant keeps its path: its root and its pages.
+    expect((await page.goto(`${shared.url}/api`))?.status()).toBe(200);
+    expect(await page.locator('main h1').innerText()).toBe('Legacy home');
+    await page.context().close();
+    for (const file of ['sitemap.xml', 'llms.txt']) {
+      const body = await (await fetch(`${shared.url}/${file}`)).text();
+      const urls = [...body.matchAll(/https?:\/\/[^\s<)]+/g)].map((m) => m[0]).filter((u) => u.startsWith(shared.url) && !u.endsWith('.xml'));
+      expect(urls.length, file).toBeGreaterThan(2);
+      for (const url of urls) expect((await fetch(url)).status, `${file}: ${url}`).toBe(200);
+    }
   });
 
   it('pages carry link-preview tags and their canonical URL (the site root names its first page)', async () => {

@@ -104,6 +104,21 @@ app.get('/s/:siteId/~assets/fonts/:file', (c) => {
 app.get('/s/:siteId/*', read);
 app.get('/s/:siteId', read);
 
+/**
+ * The site space and page path a URL names. A first segment naming a site space wins
+ * (docs/decisions.md, "Reader site"), unless that space has no such page while the section's
+ * default space has one at the whole path: a page of the default space whose path begins with
+ * a variant's path (a group `api` beside a variant `api`) stays reachable from the page tree,
+ * the sitemap and llms.txt that link to it.
+ */
+async function resolvePage(site: ReaderSite, segments: string[]) {
+  const named = resolvePath(site, segments);
+  const plain = resolvePath(site, segments, { siteSpacePaths: false });
+  if (!named || !plain || plain.space === named.space || named.pagePath === '' || named.pagePath.startsWith('~')) return named;
+  if (findPageByPath((await spaceContent(named.space.space)).manifest, named.pagePath)) return named;
+  return findPageByPath((await spaceContent(plain.space.space)).manifest, plain.pagePath) ? plain : named;
+}
+
 async function read(c: Context) {
   const siteId = c.req.param('siteId')!;
   if (!v.is(siteIdSchema, siteId)) return notFound(c);
@@ -148,7 +163,7 @@ async function read(c: Context) {
   if (format) segments[segments.length - 1] = last!.slice(0, -format.length - 1);
   const asMarkdown = format === 'md';
   const asPdf = format === 'pdf';
-  const resolved = resolvePath(site, segments);
+  const resolved = await resolvePage(site, segments);
   if (!resolved) return notFound(c);
   const { space, pagePath } = resolved;
   const content = await spaceContent(space.space);

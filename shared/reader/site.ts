@@ -103,7 +103,7 @@ export async function readerSite(tree: SiteTree, claims: Record<string, unknown>
 }
 
 /** Which site space a path (segments after `/s/<site>`) is in, and the page path inside it. */
-export function resolvePath(site: ReaderSite, segments: string[]): { space: ReaderSpace; pagePath: string } | undefined {
+export function resolvePath(site: ReaderSite, segments: string[], options: { siteSpacePaths?: boolean } = {}): { space: ReaderSpace; pagePath: string } | undefined {
   let rest = segments;
   let section = site.defaultSection;
   if (site.sections.length > 0) {
@@ -114,7 +114,7 @@ export function resolvePath(site: ReaderSite, segments: string[]): { space: Read
     }
   }
   const inSection = site.spaces.filter((s) => s.siteSpace.section === section?.id);
-  const named = inSection.find((s) => !s.isDefault && s.siteSpace.path === rest[0]);
+  const named = options.siteSpacePaths === false ? undefined : inSection.find((s) => !s.isDefault && s.siteSpace.path === rest[0]);
   const space = named ?? inSection.find((s) => s.isDefault);
   if (!space) return undefined;
   if (named) rest = rest.slice(1);
