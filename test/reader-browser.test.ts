@@ -708,6 +708,22 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     }
   });
 
+  it("a space's language is the article's: lang for screen readers, right to left for Arabic", async () => {
+    for (const [language, dir] of [['fr', 'ltr'], ['ar', 'rtl']] as const) {
+      const translated = await spaceWithPages(api, org, `Guide ${language}`, ['# Bienvenue\n\nBonjour.\n']);
+      expect((await api.request('PATCH', `/spaces/${translated.id}`, { token: org.admin.token, body: { language } })).status).toBe(200);
+      const localized = await publishedSite(api, org, [translated.id], 'public');
+      const { page } = await open(DESKTOP);
+      await page.goto(localized.url);
+      const article = page.locator('main article');
+      expect(await article.getAttribute('lang')).toBe(language);
+      expect(await article.locator('h1').evaluate((el) => getComputedStyle(el).direction)).toBe(dir);
+      // The site's own words (search, navigation) stay English.
+      expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      await page.context().close();
+    }
+  });
+
   it('pages carry link-preview tags and their canonical URL (the site root names its first page)', async () => {
     const { page } = await open(DESKTOP);
     await page.goto(site.url);

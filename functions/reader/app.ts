@@ -104,6 +104,19 @@ app.get('/s/:siteId/~assets/fonts/:file', (c) => {
 app.get('/s/:siteId/*', read);
 app.get('/s/:siteId', read);
 
+/** Languages of the translation list written right to left. */
+const RTL_LANGUAGES = new Set(['ar', 'he']);
+
+/**
+ * The page's language when its space has one other than the reader's own English: the
+ * article carries it (`lang`, and `dir="rtl"` for Arabic and Hebrew), so screen readers speak
+ * it in its language and it reads in its direction; the site's chrome stays English.
+ */
+function contentLanguage(language: string | undefined): { lang?: string; dir?: string } {
+  if (!language || language === 'en' || !/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(language)) return {};
+  return { lang: language, ...(RTL_LANGUAGES.has(language.split('-')[0]!) ? { dir: 'rtl' } : {}) };
+}
+
 /**
  * The site space and page path a URL names. A first segment naming a site space wins
  * (docs/decisions.md, "Reader site"), unless that space has no such page while the section's
@@ -237,7 +250,7 @@ async function read(c: Context) {
   const pdfHref = `${space.basePath}/${located.path}.pdf`;
   const main = [
     ...breadcrumbs(located, space),
-    h('article', [
+    h('article', contentLanguage(space.space.language), [
       h('h1', `${current.emoji ? `${current.emoji} ` : ''}${current.title}`),
       ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
       ...body.nodes,
