@@ -360,6 +360,8 @@ const BLOCKS_MARKDOWN = `# Reader blocks
 
 <figure><img src=".gitbook/assets/diagram.png" alt="Architecture diagram"><figcaption><p>The <strong>diagram</strong>, see <a href="configuration.md">the configuration</a></p></figcaption></figure>
 
+<figure><picture><source srcset=".gitbook/assets/flow-dark.png" media="(prefers-color-scheme: dark)"><img src=".gitbook/assets/flow.png" alt="Request flow"></picture><figcaption><p>Request flow</p></figcaption></figure>
+
 <details>
 
 <summary>Defaults file</summary>
@@ -425,6 +427,8 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     org = await newOrg();
     space = await spaceWithPages(api, org, 'Guide', [BLOCKS_MARKDOWN, CONFIG_MARKDOWN], [
       { name: 'diagram.png', contentType: 'image/png', bytes: pngFile(400, 300, 7) },
+      { name: 'flow.png', contentType: 'image/png', bytes: pngFile(320, 200, 3) },
+      { name: 'flow-dark.png', contentType: 'image/png', bytes: pngFile(320, 200, 9) },
     ]);
     site = await publishedSite(api, org, [space.id], 'public');
     browser = await launchChromium();
@@ -455,7 +459,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     await details.locator('summary').click();
     expect(await details.locator('pre.shiki code.language-yaml').innerText()).toContain('workers: 4');
 
-    const caption = page.locator('figure.image figcaption');
+    const caption = page.locator('figure.image figcaption').first();
     expect(await caption.innerText()).toBe('The diagram, see the configuration');
     expect(await caption.locator('strong').innerText()).toBe('diagram');
     await caption.getByRole('link', { name: 'the configuration' }).click();
@@ -720,6 +724,33 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
       expect(await article.locator('h1').evaluate((el) => getComputedStyle(el).direction)).toBe(dir);
       // The site's own words (search, navigation) stay English.
       expect(await page.locator('html').getAttribute('lang')).toBe('en');
+      await page.context().close();
+    }
+  });
+
+  it('an image with a dark variant, and the site logo, show the one of the theme: the system, then the toggle', async () => {
+    const visibleSrc = (page: Page, selector: string) => page.locator(selector).evaluateAll((els) => els.filter((el) => getComputedStyle(el).display !== 'none').map((el) => (el as HTMLImageElement).getAttribute('src')!.split('/').pop()));
+    for (const [colorScheme, shown] of [['light', 'flow.png'], ['dark', 'flow-dark.png']] as const) {
+      const { page, errors } = await open({ ...DESKTOP, colorScheme });
+      await page.goto(`${site.url}/reader-blocks`);
+      const figure = page.locator('figure.image', { hasText: 'Request flow' });
+      expect(await visibleSrc(page, 'figure.image:has(figcaption:text("Request flow")) img')).toEqual([shown]);
+      await figure.locator('img:visible').scrollIntoViewIfNeeded();
+      await expect.poll(() => figure.locator('img:visible').evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBe(320);
+      // The toggle wins over the system's theme.
+      await page.locator('[data-theme-toggle]').click();
+      expect(await visibleSrc(page, 'figure.image:has(figcaption:text("Request flow")) img')).toEqual([colorScheme === 'light' ? 'flow-dark.png' : 'flow.png']);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+    const branded = await publishedSite(api, org, [space.id], 'public');
+    const settings = (await api.request('GET', `${branded.base}/customization`, { token: org.admin.token })).body;
+    settings.header.logo = { light: 'https://cdn.example.com/logo-light.svg', dark: 'https://cdn.example.com/logo-dark.svg' };
+    expect((await api.request('PUT', `${branded.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+    for (const [colorScheme, shown] of [['light', 'logo-light.svg'], ['dark', 'logo-dark.svg']] as const) {
+      const { page } = await open({ ...DESKTOP, colorScheme });
+      await page.goto(branded.url);
+      expect(await visibleSrc(page, 'header .brand img')).toEqual([shown]);
       await page.context().close();
     }
   });

@@ -86,7 +86,7 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
     const walk = (list: Node[]) => {
       for (const node of list) {
         // Markdown images and links, and the images of raw HTML (shared/reader/html-images.ts).
-        for (const ref of [node.data?.ref, ...htmlImagesOf(node.data).map((i) => i.ref)]) {
+        for (const ref of [node.data?.ref, node.data?.refDark, ...htmlImagesOf(node.data).map((i) => i.ref)]) {
           const file = findFile(manifest, ref);
           if (file) files.set(file.id, file);
         }
@@ -198,7 +198,7 @@ function inlines(ctx: RenderContext, nodes: Node[] = []): Out {
         return named ? [h('a', { href: refHref(ctx, data.ref).href }, content)] : content;
       }
       case 'inline-image':
-        return [img(ctx, data)];
+        return themedImage(ctx, data);
       case 'inline-math':
         return [renderMath(ctx.math, data.formula, false)];
       case 'html':
@@ -249,9 +249,24 @@ function img(ctx: RenderContext, data: Record<string, unknown>): ElementContent 
   return h('img', { src, ...sources, alt: String(data.alt ?? ''), width: size?.width, height: size?.height, loading: 'lazy', decoding: 'async' });
 }
 
+/**
+ * An image with a dark-theme variant (`data.refDark`, GitBook's `<picture>` with a
+ * `prefers-color-scheme: dark` source) is both images, the stylesheet showing the one of the
+ * page's theme (the toggle's choice, else the system's); others are the one image.
+ */
+function themedImage(ctx: RenderContext, data: Record<string, unknown>): Out {
+  const light = img(ctx, data);
+  if (!findFile(ctx.manifest, data.refDark) || light.type !== 'element') return [light];
+  const dark = img(ctx, { ...data, ref: data.refDark });
+  if (dark.type !== 'element') return [light];
+  light.properties.className = ['image-light'];
+  dark.properties.className = ['image-dark'];
+  return [light, dark];
+}
+
 function image(ctx: RenderContext, node: Node): ElementContent {
   // The caption is the image's caption fragment, not `data`.
-  return h('figure.image', [img(ctx, node.data ?? {}), ...caption(ctx, node)]);
+  return h('figure.image', [...themedImage(ctx, node.data ?? {}), ...caption(ctx, node)]);
 }
 
 /** A code block: header (title, language), then the code highlighted when shiki knows the language. */

@@ -21,7 +21,7 @@ export const READER_CLASSES = [
   'tasks', 'table', 'images', 'image', 'stepper', 'step', 'content-ref', 'content-ref-title', 'embed', 'embed-host',
   'embed-url', 'file', 'include', 'raw-markdown', 'footnote', 'footnote-ref', 'footnote-label', 'footnote-back',
   // Layout: header, navigation, page footer
-  'logo-light', 'logo-dark', 'breadcrumbs', 'toc-title', 'toc-2', 'toc-3', 'page-meta', 'edit-link', 'copyright',
+  'logo-light', 'logo-dark', 'image-light', 'image-dark', 'breadcrumbs', 'toc-title', 'toc-2', 'toc-3', 'page-meta', 'edit-link', 'copyright',
   // Content-model blocks (shared/reader/blocks-extended.ts)
   'columns', 'column', 'updates', 'update', 'update-date', 'prompt', 'prompt-description', 'openapi', 'openapi-description',
   'openapi-parameter', 'openapi-response', 'openapi-operation', 'openapi-path', 'openapi-method', 'openapi-spec', 'openapi-summary',

@@ -25,6 +25,8 @@ export const READER_CSS = `
 *{box-sizing:border-box}html{scroll-padding-top:calc(var(--header) + 1rem)}
 body{margin:0;font:16px/1.65 var(--font);color:var(--fg);background:var(--bg)}
 a{color:var(--link,var(--primary))}img{max-width:100%;height:auto}
+.logo-dark,.image-dark{display:none}:root[data-theme=dark] :is(.logo-dark,.image-dark){display:revert}:root[data-theme=dark] :is(.logo-light:has(+.logo-dark),.image-light:has(+.image-dark)){display:none}
+@media (prefers-color-scheme:dark){:root:not([data-theme=light]) :is(.logo-dark,.image-dark){display:revert}:root:not([data-theme=light]) :is(.logo-light:has(+.logo-dark),.image-light:has(+.image-dark)){display:none}}
 .skip-link{position:absolute;left:-100vw;top:0;background:var(--bg);padding:.5rem 1rem;z-index:30}.skip-link:focus{left:0}
 .announcement{padding:.5rem 1.5rem;background:var(--primary);color:#fff}.announcement a{color:#fff;font-weight:600}
 header.top{position:sticky;top:0;z-index:20;display:flex;gap:.75rem;align-items:center;padding:.5rem 1.25rem;min-height:var(--header);border-bottom:1px solid var(--border);background:var(--bg);flex-wrap:wrap}
