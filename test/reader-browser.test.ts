@@ -375,6 +375,8 @@ workers: 4
 
 Widgets start in a second.[^speed] See the note.[^speed]
 
+Download https://downloads.example.com/widget/releases/2026/stable/widget-linux-amd64-2.0.0.tar.gz or set \`WIDGET_EXTRA_LONG_CONFIGURATION_VARIABLE_NAME_FOR_THE_SCHEDULER=1\` first.
+
 | Setting | Default |
 | ------- | ------: |
 | port    | 8080    |
@@ -468,7 +470,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     await page.context().close();
   });
 
-  it('task items show the box beside their text; columns sit side by side, stacked on a phone', async () => {
+  it('task items show the box beside their text; columns sit side by side, stacked on a phone; long words wrap', async () => {
     const { page } = await open(DESKTOP);
     await page.goto(`${site.url}/reader-blocks`);
     const item = page.locator('ul.tasks > li').first();
@@ -490,7 +492,10 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
     await phone.goto(`${site.url}/reader-blocks`);
     const [top, bottom] = [(await phone.locator('.column').nth(0).boundingBox())!, (await phone.locator('.column').nth(1).boundingBox())!];
     expect(bottom.y).toBeGreaterThanOrEqual(top.y + top.height);
+    // Nothing makes the page wider than the phone: a long URL or inline code in a paragraph wraps.
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    const paragraph = (await phone.locator('main p', { hasText: 'downloads.example.com' }).boundingBox())!;
+    expect(paragraph.x + paragraph.width).toBeLessThanOrEqual(390);
     await phone.context().close();
   });
 

@@ -53,7 +53,7 @@ aside.sidebar summary{list-style:none;position:absolute;top:0;right:0;width:2rem
 aside.sidebar summary::after{content:"›";color:var(--muted);transition:transform .15s}aside.sidebar details[open]>summary::after{transform:rotate(90deg)}
 .page-group{margin:1rem .5rem .25rem;font-size:.75rem;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600}
 .spaces{border-bottom:1px solid var(--border);margin-bottom:.75rem;padding-bottom:.5rem}.spaces ul{padding:0;margin:0}.spaces a[aria-current]{font-weight:600}
-main{flex:1;min-width:0;padding:1.5rem 2.5rem 3rem;max-width:52rem}main h1{margin:.25rem 0 .5rem;font-size:2rem;line-height:1.25}
+main{flex:1;min-width:0;padding:1.5rem 2.5rem 3rem;max-width:52rem;overflow-wrap:break-word}main h1{margin:.25rem 0 .5rem;font-size:2rem;line-height:1.25}
 .description{font-size:1.1rem;color:var(--muted);margin-top:0}
 .breadcrumbs ol{list-style:none;display:flex;flex-wrap:wrap;gap:.35rem;margin:0;padding:0;font-size:.85rem;color:var(--muted)}.breadcrumbs li+li::before{content:"/";margin-right:.35rem}.breadcrumbs a{color:var(--muted)}
 aside.toc{width:15rem;flex:none;padding:1.5rem 1rem;position:sticky;top:var(--header);align-self:flex-start;max-height:calc(100vh - var(--header));overflow:auto;font-size:.875rem}
