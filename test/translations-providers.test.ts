@@ -20,6 +20,8 @@ import { AmazonTranslateTranslator } from '../shared/translate/amazon-translate.
 import { BedrockTranslator } from '../shared/translate/bedrock.ts';
 import { PseudoTranslator } from '../shared/translate/pseudo.ts';
 import { segmentDocument, MAX_SEGMENT_BYTES } from '../shared/translate/segments.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
+import { MAX_RUN_ATTEMPTS } from '../shared/commands/translations/run.ts';
 
 /**
  * Real providers against loopback servers that speak their protocols: Amazon Translate's
@@ -237,6 +239,92 @@ describe('Bedrock provider (Converse over a loopback server)', () => {
       if (previousEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
       else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = previousEndpoint;
       await close(server);
+    }
+  });
+});
+
+describe('a provider that keeps failing or never answers', () => {
+  /** Requests a run over HTTP and works the translations queue until the run is no longer pending; the translation as GET shows it. */
+  async function runThroughQueue(org: TestOrg, id: string) {
+    const requested = await api.request('POST', `/orgs/${org.id}/translations/${id}/run`, { token: org.admin.token });
+    expect(requested.status).toBe(204);
+    for (let i = 0; i < 40; i++) {
+      const record = translationEntity.fromRecord((await getRecord(translationEntity.key({ orgId: org.id, translationId: id }), true))!);
+      if (!record.pendingRun) break;
+      await pollOnce('translations', 1);
+    }
+    const got = await api.request('GET', `/orgs/${org.id}/translations/${id}`, { token: org.admin.token });
+    expect(got.status).toBe(200);
+    const stored = translationEntity.fromRecord((await getRecord(translationEntity.key({ orgId: org.id, translationId: id }), true))!);
+    return { presented: got.body, stored };
+  }
+
+  it('ends the run after its last attempt: status back to pending (not running forever), the reason kept; a later run completes', async () => {
+    let calls = 0;
+    let refuse = true;
+    const { server, url } = await listen((_req, body) => {
+      calls++;
+      if (refuse) return { status: 400, body: { __type: 'UnsupportedLanguagePairException', message: 'Unsupported language pair: en to fr' } };
+      const input = JSON.parse(body) as { Text: string };
+      return { status: 200, body: { TranslatedText: frenchOf(input.Text), SourceLanguageCode: 'en', TargetLanguageCode: 'fr' } };
+    });
+    const previousEnv = { provider: process.env.TRANSLATION_PROVIDER, endpoint: process.env.AWS_ENDPOINT_URL_TRANSLATE };
+    process.env.TRANSLATION_PROVIDER = 'amazon-translate';
+    process.env.AWS_ENDPOINT_URL_TRANSLATE = url;
+    const previous = setDefaultTranslator(undefined);
+    try {
+      const org = await newOrg();
+      const spaceId = await spaceWith(org, [{ id: 'p', title: 'Read the guide', document: doc(paragraph(text(leaf('Read the guide first')))) }]);
+      const created = await api.request('POST', `/orgs/${org.id}/translations`, { token: org.admin.token, body: { source: { space: spaceId, language: 'en' }, language: 'fr' } });
+      const failed = await runThroughQueue(org, created.body.id);
+      expect(calls).toBeGreaterThanOrEqual(MAX_RUN_ATTEMPTS); // each attempt reached the provider
+      expect(failed.presented).toMatchObject({ status: 'pending', stats: { runs: 0 } });
+      expect(failed.presented.result).toBeUndefined();
+      expect(failed.stored.pendingRun).toBeUndefined();
+      expect(failed.stored.lastError).toMatch(/^The run failed 3 times; last error: Unsupported language pair: en to fr/);
+      const spaces = await api.request('GET', `/orgs/${org.id}/spaces`, { token: org.admin.token });
+      expect(spaces.body.items.map((s: { id: string }) => s.id)).toEqual([spaceId]); // no result space
+
+      refuse = false;
+      const done = await runThroughQueue(org, created.body.id);
+      expect(done.presented).toMatchObject({ status: 'completed', stats: { runs: 1, latestPages: 1 } });
+      expect(done.stored.lastError).toBeUndefined();
+      expect(done.stored.runAttempts).toBeUndefined();
+    } finally {
+      setDefaultTranslator(previous);
+      for (const [name, value] of [['TRANSLATION_PROVIDER', previousEnv.provider], ['AWS_ENDPOINT_URL_TRANSLATE', previousEnv.endpoint]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await close(server);
+    }
+  });
+
+  it('stops an attempt at TRANSLATION_RUN_TIMEOUT_MS when the provider never answers, and records it', async () => {
+    const hung = createServer(() => { /* never answers */ });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const saved = { provider: process.env.TRANSLATION_PROVIDER, endpoint: process.env.AWS_ENDPOINT_URL_TRANSLATE, timeout: process.env.TRANSLATION_RUN_TIMEOUT_MS };
+    process.env.TRANSLATION_PROVIDER = 'amazon-translate';
+    process.env.AWS_ENDPOINT_URL_TRANSLATE = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+    process.env.TRANSLATION_RUN_TIMEOUT_MS = '700';
+    const previous = setDefaultTranslator(undefined);
+    try {
+      const org = await newOrg();
+      const spaceId = await spaceWith(org, [{ id: 'p', title: 'Read the guide', document: doc(paragraph(text(leaf('Read the guide first')))) }]);
+      const created = await api.request('POST', `/orgs/${org.id}/translations`, { token: org.admin.token, body: { source: { space: spaceId, language: 'en' }, language: 'fr' } });
+      const started = Date.now();
+      const failed = await runThroughQueue(org, created.body.id);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(failed.presented).toMatchObject({ status: 'pending', stats: { runs: 0 } });
+      expect(failed.stored.lastError).toMatch(/last error: The translation provider did not finish within 700 ms/);
+    } finally {
+      setDefaultTranslator(previous);
+      for (const [name, value] of [['TRANSLATION_PROVIDER', saved.provider], ['AWS_ENDPOINT_URL_TRANSLATE', saved.endpoint], ['TRANSLATION_RUN_TIMEOUT_MS', saved.timeout]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      hung.closeAllConnections();
+      await close(hung);
     }
   });
 });

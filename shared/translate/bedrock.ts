@@ -18,6 +18,8 @@ export const BATCH_SEGMENTS = 40;
 export const BATCH_CHARACTERS = 6_000;
 export const REQUESTS_IN_FLIGHT = 2;
 export const MAX_ATTEMPTS = 8;
+/** A batch of 6,000 characters takes the model some seconds: one still unanswered after this is retried. */
+export const REQUEST_TIMEOUT_MS = 60_000;
 
 type Sdk = { client: BedrockRuntimeClient; command: typeof import('@aws-sdk/client-bedrock-runtime').ConverseCommand };
 
@@ -31,7 +33,11 @@ export class BedrockTranslator implements Translator {
 
   private load(): Promise<Sdk> {
     this.sdk ??= import('@aws-sdk/client-bedrock-runtime').then(({ BedrockRuntimeClient, ConverseCommand }) => ({
-      client: serviceClient(new BedrockRuntimeClient({ maxAttempts: MAX_ATTEMPTS, retryMode: 'standard' })),
+      client: serviceClient(new BedrockRuntimeClient({
+        maxAttempts: MAX_ATTEMPTS, retryMode: 'standard',
+        // The SDK's own HTTP/2 handler settings (one stream per session), with a request timeout.
+        requestHandler: { requestTimeout: REQUEST_TIMEOUT_MS, disableConcurrentStreams: true },
+      })),
       command: ConverseCommand,
     }));
     return this.sdk;
@@ -70,7 +76,7 @@ export class BedrockTranslator implements Translator {
       system: [{ text: system }],
       messages: [{ role: 'user', content: [{ text: JSON.stringify(texts) }] }],
       inferenceConfig: { temperature: 0 },
-    }));
+    }), { abortSignal: request.signal });
     const reply = (out.output?.message?.content ?? []).map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('');
     return parseArray(reply, texts.length);
   }

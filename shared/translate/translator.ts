@@ -18,6 +18,8 @@ export interface TranslateRequest {
   to: string;
   /** The translation's `instructions` (rich document), for providers that take guidance. */
   instructions?: StoredDocument;
+  /** Aborted when the run's time is up (TRANSLATION_RUN_TIMEOUT_MS): providers stop their requests and throw. */
+  signal?: AbortSignal;
 }
 
 export interface Translator {

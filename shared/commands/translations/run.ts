@@ -18,7 +18,9 @@
  *      token is still the one this job read. A redelivery after a crash redoes the run; a
  *      run superseded by a newer request leaves the work to the newer job.
  * A source space that is gone (or has no content) ends the run without retry: status back to
- * `pending`, `lastError` recorded.
+ * `pending`, `lastError` recorded. A run that fails (a provider's error, throttling past the
+ * SDK's retries, a timeout) is retried by the queue; its last attempt (MAX_RECEIVE_COUNT, then
+ * the DLQ) ends the run the same way, so the status never stays `running` after the work stopped.
  */
 import { movePrimaryRevision } from '../../content/primary-revision.ts';
 import { contentUpdated, emitOrganizationEvent } from '../../integrations/events.ts';
@@ -36,6 +38,20 @@ import { listChildren, positionAmong } from '../content/tree.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defaultTranslator, type TranslateRequest, type Translator } from '../../translate/translator.ts';
 import { translateManifest, type PreviousRun } from '../../translate/manifest.ts';
+import { MAX_RECEIVE_COUNT } from '../../jobs/redrive.ts';
+
+/** Attempts at one run before it is given up (the queue's receive limit: the last failure goes to the DLQ). */
+export const MAX_RUN_ATTEMPTS = MAX_RECEIVE_COUNT;
+
+/**
+ * Time one attempt may spend translating (TRANSLATION_RUN_TIMEOUT_MS, default 100 s): under the
+ * translations worker's 2-minute Lambda timeout, so a provider that stops answering fails the
+ * attempt here, where it is recorded, instead of the Lambda being killed mid-run.
+ */
+export function runTimeoutMs(): number {
+  const raw = Number(process.env.TRANSLATION_RUN_TIMEOUT_MS);
+  return process.env.TRANSLATION_RUN_TIMEOUT_MS !== undefined && Number.isSafeInteger(raw) && raw > 0 ? raw : 100_000;
+}
 
 export async function readTranslation(orgId: string, translationId: string, consistent = true): Promise<TranslationItem | undefined> {
   return translationEntity.get({ orgId, translationId }, { consistent });
@@ -45,7 +61,7 @@ export async function readTranslation(orgId: string, translationId: string, cons
 export async function requestTranslationRun(orgId: string, translationId: string): Promise<boolean> {
   const token = randomId();
   try {
-    await run(translationEntity.update({ orgId, translationId }, { set: { pendingRun: token, status: 'pending', updatedAt: nowIso() } }));
+    await run(translationEntity.update({ orgId, translationId }, { set: { pendingRun: token, status: 'pending', updatedAt: nowIso() }, remove: ['runAttempts'] }));
   } catch (error) {
     if (error instanceof ConditionFailed) return false;
     throw error;
@@ -87,18 +103,46 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
   const token = translation.pendingRun;
   if (!token) return; // already completed: a redelivered job
   const started = nowMs();
-  if (!await updateIfToken(orgId, translationId, token, { status: 'running', updatedAt: nowIso() })) return;
+  const attempt = (translation.runAttempts ?? 0) + 1;
+  if (!await updateIfToken(orgId, translationId, token, { status: 'running', runAttempts: attempt, updatedAt: nowIso() })) return;
+  try {
+    await translateAndStore(translation, token, started, translator);
+  } catch (error) {
+    if (attempt >= MAX_RUN_ATTEMPTS) {
+      // Given up: the status goes back to `pending` (the public statuses have no failure) with
+      // the reason kept, and a new run request starts afresh. Thrown still, so the job reaches the DLQ.
+      await updateIfToken(orgId, translationId, token,
+        { status: 'pending', updatedAt: nowIso(), lastError: `The run failed ${attempt} times; last error: ${(error as Error).message}`.slice(0, 2000) },
+        ['pendingRun', 'runAttempts']);
+    }
+    throw error;
+  }
+}
+
+async function translateAndStore(translation: TranslationItem, token: string, started: number, translator: Translator): Promise<void> {
+  const { orgId, id: translationId } = translation;
 
   const source = usableSpace(await spaceEntity.get({ spaceId: translation.source.space }, { consistent: true }), orgId);
   const revision = source?.revision ? await loadRevision(source.id, source.revision) : undefined;
   if (!source || !revision) {
     await updateIfToken(orgId, translationId, token,
       { status: 'pending', updatedAt: nowIso(), lastError: `The source space ${translation.source.space} is gone or has no content` },
-      ['pendingRun']);
+      ['pendingRun', 'runAttempts']);
     return;
   }
-  const request: TranslateRequest = { from: translation.source.language, to: translation.language, instructions: translation.instructions };
-  const content = await translateManifest(revision.manifest, translator, request, await previousRun(translation));
+  const timeoutMs = runTimeoutMs();
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const request: TranslateRequest = { from: translation.source.language, to: translation.language, instructions: translation.instructions, signal: deadline };
+  let content: Awaited<ReturnType<typeof translateManifest>>;
+  try {
+    // Raced with the deadline too: a provider that ignores the signal still ends the attempt.
+    const timedOut = new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(deadline.reason as Error), { once: true }));
+    timedOut.catch(() => undefined);
+    content = await Promise.race([translateManifest(revision.manifest, translator, request, await previousRun(translation)), timedOut]);
+  } catch (error) {
+    if (deadline.aborted) throw new Error(`The translation provider did not finish within ${timeoutMs} ms`, { cause: error });
+    throw error;
+  }
   const sourceHashes = await putJsonBlob(content.hashes);
 
   const now = nowIso();
@@ -154,7 +198,7 @@ export async function runTranslationJob(orgId: string, translationId: string, tr
       status: 'completed', result: { space: resultSpaceId, revision: revisionId, language: translation.language },
       stats, translatedPages, sourceHashes, updatedAt: now,
     },
-    remove: ['pendingRun', 'lastError'],
+    remove: ['pendingRun', 'lastError', 'runAttempts'],
     if: (w) => w.eq('pendingRun', token),
   }));
   try {

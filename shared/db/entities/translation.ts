@@ -39,8 +39,10 @@ export interface TranslationItem {
    * set, and completes only if it is still the same token: redelivered or superseded jobs are no-ops.
    */
   pendingRun?: string;
-  /** Why the latest run could not complete (not presented), e.g. the source space is gone. */
+  /** Why the latest run could not complete (not presented), e.g. the source space is gone or the provider kept failing. */
   lastError?: string;
+  /** Attempts made at the pending run (queue receives that reached the worker); reset by each new run request. */
+  runAttempts?: number;
   createdBy: string;
   createdAt: string;
   updatedAt: string;
