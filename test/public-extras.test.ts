@@ -142,9 +142,11 @@ describe('POST /orgs/{organizationId}/sites/{siteId}/search (searchSiteContent)'
     const site = await publishedSite(api, org, [spaces.alpha!, spaces.beta!]);
     base = site.base;
     const call = (method: string, path: string, body?: unknown) => api.request(method, `${base}${path}`, { token: org.admin.token, body });
-    const reference = await call('POST', '/sections', { spaceId: spaces.gamma, title: 'Reference' });
-    expect(reference.status).toBe(201);
+    // The root content (alpha, beta) becomes the first section, of the site's name; gamma
+    // joins it (the default section), delta and epsilon make the second.
     const extra = await call('POST', '/sections', { spaceId: spaces.delta, title: 'Extra' });
+    expect(extra.status).toBe(201);
+    expect((await call('POST', '/site-spaces', { spaceId: spaces.gamma })).status).toBe(201);
     expect((await call('POST', '/site-spaces', { spaceId: spaces.epsilon, sectionId: extra.body.id })).status).toBe(201);
     for (const s of (await call('GET', '/site-spaces')).body.items) siteSpaces[s.space.title] = s.id;
   });

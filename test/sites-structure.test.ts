@@ -87,25 +87,37 @@ describe('site spaces', () => {
 });
 
 describe('sections', () => {
-  it('the first section adopts the root site spaces; new site spaces go to the default section', async () => {
+  it('the first section puts the root content in a section named after the site, then follows it; new site spaces go to the default section', async () => {
     const f = await siteFixture(['Intro']);
     const rootId = (await f.call('GET', '/site-spaces')).body.items[0].id;
     const api2 = await createSpace(api, f.org, { title: 'API Reference' });
     const created = await f.call('POST', '/sections', { spaceId: api2.id, title: 'Reference', icon: 'book' });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
-      object: 'site-section', title: 'Reference', path: 'reference', default: true, icon: 'book', draft: false,
-      siteSpaces: [{ id: rootId, default: true, section: created.body.id }, { path: 'api-reference', default: false }],
+      object: 'site-section', title: 'Reference', path: 'reference', default: false, icon: 'book', draft: false,
+      siteSpaces: [{ path: 'api-reference', default: true, section: created.body.id }],
     });
+    expect(created.body.siteSpaces).toHaveLength(1);
+    // The site's content so far: a section of the site's name ('Docs'), first and default.
+    const [root, ...rest] = (await f.call('GET', '/sections')).body.items;
+    expect(root).toMatchObject({ title: 'Docs', path: 'docs', default: true, siteSpaces: [{ id: rootId, default: true, section: root.id }] });
+    expect(root.icon).toBeUndefined();
+    expect(ids(rest)).toEqual([created.body.id]);
     const second = await f.call('POST', '/sections', { spaceId: api2.id });
     expect(second.body).toMatchObject({ title: 'API Reference', path: 'api-reference', default: false, siteSpaces: [{ default: true }] });
     const added = await f.call('POST', '/site-spaces', { spaceId: api2.id });
-    expect(added.body.section).toBe(created.body.id);
+    expect(added.body.section).toBe(root.id);
     const into = await f.call('POST', '/site-spaces', { spaceId: api2.id, sectionId: second.body.id });
     expect(into.body).toMatchObject({ section: second.body.id, path: 'api-reference-2' });
-    expect(await f.stored()).toMatchObject({ siteSpaces: 5, defaultSiteSection: created.body.id });
+    expect(await f.stored()).toMatchObject({ siteSpaces: 5, defaultSiteSection: root.id });
     const list = await f.call('GET', '/sections');
-    expect(ids(list.body.items)).toEqual([created.body.id, second.body.id]);
+    expect(ids(list.body.items)).toEqual([root.id, created.body.id, second.body.id]);
+    // A site without root content gets just the requested section.
+    const empty = await siteFixture();
+    const lone = await createSpace(api, empty.org, { title: 'Lone' });
+    const only = await empty.call('POST', '/sections', { spaceId: lone.id, title: 'Only' });
+    expect(ids((await empty.call('GET', '/sections')).body.items)).toEqual([only.body.id]);
+    expect(only.body.default).toBe(true);
     expect((await f.call('POST', '/sections', { spaceId: 'nope' })).body.error.message).toMatch(/^spaceId: /);
     expect((await f.call('POST', '/sections', { spaceId: api2.id, title: 'x' })).body.error.message).toMatch(/^title: /);
     expect((await f.call('POST', '/sections', { spaceId: api2.id, icon: 'i'.repeat(51) })).body.error.message).toMatch(/^icon: /);
@@ -162,7 +174,12 @@ describe('sections', () => {
     const s = f.spaces[0];
     const first = (await f.call('POST', '/sections', { spaceId: s.id, title: 'First' })).body;
     const second = (await f.call('POST', '/sections', { spaceId: f.spaces[1].id, title: 'Second' })).body;
-    expect((await f.stored()).siteSpaces).toBe(4);
+    // The root content (One, Two) went to a section of the site's name, the default.
+    const root = (await f.call('GET', '/sections')).body.items[0];
+    expect(root).toMatchObject({ title: 'Docs', default: true });
+    expect(await f.stored()).toMatchObject({ siteSpaces: 4, defaultSiteSection: root.id, spaceRefs: { [s.id]: 2, [f.spaces[1].id]: 2 } });
+    expect((await f.call('DELETE', `/sections/${root.id}`)).status).toBe(205);
+    expect(await f.stored()).toMatchObject({ siteSpaces: 2, defaultSiteSection: first.id, spaceRefs: { [s.id]: 1, [f.spaces[1].id]: 1 } });
     expect((await f.call('DELETE', `/sections/${first.id}`)).status).toBe(205);
     expect((await f.call('DELETE', `/sections/${first.id}`)).status).toBe(204);
     const stored = await f.stored();

@@ -288,9 +288,12 @@ describe('published profile, adaptive schema, template conditions', () => {
     await api.request('POST', `/orgs/${org.id}/sites/${site.id}/section-groups`, { token: org.admin.token, body: { title: 'Group', sections: [section.body.id] } });
     const withSections = await api.request('GET', `/orgs/${org.id}/sites/${site.id}/published`, { token: org.admin.token });
     expect(withSections.body.structure.type).toBe('sections');
+    // The root content became a section of the site's name, before the new one.
     expect(withSections.body.structure.structure).toMatchObject([
-      { object: 'site-section-group', title: 'Group', children: [{ object: 'site-section', id: section.body.id, siteSpaces: [{ id: ssId }, { path: 'intro-2' }] }] },
+      { object: 'site-section', title: 'Docs', default: true, siteSpaces: [{ id: ssId }] },
+      { object: 'site-section-group', title: 'Group', children: [{ object: 'site-section', id: section.body.id, siteSpaces: [{ path: 'intro' }] }] },
     ]);
+    expect(withSections.body.structure.structure[1].children[0].siteSpaces).toHaveLength(1);
     expect((await api.request('GET', `/orgs/${org.id}/sites/missing/published`, { token: org.admin.token })).status).toBe(404);
   });
 

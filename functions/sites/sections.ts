@@ -33,25 +33,35 @@ route(sectionsRoutes, op.listSiteSections, async (c) => {
   return c.json(presentList(page.items.map((s) => presentSection(s, ctx)), page.next));
 });
 
+/** A section after the site's others, its path unique among them. */
+function newSection(t: SiteTree, title: string, icon: string | undefined, now: string): SiteSectionItem {
+  return {
+    id: randomId(),
+    siteId: t.site.id,
+    title,
+    ...(icon ? { icon } : {}),
+    path: uniquePath(slugify(title, 'section'), new Set(t.sections.map((s) => s.path))),
+    position: positionAtEnd(childrenOf(t, undefined).map((child) => child.item)),
+    createdAt: now,
+  };
+}
+
 route(sectionsRoutes, op.addSectionToSite, async (c) => {
   const { organizationId, siteId } = c.req.valid('param');
   const body = c.req.valid('json');
   const { tree, result, access } = await changeSite(c.var.scope, organizationId, siteId, 'create', async (t) => {
     const space = await resolveSpace(c.var.scope, organizationId, body.spaceId, 'spaceId');
     const now = nowIso();
-    const title = body.title ?? space.title;
-    const section: SiteSectionItem = {
-      id: randomId(),
-      siteId,
-      title,
-      ...(body.icon ? { icon: body.icon } : {}),
-      path: uniquePath(slugify(title, 'section'), new Set(t.sections.map((s) => s.path))),
-      position: positionAtEnd(childrenOf(t, undefined).map((child) => child.item)),
-      createdAt: now,
-    };
-    // The first section adopts the site spaces of the root level (a site shows either
-    // root site spaces or sections, never both).
-    if (t.sections.length === 0) for (const s of t.siteSpaces) s.section = section.id;
+    // A site shows root site spaces or sections, never both. As in GitBook, where a site's
+    // content starts as one section named after the site: the first section added to a site
+    // with root content puts that content in a section of the site's name (first, so the
+    // default), and the requested section follows it as a second tab.
+    if (t.sections.length === 0 && t.siteSpaces.length > 0) {
+      const rootSection = newSection(t, t.site.title, undefined, now);
+      for (const s of t.siteSpaces) s.section = rootSection.id;
+      t.sections.push(rootSection);
+    }
+    const section = newSection(t, body.title ?? space.title, body.icon, now);
     t.sections.push(section);
     t.siteSpaces.push(newSiteSpace(t, space, section.id, now));
     return section.id;
