@@ -34,7 +34,7 @@ route(sectionsRoutes, op.listSiteSections, async (c) => {
 });
 
 /** A section after the site's others, its path unique among them. */
-function newSection(t: SiteTree, title: string, icon: string | undefined, now: string): SiteSectionItem {
+function newSection(t: SiteTree, title: string, icon: string | null | undefined, now: string): SiteSectionItem {
   return {
     id: randomId(),
     siteId: t.site.id,
