@@ -8,6 +8,7 @@ import { buildFixture } from './fixtures/integrations/build.ts';
 import { installationEntity, integrationEntity } from '../shared/db/entities/integration.ts';
 import { INSTALLATION_TOKEN_TTL_SECONDS, mintInstallationToken } from '../shared/integrations/installation-token.ts';
 import { advanceClock, resetClock } from '../shared/clock.ts';
+import { PUBLIC_ENDPOINT_SANDBOX } from '../functions/integrations/public-endpoint.ts';
 
 /**
  * Published scripts run in workerd (shared/integrations/runtime.ts): an integration written
@@ -118,6 +119,47 @@ describe('published scripts in workerd', () => {
 
     expect((await fetch(`${api.url}/v1/integrations/${uniqueName('none')}/public`)).status).toBe(404);
     expect((await fetch(`${published.urls.publicEndpoint}/installations/nope`)).status).toBe(404);
+  }, 60_000);
+
+  it('keeps a public endpoint\'s answer off the service\'s origin: no cookies, a sandboxed page', async () => {
+    const org = await newOrg();
+    const name = uniqueName('hostile');
+    const published = await publish(org, name, await buildFixture('hostile'));
+    const res = await fetch(`${published.urls.publicEndpoint}/page`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(res.headers.get('content-security-policy')).toBe(`img-src 'self', ${PUBLIC_ENDPOINT_SANDBOX}`);
+    expect(res.headers.get('content-security-policy')).not.toMatch(/allow-same-origin/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toContain('<script>');
+  }, 60_000);
+
+  it('answers a refused outbound fetch with the reason only (no stack of the service) and a script that never settles with a clear failure', async () => {
+    const org = await newOrg();
+    const name = uniqueName('hostile');
+    const published = await publish(org, name, await buildFixture('hostile'));
+    // A private address (the tests allow only 127.0.0.1, for their loopback servers).
+    const refused = await fetch(`${published.urls.publicEndpoint}/private?url=${encodeURIComponent('http://10.0.0.1/secret')}`);
+    expect(refused.status).toBe(200);
+    const seen = await refused.json();
+    expect(seen).toEqual({ status: 502, error: '1', body: 'fetch: 10.0.0.1 is a private address (10.0.0.1) and EGRESS_ALLOWLIST does not allow it' });
+
+    const hung = await fetch(`${published.urls.publicEndpoint}/hang`);
+    expect(hung.status).toBe(502);
+    const hungText = await hung.text();
+    expect(JSON.parse(hungText)).toEqual({ error: { code: 502, message: 'The integration failed: The script never answered: it waits on a promise that can never settle' } });
+    expect(hungText).not.toMatch(/miniflare|node_modules|\bat /);
+
+    // As an event: the refusal is in the trace, and the hung script fails at once (it would hang again).
+    await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never);
+    const detail = await settled(org, name, 'installation_setup');
+    expect(detail.event.status).toBe('failed');
+    const lines = messages(detail);
+    expect(lines).toContain('metadata: HTTP 502');
+    expect(lines).toContain('Outbound request GET http://169.254.169.254/latest/meta-data/ failed: fetch: 169.254.169.254 is a cloud metadata address (169.254.169.254), which is never allowed');
+    expect(lines).toContain('The script never answered: it waits on a promise that can never settle');
+    expect(lines.some((l: string) => /retrying|node_modules|outbound\.ts/.test(l))).toBe(false);
   }, 60_000);
 
   it('stops a script that loops forever (CPU time) or allocates without bound (memory) and records the event as failed', async () => {

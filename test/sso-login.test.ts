@@ -190,6 +190,27 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     expect((await res.json()).error.message).toBe('RelayState: must be a URL of this service');
   });
 
+  it('refuses a RelayState on the API\'s origin whose page others write: integrations\' public endpoints, published sites', async () => {
+    const org = await newOrg();
+    const provider = await createProvider(org);
+    // An integration anyone may publish answers there with its own HTML, which could read the token in the fragment.
+    for (const relay of [
+      `${api.url}/v1/integrations/evil/public/callback`, `${api.url}/v1/integrations/evil/public`,
+      `${api.url}/v1/integrations/evil/%70ublic/x`, `${api.url}//v1/integrations/evil/public/x`, `${api.url}/s/site123/`,
+    ]) {
+      const res = await start(provider, relay);
+      expect(res.status, relay).toBe(400);
+      expect((await res.json()).error.message).toBe('RelayState: must be a URL of this service');
+    }
+    // At the ACS too: not followed, the page shows the token instead.
+    const id = await pendingRequestId(provider);
+    const page = await postToAcs(provider, { SAMLResponse: responseFor(provider, id, freshEmail()), RelayState: `${api.url}/v1/integrations/evil/public/cb` }, { accept: 'text/html' });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('location')).toBeNull();
+    // The API's own pages are still a place to return to.
+    expect((await start(provider, `${api.url}/v1/user`)).status).toBe(302);
+  });
+
   it('keeps an existing member\'s higher role and raises a lower one; marks sso and last seen', async () => {
     const org = await newOrg();
     const provider = await createProvider(org, { defaultRole: 'edit' });

@@ -49,7 +49,28 @@ async function forward(c: Context<AppEnv>): Promise<Response> {
     return c.json(errorBody(502, `The integration failed: ${run.failure?.message ?? 'no answer'}`), 502);
   }
   const { status, headers: answered, body: answer } = run.response;
-  return new Response(status === 204 || status === 304 ? null : new Uint8Array(answer), { status, headers: answered });
+  return new Response(status === 204 || status === 304 ? null : new Uint8Array(answer), { status, headers: isolated(answered) });
+}
+
+/**
+ * The public endpoints share the API's origin (and, locally, the published sites'). A script's
+ * answer must not act as that origin: cookies it sets are dropped, and its pages are sandboxed
+ * (an opaque origin: no access to the origin's storage, such as the API reference's saved
+ * token, nor its cookies), while their scripts, forms and popups still work, as OAuth
+ * callback pages need. A policy of the script's own is kept beside this one (both apply).
+ */
+export const PUBLIC_ENDPOINT_SANDBOX = 'sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-modals';
+
+function isolated(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'set-cookie' || name === 'set-cookie2') continue;
+    out[name] = value;
+  }
+  const own = out['content-security-policy'];
+  out['content-security-policy'] = own ? `${own}, ${PUBLIC_ENDPOINT_SANDBOX}` : PUBLIC_ENDPOINT_SANDBOX;
+  out['x-content-type-options'] = 'nosniff';
+  return out;
 }
 
 export const publicEndpoint = publicRoutes(new Hono<AppEnv>()

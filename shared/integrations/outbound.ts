@@ -11,7 +11,8 @@ export const OUTBOUND_MAX_BYTES = 8 * 1024 * 1024;
  * checked and pinned addresses, redirects re-checked, time and byte caps), as any URL someone
  * gave the service. The service's own API (`environment.apiEndpoint`, the configured
  * PUBLIC_API_URL, which may be a private address locally) is its trusted origin.
- * At most `subrequests` requests per run; a refusal is an error the script's fetch throws.
+ * At most `subrequests` requests per run. A refusal or failure is thrown here and answered to
+ * the script by runtime.ts as a 502 naming the reason (never a stack), with a line in the trace.
  */
 export function guardedOutbound(subrequests: number): OutboundHandler {
   let made = 0;

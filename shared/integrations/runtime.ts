@@ -15,7 +15,7 @@ import { usageOf, workerdChildren } from './process-watch.ts';
 export const COMPATIBILITY_DATE = '2025-05-25';
 const SAMPLE_INTERVAL_MS = 20;
 
-export type RunFailureReason = 'cpu' | 'memory' | 'wall' | 'response-size' | 'startup' | 'crash';
+export type RunFailureReason = 'cpu' | 'memory' | 'wall' | 'response-size' | 'startup' | 'crash' | 'hung';
 
 export interface ScriptRequest {
   url: string;
@@ -58,7 +58,7 @@ export async function runScript(script: string, request: ScriptRequest, outbound
         compatibilityDate: COMPATIBILITY_DATE,
         compatibilityFlags: ['nodejs_compat'],
         handleStructuredLogs: ({ level, message, timestamp }: { level: string; message: string; timestamp: number }) => log(message, levels[level] ?? 'info', timestamp),
-        outboundService: outbound,
+        outboundService: reported(outbound, log),
       });
       try {
         await instance.ready;
@@ -108,7 +108,10 @@ export async function runScript(script: string, request: ScriptRequest, outbound
       chunks.push(chunk);
     }
     if (failure) return { logs, failure };
-    return { logs, response: { status: res.status, headers: responseHeaders(res.headers), body: Buffer.concat(chunks) } };
+    const body = Buffer.concat(chunks);
+    const runtimeFailure = res.status === 500 ? runtimeError(body) : undefined;
+    if (runtimeFailure) return { logs, failure: runtimeFailure };
+    return { logs, response: { status: res.status, headers: responseHeaders(res.headers), body } };
   } catch (error) {
     // V8 may give up on its heap before the sampler sees the process grow past the limit.
     if (!failure && logs.some((l) => /out of memory/i.test(l.message))) {
@@ -120,6 +123,47 @@ export async function runScript(script: string, request: ScriptRequest, outbound
     clearTimeout(wall);
     await mf.dispose().catch(() => undefined);
   }
+}
+
+/**
+ * miniflare's entry worker answers 500 with the error's stack when the script throws outside
+ * any handler of its own, or when workerd cancels a request whose promise can never settle (a
+ * hung script). That answer is not the script's: it names the service's files
+ * (node_modules/miniflare/...), so it is turned into a failure naming only the error.
+ */
+const ENTRY_WORKER_FRAME = /\n\s+at [^\n]*\/miniflare\/dist\/src\/workers\/core\/entry\.worker\.js/;
+const HUNG = /^Error: The Workers runtime canceled this request because it detected that your Worker's code had hung/;
+function runtimeError(body: Buffer): ScriptRun['failure'] {
+  if (body.byteLength > 64 * 1024) return undefined;
+  const text = body.toString('utf8');
+  if (!ENTRY_WORKER_FRAME.test(text)) return undefined;
+  if (HUNG.test(text)) return { reason: 'hung', message: 'The script never answered: it waits on a promise that can never settle' };
+  const first = text.split('\n', 1)[0]!.slice(0, 500);
+  return { reason: 'crash', message: `The script failed: ${first}` };
+}
+
+/**
+ * The script's outbound handler, never throwing: miniflare answers a thrown error with a 500
+ * carrying the service's stack. A refused or failed request is answered 502 with the reason
+ * alone (and `x-integration-fetch-error`), and the reason is a line of the run's trace.
+ */
+function reported(outbound: OutboundHandler, log: (message: string, level: IntegrationEventLog['level']) => void): OutboundHandler {
+  return async (request) => {
+    try {
+      return await outbound(request);
+    } catch (error) {
+      const message = (error as Error).message;
+      log(`Outbound request ${request.method} ${safeUrl(request.url)} failed: ${message}`, 'warn');
+      return new Response(message, { status: 502, headers: { 'content-type': 'text/plain;charset=UTF-8', 'x-integration-fetch-error': '1' } });
+    }
+  };
+}
+
+/** A URL for the trace, without credentials, query or fragment. */
+function safeUrl(url: string): string {
+  if (!URL.canParse(url)) return '(invalid URL)';
+  const u = new URL(url);
+  return `${u.protocol}//${u.host}${u.pathname}`;
 }
 
 /** The script's answer headers, without miniflare's own and hop-by-hop ones. */

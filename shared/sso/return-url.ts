@@ -9,7 +9,24 @@ export function isServiceUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   const origins = [config.apiUrl, config.appUrl].filter((u) => URL.canParse(u)).map((u) => new URL(u).origin);
-  return (url.protocol === 'https:' || url.protocol === 'http:') && origins.includes(url.origin);
+  if (!(url.protocol === 'https:' || url.protocol === 'http:') || !origins.includes(url.origin)) return false;
+  return !(URL.canParse(config.apiUrl) && url.origin === new URL(config.apiUrl).origin && servesOthersContent(url.pathname));
+}
+
+/**
+ * Paths of the API's origin whose pages others write: integrations' public endpoints (the
+ * answer of a third party's script) and published sites (`/s/...`, which carry integrations'
+ * injected scripts). A page there could read the token from the fragment, so a login never
+ * returns to them. Compared decoded, case-insensitively and with repeated slashes folded,
+ * as routers may match them.
+ */
+function servesOthersContent(pathname: string): boolean {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch { /* malformed: compared as written */ }
+  path = path.toLowerCase().replace(/\/{2,}/g, '/');
+  return path.startsWith('/s/') || path === '/s' || /^\/v1\/integrations\/[^/]+\/public(\/|$)/.test(path);
 }
 
 /** The RelayState URL with the token in its fragment: fragments never reach a server's logs or a Referer. */
