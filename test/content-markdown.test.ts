@@ -1034,6 +1034,69 @@ describe('public document schemas', () => {
     });
   });
 
+  it('integration blocks ({% @integration/block %}, values over lines) and sized figures: public shapes, exact round trips', () => {
+    // As GitBook's Git sync writes them: a Mermaid diagram's source in `content`, as is (quotes,
+    // blank lines and fences included); a resized image as a figure with `width`.
+    const page = [
+      '{% @github-files/github-code-block url="https://github.com/org/repo/blob/main/index.js" %}',
+      '',
+      '{% @mermaid/diagram content="graph TD;\n    A["Start"] --> B["End"];\n\n```\nsubgraph x\n```" %}',
+      '',
+      '* In a list:',
+      '  {% @mermaid/diagram content="graph LR\n    A --> B\n  " %}',
+      '',
+      '> {% @figma/embed fileId="abc" url="https://www.figma.com/file/abc" %}',
+      '',
+      '{% hint style="info" %}\n{% @mermaid/diagram content="sequenceDiagram\n  A->>B: hi" %}\n{% endhint %}',
+      '',
+      '<figure><img src=".gitbook/assets/a.png" alt="Sized" width="375"><figcaption><p>Sized</p></figcaption></figure>',
+      '',
+      '<figure><img src=".gitbook/assets/b.png" alt="" width="50%" height="120"><figcaption></figcaption></figure>',
+      '',
+      '<figure><picture><source srcset="dark.png" media="(prefers-color-scheme: dark)"><img src="light.png" alt="" width="300"></picture><figcaption></figcaption></figure>',
+      '',
+      '<figure><img src="c.png" alt="" width="auto" class="bordered"><figcaption></figcaption></figure>',
+      '',
+    ].join('\n');
+    expect(roundTrip(page)).toBe(page);
+    const { document } = markdownToDocument(page);
+    // The public description's PlainObject has no `type: object`, so a string prop matches two
+    // branches of its oneOf: props are checked here as what they are (strings, as written).
+    const withoutProps = (nodes: DocumentNode[]): DocumentNode[] => nodes.map((n) => (n.object === 'text' ? n : {
+      ...n, ...(n.type === 'integration' ? { data: { ...n.data, props: {} } } : {}), nodes: withoutProps(n.nodes),
+    }) as DocumentNode);
+    // The public model has integration blocks at the top level and in hints (not in lists or quotes).
+    const publicPlaces = (document.nodes as ElementNode[]).filter((n) => n.type === 'integration' || n.type === 'hint' || n.type === 'images');
+    expect(publicPlaces).toHaveLength(7);
+    expect(violations(withoutProps(publicPlaces))).toEqual([]);
+    const integrations = allElements(document.nodes).filter((n) => n.type === 'integration');
+    expect(integrations.map((n) => n.data)).toEqual([
+      { integration: 'github-files', block: 'github-code-block', props: { url: 'https://github.com/org/repo/blob/main/index.js' } },
+      { integration: 'mermaid', block: 'diagram', props: { content: 'graph TD;\n    A["Start"] --> B["End"];\n\n```\nsubgraph x\n```' } },
+      { integration: 'mermaid', block: 'diagram', props: { content: 'graph LR\n  A --> B\n' } },
+      { integration: 'figma', block: 'embed', props: { fileId: 'abc', url: 'https://www.figma.com/file/abc' } },
+      { integration: 'mermaid', block: 'diagram', props: { content: 'sequenceDiagram\n  A->>B: hi' } },
+    ]);
+    expect(integrations.every((n) => n.isVoid && Object.values(n.data!.props as object).every((v) => typeof v === 'string'))).toBe(true);
+    const images = allElements(document.nodes).filter((n) => n.type === 'image');
+    expect(images.map((n) => [n.data!.width, n.data!.height, n.data!.attributes])).toEqual([
+      [375, undefined, undefined],
+      [{ value: 50, unit: '%' }, 120, undefined],
+      [300, undefined, undefined],
+      [undefined, undefined, { width: 'auto', className: ['bordered'] }],
+    ]);
+    // A document made through the API: a sized image without caption is still written as a figure.
+    const sized: JSONDocument = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'images', key: '', data: {}, nodes: [{ object: 'block', type: 'image', key: '', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.example/a.png' }, width: 200 }, nodes: [] }] }] };
+    expect(documentToMarkdown(sized)).toBe('<figure><img src="https://x.example/a.png" alt="" width="200"><figcaption></figcaption></figure>\n');
+    // Past a parse chunk (8 KiB), a value over blank lines stays one tag.
+    const filler = Array.from({ length: 300 }, (_, i) => `Paragraph ${i} of filler text.`).join('\n\n');
+    const long = `${filler}\n\n{% @mermaid/diagram content="graph TB\nA --> B\n\n${'C --> D\n\n'.repeat(40)}E" %}\n\n${filler}\n`;
+    expect(roundTrip(long)).toBe(long);
+    expect(allElements(markdownToDocument(long).document.nodes).filter((n) => n.type === 'integration')).toHaveLength(1);
+    // An integration tag that never closes is text, and costs the page no more than text.
+    expect(allElements(markdownToDocument('{% @x/y content="a\n\nText.\n').document.nodes).map((n) => n.type)).toEqual(['paragraph', 'paragraph']);
+  });
+
   it('the rich page prints back to the same markdown', () => {
     const { document, frontmatter } = markdownToDocument(rich);
     const canonical = documentToMarkdown(document, frontmatter);

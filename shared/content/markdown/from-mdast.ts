@@ -10,6 +10,7 @@ import { restoreBlanks } from './html-content.ts';
 import { htmlImagesData } from './html-images.ts';
 import { imageBlock, imagesBlock, inlinesFromMdast, textNode, type Definitions } from './inline.ts';
 import { processor } from './processor.ts';
+import { parseIntegrationTag } from './tags.ts';
 import { block, voidBlock, type ElementNode } from './types.ts';
 
 /** GitBook's custom heading anchor: `## Title <a href="#id" id="id"></a>`. */
@@ -40,9 +41,13 @@ export function blocksFromMdast(nodes: RootContent[], definitions: Definitions):
         return [htmlBlock(restoreBlanks(node.value), convert)];
       case 'gitbookBlock':
         return tagFromMdast(node, convert);
-      case 'gitbookTag':
+      case 'gitbookTag': {
+        // GitBook's integration block (`{% @mermaid/diagram content="..." %}`), as the public model has it.
+        const integration = parseIntegrationTag(node.value);
+        if (integration) return [voidBlock('integration', { integration: integration.integration, block: integration.block, props: integration.props })];
         // A tag line without a block type (e.g. `{% columns %}`): kept verbatim.
         return [voidBlock('markdown', { markdown: node.value })];
+      }
       case 'definition':
       case 'yaml':
         // Definitions are resolved into links; frontmatter is returned separately.

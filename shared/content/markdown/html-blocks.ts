@@ -55,10 +55,35 @@ function imageFromElement(el: Element, caption: ElementNode[], convertCaption: b
   if (dark) data.refDark = fileRefFromSource(dark);
   const alt = str(img.properties?.alt);
   if (alt) data.alt = alt;
+  // GitBook's resized images: `<img ... width="375">` (a Length of the public image block).
+  for (const key of ['width', 'height'] as const) {
+    const length = lengthOf(img.properties?.[key]);
+    if (length !== undefined) data[key] = length;
+  }
+  // Anything else the `<img>` says is kept as written, as for tables.
+  const attributes = elementAttributes(img, ['src', 'alt', ...(['width', 'height'] as const).filter((key) => data[key] !== undefined)]);
+  if (Object.keys(attributes).length > 0) data.attributes = attributes;
   const node = element('block', 'image', [], data);
   node.fragments = convertCaption && caption.length > 0 ? [{ object: 'fragment', key: '', fragment: 'caption', nodes: caption }] : [];
   node.isVoid = true;
   return node;
+}
+
+/** A width or height as the public model's Length: pixels as a number, a percentage as `{value, unit: '%'}`. */
+function lengthOf(value: unknown): number | { value: number; unit: '%' } | undefined {
+  const text = str(value).trim();
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Number(text);
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(text);
+  return percent ? { value: Number(percent[1]), unit: '%' } : undefined;
+}
+
+function lengthText(value: unknown): string | undefined {
+  if (typeof value === 'number') return String(value);
+  if (value && typeof value === 'object' && typeof (value as { value?: unknown }).value === 'number') {
+    const { value: n, unit } = value as { value: number; unit?: string };
+    return unit === '%' ? `${n}%` : String(n);
+  }
+  return undefined;
 }
 
 /** Image blocks of an HTML block made only of figures and pictures, or undefined. */
@@ -95,7 +120,8 @@ export function imagesToHtml(images: ElementNode[], toMdast: ToMdast): string {
   return images
     .map((image) => {
       const data = image.data ?? {};
-      const img = h('img', { src: targetOf(data.ref), alt: typeof data.alt === 'string' ? data.alt : '' });
+      const size = Object.fromEntries((['width', 'height'] as const).map((key) => [key, lengthText(data[key])]).filter(([, v]) => v !== undefined));
+      const img = h('img', { src: targetOf(data.ref), alt: typeof data.alt === 'string' ? data.alt : '', ...size, ...(data.attributes as Record<string, string> | undefined) });
       const media = data.refDark ? h('picture', [h('source', { srcSet: targetOf(data.refDark), media: DARK }), img]) : img;
       // The caption fragment, or the plain `data.caption` of documents stored before fragments.
       const fragment = (image.fragments ?? []).find((f) => f.fragment === 'caption');

@@ -44,6 +44,7 @@ declare module 'mdast' {
 declare module 'micromark-util-types' {
   interface TokenTypeMap {
     gitbookTag: 'gitbookTag';
+    gitbookTagValue: 'gitbookTagValue';
   }
 }
 
@@ -52,20 +53,72 @@ const RIGHT_BRACE = 125;
 const PERCENT = 37;
 const DASH = 45;
 
-function isNameChar(code: Code, first: boolean): boolean {
+const AT = 64;
+const SLASH = 47;
+const DOT = 46;
+
+/**
+ * Tag names: `hint`, `endhint`, ...; and GitBook's integration blocks, `@github-files/github-code-block`
+ * (an `@`, the integration, `/`, the block) and their end tags `end@x/y`.
+ */
+function isNameChar(code: Code, name: string): boolean {
   if (code === null) return false;
   const letter = code >= 97 && code <= 122;
-  return first ? letter : letter || (code >= 48 && code <= 57) || code === 45 || code === 95;
+  if (name === '') return letter || code === AT;
+  if (code === AT) return name === 'end';
+  const integration = name.includes('@');
+  const upper = code >= 65 && code <= 90;
+  return letter || (code >= 48 && code <= 57) || code === 45 || code === 95 || (integration && (upper || code === SLASH || code === DOT));
 }
+
+/**
+ * An integration tag's values may span lines (GitBook writes a Mermaid diagram's source in
+ * `content="..."` as is, blank lines included): up to this many characters per tag, and per
+ * page at most MULTILINE_BUDGET characters scanned by integration tags that never close, so
+ * a page of unclosed `{% @x` lines still parses in linear time.
+ */
+const MAX_MULTILINE_TAG = 64 * 1024;
+const MULTILINE_BUDGET = 1024 * 1024;
+const multilineSpent = new WeakMap<object, { chars: number }>();
+
+/** At a line ending: the next line continues the current containers (not a lazy line). */
+const nonLazyLine: Construct = {
+  partial: true,
+  tokenize(this: TokenizeContext, effects: Effects, ok: State, nok: State): State {
+    const self = this;
+    return (code: Code) => {
+      if (code === null) return nok(code);
+      effects.enter('lineEnding');
+      effects.consume(code);
+      effects.exit('lineEnding');
+      return (next: Code) => (self.parser.lazy[self.now().line] ? nok(next) : ok(next));
+    };
+  },
+};
 
 /** Matches a whole line `{% name ... %}` (trailing spaces allowed). */
 function tokenizeTag(this: TokenizeContext, effects: Effects, ok: State, nok: State): State {
+  const self = this;
   let name = '';
+  /** Characters consumed after the first line ending (multi-line integration tags only). */
+  let extra = 0;
+  let valueOpen = true;
+  const spent = () => {
+    let entry = multilineSpent.get(self.parser);
+    if (!entry) multilineSpent.set(self.parser, (entry = { chars: 0 }));
+    return entry;
+  };
+  const fail = (code: Code) => {
+    if (extra > 0) spent().chars += extra;
+    return nok(code);
+  };
   return start;
 
   function start(code: Code): State | undefined {
     if (code !== LEFT_BRACE) return nok(code);
     effects.enter('gitbookTag');
+    // The tag's text, one value token per line (a multi-line integration tag has line endings between).
+    effects.enter('gitbookTagValue');
     effects.consume(code);
     return percent;
   }
@@ -88,18 +141,40 @@ function tokenizeTag(this: TokenizeContext, effects: Effects, ok: State, nok: St
     return inName(code);
   }
   function inName(code: Code): State | undefined {
-    if (isNameChar(code, name === '')) {
+    if (isNameChar(code, name)) {
       name += String.fromCharCode(code!);
       effects.consume(code);
       return inName;
     }
-    if (name === '' || !(markdownSpace(code) || code === PERCENT)) return nok(code);
+    if (name === '' || name === '@' || !(markdownSpace(code) || code === PERCENT)) return nok(code);
     return inside(code);
   }
   function inside(code: Code): State | undefined {
-    if (code === null || markdownLineEnding(code)) return nok(code);
+    if (code === null) return fail(code);
+    if (markdownLineEnding(code)) {
+      // Only an integration tag (`{% @x/y ... %}`) goes on over lines, within its budgets.
+      if (!name.startsWith('@') || extra >= MAX_MULTILINE_TAG || spent().chars >= MULTILINE_BUDGET) return fail(code);
+      return effects.check(nonLazyLine, lineEnding, fail)(code);
+    }
+    if (extra > 0) extra++;
     effects.consume(code);
     return code === PERCENT ? closing : inside;
+  }
+  function lineEnding(code: Code): State | undefined {
+    extra++;
+    if (valueOpen) effects.exit('gitbookTagValue');
+    valueOpen = false;
+    effects.enter('lineEnding');
+    effects.consume(code);
+    effects.exit('lineEnding');
+    return lineStart;
+  }
+  function lineStart(code: Code): State | undefined {
+    // An empty line inside the value has no value token.
+    if (code === null || markdownLineEnding(code)) return inside(code);
+    effects.enter('gitbookTagValue');
+    valueOpen = true;
+    return inside(code);
   }
   function closing(code: Code): State | undefined {
     if (code !== RIGHT_BRACE) return inside(code);
@@ -112,6 +187,7 @@ function tokenizeTag(this: TokenizeContext, effects: Effects, ok: State, nok: St
       return after;
     }
     if (code === null || markdownLineEnding(code)) {
+      effects.exit('gitbookTagValue');
       effects.exit('gitbookTag');
       return ok(code);
     }
@@ -171,7 +247,8 @@ const joinTags: Join = (left, right, parent) => {
   // a blank line even in tight list items, or the next import reads them as one block.
   if (l.type === 'html') return isEnd(r) ? 0 : 1;
   if (l.type === 'paragraph' && (r.type === 'html' || r.type === 'table')) return 1;
-  if (l.type === 'gitbookTag' && !isEnd(l)) return 0;
+  // An integration block (`{% @x/y ... %}`) is a whole block, not an opening tag.
+  if (l.type === 'gitbookTag' && !isEnd(l) && !/^\{%-?\s*@/.test(l.value ?? '')) return 0;
   if (isEnd(r)) return 0;
   // `{% endcolumn %}` then `{% column %}`: siblings inside one container.
   if (isEnd(l) && tagName(l) === `end${tagName(r)}`) return 0;

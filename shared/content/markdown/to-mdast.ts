@@ -15,6 +15,7 @@ import { imageToMdast, inlinesToMdast } from './inline.ts';
 import { targetOf } from './refs.ts';
 import type { GitbookBlock } from './syntax.ts';
 import { tagBlockOf, tagRefValue } from './tag-blocks.ts';
+import { formatIntegrationTag } from './tags.ts';
 import { isElement, isText, type DocumentNode, type ElementNode } from './types.ts';
 
 type Flow = BlockContent | DefinitionContent;
@@ -100,6 +101,10 @@ function blockToMdast(node: ElementNode): Flow[] {
     case 'html':
       // Image sources as their refs' targets now (a moved file, or a site URL in reader exports).
       return [{ type: 'html', value: printedHtml(String(data.html ?? ''), data, targetOf) }];
+    case 'integration': {
+      const props = data.props && typeof data.props === 'object' ? (data.props as Record<string, string>) : {};
+      return [{ type: 'gitbookTag', value: formatIntegrationTag({ integration: String(data.integration ?? ''), block: String(data.block ?? ''), props }) }];
+    }
     case 'markdown': {
       const value = String(data.markdown ?? '');
       return [/^\{%.*%\}$/.test(value) ? { type: 'gitbookTag', value } : { type: 'html', value }];
@@ -201,7 +206,9 @@ function table(node: ElementNode): Flow {
 /** Plain `![alt](src)` lines unless an image has a caption: then GitBook's figure HTML. */
 function images(nodes: ElementNode[]): Flow[] {
   const captions = nodes.map(captionText);
-  if (captions.some(Boolean) || nodes.some((n) => n.data?.refDark || (n.fragments ?? []).some((f) => f.nodes.length > 0))) {
+  // A caption, a dark variant, a size or other `<img>` attributes: only GitBook's figure says them.
+  const figure = (n: ElementNode) => n.data?.refDark || n.data?.width !== undefined || n.data?.height !== undefined || n.data?.attributes || (n.fragments ?? []).some((f) => f.nodes.length > 0);
+  if (captions.some(Boolean) || nodes.some(figure)) {
     return [{ type: 'html', value: imagesToHtml(nodes, blocksToMdast as never) }];
   }
   const children = nodes.flatMap((n, i) => (i === 0 ? [imageToMdast(n)] : [{ type: 'text' as const, value: '\n' }, imageToMdast(n)]));
