@@ -91,6 +91,9 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
     // Mentions, fence words, escaped tags, a table after a paragraph in a list (fixed point).
     expect(guide.export1).toContain('[mention](mac-osx.md "mention")');
     expect(guide.export1).toContain('```javascript copy\n');
+    // Integration blocks and a resized figure print back as written.
+    expect(guide.export1).toContain('\n{% @mermaid/diagram content="graph TD;\n    A["Install"] --> B["Run"];\n\n    B --> C" %}\n');
+    expect(guide.export1).toContain('<figure><img src="../.gitbook/assets/hero (1).png" alt="The CLI" width="375"><figcaption><p>The CLI at work</p></figcaption></figure>');
     expect(guide.export1).toContain('\\{%customer.name%}');
     expect(guide.export1).toContain('   Run this:\n\n   | Flag | Meaning |');
 
@@ -287,6 +290,11 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
       documents.set(page.id, read.body.document);
     }
     expect(allBlocks(documents.get(guide.id)!.nodes).map((b) => b.type)).toContain('heading-5');
+    // GitBook's integration blocks (a Mermaid diagram's source over several lines) and resized figures.
+    expect(allBlocks(documents.get(guide.id)!.nodes).find((b) => b.type === 'integration')!.data).toEqual({
+      integration: 'mermaid', block: 'diagram', props: { content: 'graph TD;\n    A["Install"] --> B["Run"];\n\n    B --> C' },
+    });
+    expect(allBlocks(documents.get(guide.id)!.nodes).find((b) => b.type === 'image' && b.data!.alt === 'The CLI')!.data).toMatchObject({ width: 375 });
 
     // Edits in the app: the guide renamed, given a new description and one paragraph's text
     // changed in its document; the iframe page edited as markdown (its `format=markdown` read,

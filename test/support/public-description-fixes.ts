@@ -15,5 +15,10 @@ export function correctPublicDescription(description: JsonObject): JsonObject {
     delete empty.additionalProperties;
     empty.not = { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] };
   }
+  // PlainObject (an integration block's `props`, among others) has no `type: object`, so in the
+  // oneOf of its own values a string matches both `string` and PlainObject and never validates:
+  // an integration block with any string prop (all of GitBook's) would be refused. Its intent:
+  // an object.
+  if (schemas.PlainObject && schemas.PlainObject.type === undefined) schemas.PlainObject.type = 'object';
   return description;
 }
