@@ -7,7 +7,7 @@ import { integrationScopes } from '../shared/http/token-scopes.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { installationEntity, integrationEntity } from '../shared/db/entities/integration.ts';
 import { INSTALLATION_TOKEN_TTL_SECONDS, mintInstallationToken } from '../shared/integrations/installation-token.ts';
-import { advanceClock, resetClock } from '../shared/clock.ts';
+import { advanceClock, nowEpochSeconds, resetClock } from '../shared/clock.ts';
 import { PUBLIC_ENDPOINT_SANDBOX } from '../functions/integrations/public-endpoint.ts';
 
 /**
@@ -161,6 +161,29 @@ describe('published scripts in workerd', () => {
     expect(lines).toContain('The script never answered: it waits on a promise that can never settle');
     expect(lines.some((l: string) => /retrying|node_modules|outbound\.ts/.test(l))).toBe(false);
   }, 60_000);
+
+  it('counts public endpoint requests per client address and integration (READER_RATE_LIMIT_PER_MINUTE) before anything is read', async () => {
+    const now = nowEpochSeconds();
+    advanceClock((60 - (now % 60) + 1) * 1000); // one second into a fresh window
+    process.env.READER_RATE_LIMIT_PER_MINUTE = '2';
+    try {
+      const [one, two] = [uniqueName('limited'), uniqueName('limited')];
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${api.url}/v1/integrations/${one}/public/hook`, { method: 'POST', body: 'x' });
+        expect(res.status).toBe(404); // no such integration: still counted, each request may start a script
+        expect(res.headers.get('x-ratelimit-remaining')).toBe(String(1 - i));
+      }
+      const refused = await fetch(`${api.url}/v1/integrations/${one}/public/hook`, { method: 'POST', body: 'x' });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await refused.json()).error.message).toMatch(/^Too many requests: calling an integration's public endpoint from one address is limited to 2 requests per minute/);
+      // Another integration's endpoint has its own count.
+      expect((await fetch(`${api.url}/v1/integrations/${two}/public/hook`)).status).toBe(404);
+    } finally {
+      delete process.env.READER_RATE_LIMIT_PER_MINUTE;
+      resetClock();
+    }
+  });
 
   it('stops a script that loops forever (CPU time) or allocates without bound (memory) and records the event as failed', async () => {
     process.env.INTEGRATION_CPU_MS = '500';

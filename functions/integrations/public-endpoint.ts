@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { publicRoutes } from '../../shared/http/route.ts';
 import { errorBody } from '../../shared/http/errors.ts';
+import { integrationEndpointRateLimit } from '../../shared/http/rate-limit.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
 import { installationEntity, integrationEntity } from '../../shared/db/entities/integration.ts';
 import { newEventId } from '../../shared/integrations/events.ts';
@@ -73,6 +74,7 @@ function isolated(headers: Record<string, string>): Record<string, string> {
   return out;
 }
 
+// Counted per client address and integration before anything is read (READER_RATE_LIMIT_PER_MINUTE).
 export const publicEndpoint = publicRoutes(new Hono<AppEnv>()
-  .all('/integrations/:integrationName/public', forward)
-  .all('/integrations/:integrationName/public/*', forward));
+  .all('/integrations/:integrationName/public', integrationEndpointRateLimit, forward)
+  .all('/integrations/:integrationName/public/*', integrationEndpointRateLimit, forward));

@@ -113,9 +113,9 @@ export async function countFailedAuthentication(c: Context<AppEnv>): Promise<voi
  * Requests without a bearer token, per client address (READER_RATE_LIMIT_PER_MINUTE, a
  * counter per scope); the 429 is answered here, before anything is read.
  */
-function addressRateLimit(scope: RateLimitScope, what: string) {
+function addressRateLimit(scope: RateLimitScope, what: string, within?: (c: Context) => string) {
   return createMiddleware(async (c, next) => {
-    const state = await count(scope, clientAddress(c), config.readerRateLimitPerMinute);
+    const state = await count(scope, within ? `${clientAddress(c)}#${within(c)}` : clientAddress(c), config.readerRateLimitPerMinute);
     const headers = rateLimitHeaders(state);
     if (state.limited) {
       return c.json(errorBody(429, tooManyRequests(state, what).message), 429, { ...headers, 'Cache-Control': 'no-store' });
@@ -127,6 +127,13 @@ function addressRateLimit(scope: RateLimitScope, what: string) {
 
 /** Published sites: share-key and visitor-token guesses included. */
 export const readerRateLimit = addressRateLimit('reader', 'reading published sites from one address');
+
+/**
+ * Integrations' public endpoints: every request starts a workerd process that runs the script,
+ * so they are counted per address and integration (a busy sender of webhooks to one
+ * integration does not use up another's).
+ */
+export const integrationEndpointRateLimit = addressRateLimit('integration', 'calling an integration\'s public endpoint from one address', (c) => c.req.param('integrationName') ?? '');
 
 /** SAML service provider endpoints: every posted response costs a signature check. */
 export const samlRateLimit = addressRateLimit('sso', 'signing in with SAML from one address');

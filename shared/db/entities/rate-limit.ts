@@ -5,7 +5,7 @@ import { defineEntity } from '../entity.ts';
 import { ENTITY_TYPE, TTL_ATTRIBUTE } from '../table.ts';
 
 /** What a counter counts requests of: a token, or a client address (API failures, reader). */
-export type RateLimitScope = 'token' | 'address' | 'reader' | 'sso';
+export type RateLimitScope = 'token' | 'address' | 'reader' | 'sso' | 'integration';
 
 export interface RateLimitCounterItem {
   /** Requests counted in this window so far. */
