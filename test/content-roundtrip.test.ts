@@ -304,6 +304,8 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     paragraph.nodes[0]!.leaves[0]!.text = 'Use the defaults here.';
     const iframeMarkdown = (await api.request('GET', `/spaces/${spaceId}/content/page/${iframe.id}?format=markdown`, { token: org.admin.token })).body.markdown as string;
     expect(iframeMarkdown).toContain('name: iframe-auth');
+    // An integration block reads back as GitBook wrote it (a markdown edit keeps it: the export below).
+    expect(iframeMarkdown).toContain('\n{% @github-files/github-code-block url="https://github.com/org/docs-cli/blob/main/src/auth.js" %}\n');
     const cr = (await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Edit' } })).body;
     const edit = await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes: [
       { operation: 'update_page', page: guide.id, title: 'Getting started now', description: 'Install the tool and run it today.', document: { document: { object: 'document', data: (guideDocument as { data?: unknown }).data, nodes: guideDocument.nodes } } },
