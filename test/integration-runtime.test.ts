@@ -9,6 +9,7 @@ import { installationEntity, integrationEntity } from '../shared/db/entities/int
 import { INSTALLATION_TOKEN_TTL_SECONDS, mintInstallationToken } from '../shared/integrations/installation-token.ts';
 import { advanceClock, nowEpochSeconds, resetClock } from '../shared/clock.ts';
 import { PUBLIC_ENDPOINT_SANDBOX } from '../functions/integrations/public-endpoint.ts';
+import { TRACE_LINE_CHARS, TRACE_LINES_PER_RUN } from '../shared/integrations/runtime.ts';
 
 /**
  * Published scripts run in workerd (shared/integrations/runtime.ts): an integration written
@@ -160,6 +161,22 @@ describe('published scripts in workerd', () => {
     expect(lines).toContain('Outbound request GET http://169.254.169.254/latest/meta-data/ failed: fetch: 169.254.169.254 is a cloud metadata address (169.254.169.254), which is never allowed');
     expect(lines).toContain('The script never answered: it waits on a promise that can never settle');
     expect(lines.some((l: string) => /retrying|node_modules|outbound\.ts/.test(l))).toBe(false);
+  }, 60_000);
+
+  it('keeps a bounded trace of a script that logs without end: long lines cut, the rest counted in a last line', async () => {
+    const org = await newOrg();
+    const name = uniqueName('chatty');
+    await publish(org, name, await buildFixture('hostile'));
+    await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never);
+    const detail = await settled(org, name, 'installation_setup');
+    expect(detail.event.status).toBe('success'); // stored: the trace fits the event's item
+    const lines = messages(detail);
+    expect(lines).toContain(`${'x'.repeat(TRACE_LINE_CHARS)}… (10000 characters)`);
+    const kept = lines.filter((l: string) => l.startsWith('line '));
+    expect(kept.length).toBeGreaterThan(100);
+    expect(kept.length).toBeLessThan(TRACE_LINES_PER_RUN);
+    expect(lines).toContain(`${5_000 - kept.length} more lines left out: the trace keeps ${TRACE_LINES_PER_RUN} lines and 24 K characters of a run`);
+    expect(lines.at(-1)).toBe('Script answered HTTP 200');
   }, 60_000);
 
   it('counts public endpoint requests per client address and integration (READER_RATE_LIMIT_PER_MINUTE) before anything is read', async () => {

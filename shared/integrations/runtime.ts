@@ -14,6 +14,13 @@ import { usageOf, workerdChildren } from './process-watch.ts';
  */
 export const COMPATIBILITY_DATE = '2025-05-25';
 const SAMPLE_INTERVAL_MS = 20;
+/**
+ * What one run adds to its event's trace (a stored item, three attempts at most, under the
+ * 300 KB of a stored field): lines past these are counted in a last line, long lines cut.
+ */
+export const TRACE_LINES_PER_RUN = 300;
+export const TRACE_CHARS_PER_RUN = 24 * 1024;
+export const TRACE_LINE_CHARS = 2_000;
 
 export type RunFailureReason = 'cpu' | 'memory' | 'wall' | 'response-size' | 'startup' | 'crash' | 'hung';
 
@@ -44,9 +51,31 @@ function oneAtATime<T>(start: () => Promise<T>): Promise<T> {
 
 export async function runScript(script: string, request: ScriptRequest, outbound: OutboundHandler, limits: ScriptLimits = scriptLimits()): Promise<ScriptRun> {
   const logs: IntegrationEventLog[] = [];
+  let keptChars = 0;
+  let leftOut = 0;
+  let outOfMemory = false;
   const log = (message: string, level: IntegrationEventLog['level'], timestamp = Date.now()) => {
-    logs.push({ message, level, timestamp: new Date(timestamp).toISOString() });
+    if (/out of memory/i.test(message)) outOfMemory = true;
+    const text = message.length > TRACE_LINE_CHARS ? `${message.slice(0, TRACE_LINE_CHARS)}… (${message.length} characters)` : message;
+    if (logs.length >= TRACE_LINES_PER_RUN || keptChars + text.length > TRACE_CHARS_PER_RUN) {
+      leftOut++;
+      return;
+    }
+    keptChars += text.length;
+    logs.push({ message: text, level, timestamp: new Date(timestamp).toISOString() });
   };
+  const done = (result: ScriptRun): ScriptRun => {
+    if (leftOut === 0) return result;
+    const note = `${leftOut} more lines left out: the trace keeps ${TRACE_LINES_PER_RUN} lines and ${TRACE_CHARS_PER_RUN / 1024} K characters of a run`;
+    return { ...result, logs: [...result.logs, { message: note, level: 'warn', timestamp: new Date().toISOString() }] };
+  };
+  return done(await execute(script, request, outbound, limits, logs, log, () => outOfMemory));
+}
+
+async function execute(
+  script: string, request: ScriptRequest, outbound: OutboundHandler, limits: ScriptLimits, logs: IntegrationEventLog[],
+  log: (message: string, level: IntegrationEventLog['level'], timestamp?: number) => void, outOfMemory: () => boolean,
+): Promise<ScriptRun> {
   let mf: Miniflare | undefined;
   let pid: number | undefined;
   try {
@@ -114,7 +143,7 @@ export async function runScript(script: string, request: ScriptRequest, outbound
     return { logs, response: { status: res.status, headers: responseHeaders(res.headers), body } };
   } catch (error) {
     // V8 may give up on its heap before the sampler sees the process grow past the limit.
-    if (!failure && logs.some((l) => /out of memory/i.test(l.message))) {
+    if (!failure && outOfMemory()) {
       failure = { reason: 'memory', message: 'The script ran out of memory and was stopped' };
     }
     return { logs, failure: failure ?? { reason: 'crash', message: `The script failed: ${(error as Error).message}` } };
