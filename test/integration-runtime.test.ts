@@ -163,6 +163,27 @@ describe('published scripts in workerd', () => {
     expect(lines.some((l: string) => /retrying|node_modules|outbound\.ts/.test(l))).toBe(false);
   }, 60_000);
 
+  it('says why a script could not start (workerd\'s own message), on its public endpoint and in its event\'s trace', async () => {
+    const org = await newOrg();
+    const cases = [
+      ['throw new Error("top-level boom"); export default { fetch() { return new Response("x"); } };', 'The script could not start: Uncaught Error: top-level boom\n  at script-0:1:7'],
+      ['import fs from "node:fs"; export default { fetch() { return new Response(String(fs.readdirSync("/"))); } };', 'The script could not start: Uncaught Error: No such module "node:fs".\n  imported from "script-0"'],
+    ] as const;
+    for (const [script, message] of cases) {
+      const name = uniqueName('nostart');
+      const published = await publish(org, name, script);
+      const res = await fetch(`${published.urls.publicEndpoint}/x`);
+      expect(res.status).toBe(502);
+      expect(await res.json()).toEqual({ error: { code: 502, message: `The integration failed: ${message}` } });
+    }
+    const name = uniqueName('nostart');
+    await publish(org, name, cases[0][0]);
+    await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never);
+    const detail = await settled(org, name, 'installation_setup');
+    expect(detail.event.status).toBe('failed'); // the same script fails the same way: not retried
+    expect(messages(detail)).toContain(cases[0][1]);
+  }, 60_000);
+
   it('keeps a bounded trace of a script that logs without end: long lines cut, the rest counted in a last line', async () => {
     const org = await newOrg();
     const name = uniqueName('chatty');

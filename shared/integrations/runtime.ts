@@ -78,6 +78,12 @@ async function execute(
 ): Promise<ScriptRun> {
   let mf: Miniflare | undefined;
   let pid: number | undefined;
+  // workerd's own output: why a script could not start (an uncaught error at the top level, a
+  // module it imports that does not exist) is said only there.
+  let runtimeOutput = '';
+  const collect = (stream: NodeJS.ReadableStream) => stream.on('data', (chunk: Buffer | string) => {
+    if (runtimeOutput.length < 4096) runtimeOutput += chunk.toString();
+  });
   try {
     ({ mf, pid } = await oneAtATime(async () => {
       const before = await workerdChildren();
@@ -88,6 +94,10 @@ async function execute(
         compatibilityFlags: ['nodejs_compat'],
         handleStructuredLogs: ({ level, message, timestamp }: { level: string; message: string; timestamp: number }) => log(message, levels[level] ?? 'info', timestamp),
         outboundService: reported(outbound, log),
+        handleRuntimeStdio: (stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) => {
+          collect(stdout);
+          collect(stderr);
+        },
       });
       try {
         await instance.ready;
@@ -99,7 +109,8 @@ async function execute(
       return { mf: instance, pid: started };
     }));
   } catch (error) {
-    return { logs, failure: { reason: 'startup', message: `The script could not start: ${(error as Error).message}` } };
+    const said = startupError(runtimeOutput);
+    return { logs, failure: { reason: 'startup', message: `The script could not start: ${said ?? (error as Error).message}` } };
   }
 
   let failure: ScriptRun['failure'];
@@ -169,6 +180,22 @@ function runtimeError(body: Buffer): ScriptRun['failure'] {
   if (HUNG.test(text)) return { reason: 'hung', message: 'The script never answered: it waits on a promise that can never settle' };
   const first = text.split('\n', 1)[0]!.slice(0, 500);
   return { reason: 'crash', message: `The script failed: ${first}` };
+}
+
+/** The error workerd printed for the script (`service core:user:: Uncaught Error: ...`), without its prefix. */
+function startupError(output: string): string | undefined {
+  // Plain lines, or JSON lines (`{"level", "message"}`) when structured logging is on.
+  const messages = output.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((line) => {
+    try {
+      const parsed: unknown = JSON.parse(line);
+      return typeof (parsed as { message?: unknown })?.message === 'string' ? (parsed as { message: string }).message : line;
+    } catch {
+      return line;
+    }
+  }).join('\n');
+  const at = messages.indexOf('service core:user');
+  if (at < 0) return undefined;
+  return messages.slice(at).replace(/^service core:user[^:]*::\s*/, '').split('\n').slice(0, 5).join('\n').trim().slice(0, 1000);
 }
 
 /**
