@@ -1097,6 +1097,43 @@ describe('public document schemas', () => {
     expect(allElements(markdownToDocument('{% @x/y content="a\n\nText.\n').document.nodes).map((n) => n.type)).toEqual(['paragraph', 'paragraph']);
   });
 
+  it('inline HTML markdown cannot say, in rich table cells, figure captions and expandable titles, is kept as written', () => {
+    // GitBook's icons in card titles, coloured text, keys, buttons, expressions and sized images
+    // were read as emphasis, links or plain text (class, style and the element lost).
+    const page = [
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td><h4><i class="fa-bolt" style="color:$primary;">:bolt:</i> Quickstart</h4></td><td><a href="quickstart.md">quickstart.md</a></td></tr></tbody></table>',
+      '',
+      '<table><thead><tr><th>Key</th><th>Value</th></tr></thead><tbody><tr><td><kbd>Ctrl</kbd> + <kbd>C</kbd></td><td><mark style="color:red;">Red</mark> and <strong>bold</strong> <em>it</em></td></tr><tr><td>H<sub>2</sub>O</td><td><a href="https://example.com" class="button primary">Go</a> <a href="setup.md">Setup</a></td></tr><tr><td><code class="expression">space.vars.version</code> and <code>plain</code></td><td><img src=".gitbook/assets/a.png" alt="" width="40"> <span data-gb-custom-inline data-tag="emoji" data-code="1f600">😀</span></td></tr></tbody></table>',
+      '',
+      '<figure><img src="a.png" alt=""><figcaption><p><i class="fa-camera">:camera:</i> Photo by <mark style="color:blue;">me</mark></p></figcaption></figure>',
+      '',
+      '<details>',
+      '',
+      '<summary><i class="fa-gear">:gear:</i> Settings</summary>',
+      '',
+      'Body.',
+      '',
+      '</details>',
+      '',
+    ].join('\n');
+    expect(roundTrip(page)).toBe(page);
+    const { document } = markdownToDocument(page);
+    const cells = allElements(document.nodes).filter((n) => n.type === 'table-cell');
+    // A cell's text and HTML stay one paragraph: the links and the plain code keep their markdown form.
+    expect(cells[9]!.nodes.map((n) => (n as ElementNode).type)).toEqual(['paragraph']);
+    expect(allElements(cells[9]!.nodes).map((n) => n.type)).toEqual(['paragraph', 'html', 'link']);
+    expect(allElements(cells[3]!.nodes).find((n) => n.type === 'link')!.data).toEqual({ ref: { kind: 'page', page: 'quickstart.md' } });
+    expect(allElements(document.nodes).filter((n) => n.type === 'html').map((n) => n.data!.html)).toEqual([
+      '<i class="fa-bolt" style="color:$primary;">:bolt:</i>', '<kbd>Ctrl</kbd>', '<kbd>C</kbd>', '<mark style="color:red;">Red</mark>',
+      '<sub>2</sub>', '<a href="https://example.com" class="button primary">Go</a>', '<code class="expression">space.vars.version</code>',
+      '<img src=".gitbook/assets/a.png" alt="" width="40">', '<span data-gb-custom-inline data-tag="emoji" data-code="1f600">😀</span>',
+      '<i class="fa-camera">:camera:</i>', '<mark style="color:blue;">me</mark>', '<i class="fa-gear">:gear:</i>',
+    ]);
+    // The sized image in a cell is listed like any raw HTML image, so Git import resolves it.
+    expect(allElements(document.nodes).find((n) => n.type === 'html' && String(n.data!.html).startsWith('<img'))!.data!.images)
+      .toEqual([{ src: '.gitbook/assets/a.png', ref: { kind: 'file', file: '.gitbook/assets/a.png' } }]);
+  });
+
   it('the rich page prints back to the same markdown', () => {
     const { document, frontmatter } = markdownToDocument(rich);
     const canonical = documentToMarkdown(document, frontmatter);

@@ -151,6 +151,8 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
     expect(all.map((b) => b.type)).toEqual(expect.arrayContaining(['prompt', 'columns', 'column', 'table', 'reusable-content']));
     const [cards, rich] = all.filter((b) => b.type === 'table');
     expect(cards!.data!.view).toEqual({ type: 'cards' });
+    // A card title's icon stays GitBook's `<i class="fa-...">` (it was read as emphasis).
+    expect(blocks.export1).toContain('<td><i class="fa-download">:download:</i> <strong>Install</strong></td>');
     // The multi-line code of a rich cell keeps its blank line.
     const code = allBlocks(rich!.nodes).find((b) => b.type === 'code')!;
     expect(code.data).toEqual({ syntax: 'bash' });
@@ -394,6 +396,10 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
         expect(markdown, file).not.toMatch(/\]\((?!\.|https?:|#|guide|reference|<)/);
       }
       expect(exported.get('guide/mac-osx.md')!.toString()).toContain('src="../.gitbook/assets/Don&#x27;t (1).jpg"');
+      // Printed from the stored documents: a card's icon, a multi-line integration block and a resized figure as written.
+      expect(exported.get('reference/blocks.md')!.toString()).toContain('<td><i class="fa-download">:download:</i> <strong>Install</strong></td>');
+      expect(exported.get('guide/README.md')!.toString()).toContain('{% @mermaid/diagram content="graph TD;\n    A["Install"] --> B["Run"];\n\n    B --> C" %}');
+      expect(exported.get('guide/README.md')!.toString()).toContain('alt="The CLI" width="375">');
       expect(exported.get('SUMMARY.md')!.toString()).toContain('## Guides\n');
       // Imported again, the fresh export gives the same documents.
       const again = (await createSpace(api, org)).id;

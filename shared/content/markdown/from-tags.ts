@@ -111,7 +111,7 @@ export function tagFromMdast(node: GitbookBlock, convert: BlocksConverter): Elem
  */
 function expandable(node: GitbookBlock, convert: BlocksConverter): ElementNode {
   const summary = node.attrs.summary ?? '';
-  const title = convert(hastToMdast(parseHtml(summary).children as ElementContent[])).find((b) => b.type === 'paragraph') ?? block('paragraph', [], {});
+  const title = convert(hastToMdast(parseHtml(summary).children as ElementContent[], summary)).find((b) => b.type === 'paragraph') ?? block('paragraph', [], {});
   const data: Record<string, unknown> = node.attrs.open === 'true' ? { defaultExpanded: true } : {};
   const result = element('block', 'expandable', [], data, true);
   result.fragments = [

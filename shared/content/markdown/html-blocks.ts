@@ -102,7 +102,7 @@ export function imagesFromHtml(html: string, convert: FromMdast): ElementNode[] 
     const others = el.children.filter((c) => !isBlank(c) && !(c.type === 'element' && ['img', 'picture', 'figcaption'].includes(c.tagName)));
     if (media.length !== 1 || others.length > 0) return undefined;
     const figcaption = childElements(el, 'figcaption')[0];
-    const caption = figcaption ? convert(hastToMdast(figcaption.children)) : [];
+    const caption = figcaption ? convert(hastToMdast(figcaption.children, html)) : [];
     const image = imageFromElement(media[0]!, caption, true);
     if (!image) return undefined;
     images.push(image);
@@ -110,8 +110,12 @@ export function imagesFromHtml(html: string, convert: FromMdast): ElementNode[] 
   return images;
 }
 
-function mdastToHast(children: RootContent[]): ElementContent[] {
-  const hast = toHast({ type: 'root', children } as MdastRoot, { allowDangerousHtml: true }) as { children: ElementContent[] };
+/** Blocks (or, `phrasing`, inline content, whose spaces between elements are text) as hast. */
+function mdastToHast(children: RootContent[], phrasing = false): ElementContent[] {
+  // Inline content goes through a paragraph: at the root, mdast-util-to-hast puts newlines between nodes.
+  const root = phrasing ? [{ type: 'paragraph', children } as RootContent] : children;
+  const hast = toHast({ type: 'root', children: root } as MdastRoot, { allowDangerousHtml: true }) as { children: ElementContent[] };
+  if (phrasing) return hast.children.flatMap((c) => (c.type === 'element' ? c.children : []));
   return hast.children.filter((c) => !isBlank(c));
 }
 
@@ -154,7 +158,7 @@ export function tableFromHtml(html: string, convert: FromMdast): ElementNode | u
     for (const tr of trs) {
       const cells = childElements(tr, 'td', 'th').map((cell) => {
         const attributes = elementAttributes(cell, CELL_SKIP);
-        return block('table-cell', convert(hastToMdast(cell.children)), Object.keys(attributes).length > 0 ? { attributes } : {});
+        return block('table-cell', convert(hastToMdast(cell.children, html)), Object.keys(attributes).length > 0 ? { attributes } : {});
       });
       rows.push(block('table-row', cells, {}));
     }
@@ -189,7 +193,7 @@ export function tableToHtml(node: ElementNode, toMdast: ToMdast): string {
     const blocks = c.nodes.filter((n) => isElement(n) && n.object === 'block') as ElementNode[];
     const inline = blocks.length === 0 ? c.nodes : blocks.length === 1 && c.nodes.length === 1 && blocks[0]!.type === 'paragraph' ? blocks[0]!.nodes : undefined;
     const content = inline ? ((toMdast([block('paragraph', inline, {})])[0] as { children?: RootContent[] } | undefined)?.children ?? []) : toMdast(c.nodes);
-    return h(tag, (c.data?.attributes as Record<string, string>) ?? {}, mdastToHast(content));
+    return h(tag, (c.data?.attributes as Record<string, string>) ?? {}, mdastToHast(content, !!inline));
   };
   const tr = (row: ElementNode, tag: 'th' | 'td') => h('tr', row.nodes.filter(isElement).map((c) => cell(c, tag)));
   const children: Element[] = [];

@@ -7,9 +7,10 @@
 import type { Element, ElementContent, Root as HastRoot } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
-import { toMdast } from 'hast-util-to-mdast';
+import { defaultHandlers, toMdast, type Handle } from 'hast-util-to-mdast';
 import { phrasing } from 'mdast-util-phrasing';
-import type { Root as MdastRoot, RootContent } from 'mdast';
+import type { InlineCode, PhrasingContent, Root as MdastRoot, RootContent } from 'mdast';
+import { visit } from 'unist-util-visit';
 import { toHast } from 'mdast-util-to-hast';
 
 /** Parses an HTML fragment (entities decoded, as a browser would). */
@@ -35,16 +36,60 @@ function codeLanguages(nodes: ElementContent[]): void {
   }
 }
 
-/** hast content -> mdast flow content (blocks); loose phrasing is wrapped in paragraphs. */
-export function hastToMdast(children: ElementContent[]): RootContent[] {
+/**
+ * Inline HTML that markdown says exactly: these elements with these attributes (GitBook writes
+ * them in rich cells, captions and summaries: `<strong>`, `<a href>`, `<code>`, `<img src alt>`).
+ */
+const SAID: Record<string, string[]> = {
+  em: [], i: [], strong: [], b: [], del: [], s: [], strike: [], br: [], code: [],
+  a: ['href', 'title'], img: ['src', 'alt', 'title'],
+};
+/**
+ * Inline HTML that markdown cannot say (GitBook's icons `<i class="fa-bolt">`, coloured text
+ * `<mark style>`, `<kbd>`, `<sub>`, buttons `<a class="button primary">`, an expression's
+ * `<code class="expression">`, a sized `<img width>`), which hast-util-to-mdast would turn
+ * into emphasis, links or plain text, or drop: kept as written, an inline `html` node, as the
+ * same HTML in a paragraph is.
+ */
+const UNSAID_TAGS = [
+  'mark', 'kbd', 'sub', 'sup', 'span', 'u', 'small', 'abbr', 'cite', 'font', 'ins', 'var', 'samp', 'q', 'time', 'big',
+  'bdi', 'bdo', 'dfn', 'data', 'svg', 'math', 'video', 'audio', 'picture', 'iframe',
+];
+/** Handlers keeping unsaid inline HTML: its text in `source` (the HTML the nodes were parsed from), else printed again. */
+function unsaidHandlers(source: string | undefined): Record<string, Handle> {
+  const keep = (tag: string): Handle => (state, node, parent) => {
+    const said = SAID[tag];
+    if (said && Object.keys(node.properties ?? {}).every((key) => said.includes(key))) return (defaultHandlers as Record<string, Handle>)[tag]!(state, node, parent);
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    const written = source !== undefined && start !== undefined && end !== undefined ? source.slice(start, end) : undefined;
+    // As phrasing (an inline code node marked as HTML) so it stays in its paragraph; made `html` below.
+    return { type: 'inlineCode', value: written && written.endsWith('>') ? written : toHtml(node), data: { unsaidHtml: true } } as InlineCode;
+  };
+  return Object.fromEntries([...Object.keys(SAID), ...UNSAID_TAGS].map((tag) => [tag, keep(tag)]));
+}
+
+/**
+ * hast content -> mdast flow content (blocks); loose phrasing is wrapped in paragraphs. `source`: the HTML the nodes were parsed from, so inline HTML kept as such keeps
+ * its bytes.
+ */
+export function hastToMdast(children: ElementContent[], source?: string): RootContent[] {
   codeLanguages(children);
-  const root = toMdast({ type: 'root', children }, { newlines: true }) as MdastRoot;
+  const root = toMdast({ type: 'root', children }, { newlines: true, handlers: unsaidHandlers(source) }) as MdastRoot;
+  const inline = new Set<RootContent>();
+  visit(root, 'inlineCode', (node, index, parent) => {
+    if (!(node.data as { unsaidHtml?: boolean } | undefined)?.unsaidHtml || !parent || index === undefined) return;
+    const html: RootContent = { type: 'html', value: node.value };
+    inline.add(html);
+    parent.children[index] = html as never;
+  });
   const out: RootContent[] = [];
   for (const node of root.children) {
-    if (phrasing(node)) {
+    if (phrasing(node) || inline.has(node)) {
+      const inlineNode = node as PhrasingContent;
       const last = out.at(-1);
-      if (last?.type === 'paragraph' && (last as { loose?: boolean }).loose) last.children.push(node);
-      else out.push({ type: 'paragraph', children: [node], loose: true } as RootContent);
+      if (last?.type === 'paragraph' && (last as { loose?: boolean }).loose) last.children.push(inlineNode);
+      else out.push({ type: 'paragraph', children: [inlineNode], loose: true } as RootContent);
     } else out.push(node);
   }
   for (const node of out) if (node.type === 'paragraph') delete (node as { loose?: boolean }).loose;
