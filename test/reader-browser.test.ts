@@ -453,6 +453,42 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
   const overlap = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+  it("the site's locale: the layout's words server-side and the script's (copy button, search with no results, theme toggle) in French and Japanese; English unchanged; axe clean", async () => {
+    const cases = [
+      { locale: 'fr', skip: 'Aller au contenu', next: 'Suivant', copy: 'Copier', copied: 'Copié', dark: 'Passer au thème sombre', none: 'Aucun résultat pour «\u00a0zzqqxx\u00a0».', search: 'Rechercher' },
+      { locale: 'ja', skip: 'コンテンツへスキップ', next: '次へ', copy: 'コピー', copied: 'コピーしました', dark: 'ダークモードに切り替え', none: '「zzqqxx」に一致する結果はありません。', search: '検索' },
+      { locale: 'en', skip: 'Skip to content', next: 'Next', copy: 'Copy', copied: 'Copied', dark: 'Switch to dark mode', none: 'No results for “zzqqxx”.', search: 'Search' },
+    ];
+    for (const c of cases) {
+      const localized = await publishedSite(api, org, [space.id], 'public');
+      const settings = (await api.request('GET', `${localized.base}/customization`, { token: org.admin.token })).body;
+      settings.internationalization = { locale: c.locale };
+      expect((await api.request('PUT', `${localized.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+      const { page, errors } = await open({ ...DESKTOP, colorScheme: 'light' });
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.goto(`${localized.url}/reader-blocks`);
+      expect(await page.locator('html').getAttribute('lang'), c.locale).toBe(c.locale);
+      expect(await page.locator('a.skip-link').textContent()).toBe(c.skip);
+      expect(await page.locator('nav.pagination a[rel=next] small').textContent()).toBe(`${c.next} →`);
+      // The script's words: the theme toggle's label, the copy button and what it says once it copied.
+      expect(await page.locator('[data-theme-toggle]').getAttribute('aria-label')).toBe(c.dark);
+      const code = page.locator('figure.code', { hasText: 'server.ts' });
+      await code.getByRole('button', { name: c.copy, exact: true }).click();
+      await expect.poll(() => code.locator('button.copy').textContent()).toBe(c.copied);
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toContain('export const server');
+      expect(await axeViolations(page), c.locale).toEqual([]);
+      // Instant search with no results: the panel says so in the site's language.
+      const box = page.getByRole('searchbox', { name: c.search });
+      await box.fill('zzqqxx');
+      const panel = page.locator('.search-panel');
+      await expect.poll(() => panel.isVisible()).toBe(true);
+      expect(await panel.locator('p').textContent()).toBe(c.none);
+      expect(await axeViolations(page), `${c.locale} search`).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  }, 120_000);
+
   it('a page with code inside an expandable opens, the code highlighted; the figure caption keeps its bold and its link', async () => {
     const { page, errors } = await open(DESKTOP);
     const res = await page.goto(`${site.url}/reader-blocks`);
@@ -727,7 +763,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader blocks in Chromium, as a reader sees them
       const article = page.locator('main article');
       expect(await article.getAttribute('lang')).toBe(language);
       expect(await article.locator('h1').evaluate((el) => getComputedStyle(el).direction)).toBe(dir);
-      // The site's own words (search, navigation) stay English.
+      // The site's own words (search, navigation) are the site's locale's, not the space's: English by default.
       expect(await page.locator('html').getAttribute('lang')).toBe('en');
       await page.context().close();
     }

@@ -341,7 +341,10 @@ describe('layout, files, assets and instant search', () => {
     expect(html).toContain(`<nav class="breadcrumbs" aria-label="Breadcrumb"><ol><li><a href="/s/${site.id}">Shots</a></li></ol></nav>`);
     expect(html).toContain('<aside class="toc"><nav aria-label="On this page"><p class="toc-title">On this page</p><ul><li class="toc-2"><a href="#script">Script</a></li><li class="toc-2"><a href="#next-steps">Next steps</a></li></ul></nav></aside>');
     expect(html).toMatch(/<figure class="code"><figcaption class="code-header"><span class="code-lang">js<\/span><\/figcaption><pre class="shiki [^"]*" tabindex="0"><code class="language-js"><span class="line"><span class="sk-[0-9a-z]+">const<\/span>/);
-    expect(html).toMatch(/<span>Last updated <time datetime="\d{4}-\d\d-\d\dT[^"]+">\d{4}-\d\d-\d\d<\/time><\/span>/);
+    // The date as English writes it (the site's locale, en by default), the instant in `datetime`.
+    const updated = /<span>Last updated <time datetime="(\d{4}-\d\d-\d\dT[^"]+)">([^<]+)<\/time><\/span>/.exec(html);
+    expect(updated, html).not.toBeNull();
+    expect(updated![2]).toBe(new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(updated![1]!)));
     expect(html).toContain('<a class="menu-link icon-button" href="#sidebar" aria-controls="sidebar">');
   });
 
@@ -376,5 +379,117 @@ describe('layout, files, assets and instant search', () => {
     expect((await (await get(`${site.url}/~search?q=`)).json()).pages).toEqual([]);
     const page = await (await get(`${site.url}?q=flux`)).text();
     expect(page).toMatch(/<ol class="search-results"><li><a href="[^"]+configuration[^"]*">Configuration<\/a>/);
+  });
+});
+
+describe("the site's locale (customization internationalization.locale)", () => {
+  let docs: { id: string };
+  beforeAll(async () => {
+    docs = await spaceWithPages(api, org, 'Shots', [IMAGES_MARKDOWN, CONFIG_MARKDOWN], [{ name: 'dashboard.png', contentType: 'image/png', bytes: pngFile(320, 200, 4) }]);
+  });
+
+  /** A site showing `docs` with its customization's locale set (through the public PUT). */
+  const localized = async (locale: string, visibility = 'public') => {
+    const site = await publishedSite(api, org, [docs.id], visibility);
+    const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
+    settings.internationalization = { locale };
+    settings.pageActions = { ...settings.pageActions, items: ['markdown', 'pdf'] };
+    const put = await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    return site;
+  };
+  const dateIn = (lang: string, html: string) => {
+    const iso = /<time datetime="([^"]+)">/.exec(html)![1]!;
+    return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  };
+  const clientWords = (html: string) => JSON.parse(/<body data-messages="([^"]*)"/.exec(html)![1]!.replaceAll('&#x22;', '"').replaceAll('&quot;', '"').replaceAll('&#x26;', '&').replaceAll('&amp;', '&'));
+
+  it('fr: the html lang, the layout, navigation, page meta and the script\'s words are French; the content is not translated', async () => {
+    const site = await localized('fr');
+    const html = await (await get(`${site.url}/screenshots`)).text();
+    expect(html).toMatch(/^<!doctype html><html lang="fr"/);
+    expect(html).toContain('<a class="skip-link" href="#content">Aller au contenu</a>');
+    expect(html).toContain('placeholder="Rechercher…  /" aria-label="Rechercher"');
+    expect(html).toContain('role="region" aria-label="Résultats de recherche"');
+    expect(html).toContain('>☰ Menu</a>');
+    expect(html).toContain('aria-label="Changer de thème"');
+    expect(html).toContain('<nav class="breadcrumbs" aria-label="Fil d’Ariane">');
+    expect(html).toContain('<nav aria-label="Sur cette page"><p class="toc-title">Sur cette page</p>');
+    expect(html).toContain(`<span>Dernière mise à jour le <time datetime="${/<time datetime="([^"]+)"/.exec(html)![1]}">${dateIn('fr', html)}</time></span>`);
+    expect(dateIn('fr', html)).toMatch(/^\d{1,2} [a-zéû]+\.? \d{4}$/);
+    expect(html).toContain('>Voir en Markdown</a>');
+    expect(html).toContain('>Exporter en PDF</a>');
+    expect(html).toMatch(/<nav class="pagination" aria-label="Pagination">[\s\S]*<small>Suivant →<\/small>/);
+    // The page's own words stay as written.
+    expect(html).toContain('<h1>Screenshots</h1>');
+    expect(html).toContain('The dashboard after the first start:');
+    expect(clientWords(html)).toMatchObject({ copy: 'Copier', copied: 'Copié', searchNoResultsFor: 'Aucun résultat pour «\u00a0{query}\u00a0».' });
+    expect((await get(`${site.url}/configuration`)).status).toBe(200);
+    expect(await (await get(`${site.url}/configuration`)).text()).toMatch(/<small>← Précédent<\/small>/);
+  });
+
+  it('fr: the 404 inside the site, the no-JavaScript search page and an access refusal are French', async () => {
+    const site = await localized('fr');
+    const missing = await get(`${site.url}/no-such-page`);
+    expect(missing.status).toBe(404);
+    const notFound = await missing.text();
+    expect(notFound).toContain('<title>Page introuvable · Widget Docs</title>');
+    expect(notFound).toContain('<h1>Page introuvable</h1>');
+    expect(notFound).toContain(`<p>Aucune page ne se trouve à cette adresse\u00a0: elle a peut-être été déplacée ou supprimée. Recherchez-la, parcourez les pages ou revenez à <a href="/s/${site.id}">Shots</a>.</p>`);
+    const search = await (await get(`${site.url}?q=zzqqxx`)).text();
+    expect(search).toContain('<h1>Résultats de recherche pour «\u00a0zzqqxx\u00a0»</h1>');
+    expect(search).toContain('<p class="no-results">Aucun résultat.</p>');
+    expect(search).toContain('<title>Recherche\u00a0: zzqqxx · Widget Docs</title>');
+    const found = await (await get(`${site.url}?q=flux`)).text();
+    expect(found).toMatch(/<ol class="search-results"><li><a href="[^"]+configuration[^"]*">Configuration<\/a>/);
+
+    const shared = await localized('fr', 'share-link');
+    const refused = await get(shared.url);
+    expect(refused.status).toBe(401);
+    const page = await refused.text();
+    expect(page).toMatch(/^<!doctype html><html lang="fr"/);
+    expect(page).toContain('<h1>Accès restreint</h1><p>Ce site n’est accessible que par un lien de partage.</p>');
+  });
+
+  it("fr: an English space's article says it is English (the page's lang is the site's)", async () => {
+    const english = await spaceWithPages(api, org, 'English guide', ['# Welcome\n\nHello.\n']);
+    expect((await api.request('PATCH', `/spaces/${english.id}`, { token: org.admin.token, body: { language: 'en' } })).status).toBe(200);
+    const site = await publishedSite(api, org, [english.id], 'public');
+    const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
+    settings.internationalization = { locale: 'fr' };
+    expect((await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+    const html = await (await get(site.url)).text();
+    expect(html).toMatch(/^<!doctype html><html lang="fr"/);
+    expect(html).toContain('<article lang="en"><h1>Welcome</h1>');
+  });
+
+  it('ja: a non-Latin locale, its date written the Japanese way', async () => {
+    const site = await localized('ja');
+    const html = await (await get(`${site.url}/screenshots`)).text();
+    expect(html).toMatch(/^<!doctype html><html lang="ja"/);
+    expect(html).toContain('<a class="skip-link" href="#content">コンテンツへスキップ</a>');
+    expect(html).toContain('<p class="toc-title">このページの内容</p>');
+    expect(html).toContain(`<span>最終更新: <time datetime="${/<time datetime="([^"]+)"/.exec(html)![1]}">${dateIn('ja', html)}</time></span>`);
+    expect(dateIn('ja', html)).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日$/);
+    expect(html).toContain('<small>次へ →</small>');
+    expect(clientWords(html)).toMatchObject({ copy: 'コピー', searchNoResultsFor: '「{query}」に一致する結果はありません。' });
+    const search = await (await get(`${site.url}?q=zzqqxx`)).text();
+    expect(search).toContain('<h1>「zzqqxx」の検索結果</h1>');
+    expect(search).toContain('<p class="no-results">一致する結果はありません。</p>');
+    expect(await (await get(`${site.url}/no-such-page`)).text()).toContain('<h1>ページが見つかりません</h1>');
+  });
+
+  it('en (the default, and what an explicit en gives): the words as before', async () => {
+    for (const site of [await publishedSite(api, org, [docs.id], 'public'), await localized('en')]) {
+      const html = await (await get(`${site.url}/screenshots`)).text();
+      expect(html).toMatch(/^<!doctype html><html lang="en"/);
+      expect(html).toContain('<a class="skip-link" href="#content">Skip to content</a>');
+      expect(html).toContain('placeholder="Search…  /" aria-label="Search"');
+      expect(html).toContain('<nav aria-label="On this page"><p class="toc-title">On this page</p>');
+      expect(html).toContain('<small>Next →</small>');
+      expect(html).toContain('>☰ Menu</a>');
+      expect(clientWords(html)).toEqual({ copy: 'Copy', copied: 'Copied', searchNoResultsFor: 'No results for “{query}”.', switchToLight: 'Switch to light mode', switchToDark: 'Switch to dark mode' });
+      expect(await (await get(`${site.url}?q=zzqqxx`)).text()).toContain('<p class="no-results">No results.</p>');
+    }
   });
 });

@@ -5,11 +5,15 @@ import { hashShareSecret } from '../../shared/commands/sites/share-links.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
 import { readerBasePath } from '../../shared/reader/site.ts';
 import type { ReaderQuery } from './schemas.ts';
+import type { MessageKey } from '../../shared/reader/messages.ts';
+
+/** Why a request was refused, as a key of the reader's messages (shown in the site's locale). */
+type AccessMessage = Extract<MessageKey, 'accessShareLink' | 'accessShareLinkInvalid' | 'accessSignIn' | 'accessTokenInvalid' | 'accessUnavailable'>;
 
 /** What a request may see of a site, decided on every request (docs/decisions.md, "Reader site"). */
 export type Access =
   | { ok: true; claims: Record<string, unknown>; shared: boolean; noindex: boolean }
-  | { ok: false; status: 401; message: string };
+  | { ok: false; status: 401; message: AccessMessage };
 
 export const shareCookie = (siteId: string) => `docs_share_${siteId}`;
 export const visitorCookie = (siteId: string) => `docs_visitor_${siteId}`;
@@ -41,24 +45,24 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
       return { ok: true, claims: { unsigned }, shared: false, noindex: true };
     case 'share-link': {
       const key = query.share ?? getCookie(c, shareCookie(site.id));
-      if (!key) return { ok: false, status: 401, message: 'This site is only available through a share link.' };
+      if (!key) return { ok: false, status: 401, message: 'accessShareLink' };
       const hash = hashShareSecret(key);
       if (!tree.shareLinks.some((l) => l.active && l.secretHash === hash)) {
-        return { ok: false, status: 401, message: 'This share link is not valid (it may have been disabled).' };
+        return { ok: false, status: 401, message: 'accessShareLinkInvalid' };
       }
       if (query.share) remember(c, shareCookie(site.id), key, site.id, 7 * 24 * 3600);
       return { ok: true, claims: { unsigned }, shared: true, noindex: true };
     }
     case 'visitor-auth': {
       const token = query.jwt_token ?? getCookie(c, visitorCookie(site.id));
-      if (!token) return { ok: false, status: 401, message: 'This site requires you to sign in.' };
+      if (!token) return { ok: false, status: 401, message: 'accessSignIn' };
       const payload = await verifyVisitorToken(site.id, token);
-      if (!payload) return { ok: false, status: 401, message: 'Your access token is not valid or has expired.' };
+      if (!payload) return { ok: false, status: 401, message: 'accessTokenInvalid' };
       if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, (payload.exp ?? 0) - Math.floor(Date.now() / 1000));
       const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)));
       return { ok: true, claims: { ...claims, unsigned: { ...unsigned, ...(claims.unsigned as object | undefined) } }, shared: true, noindex: true };
     }
     default:
-      return { ok: false, status: 401, message: 'This site is not available.' };
+      return { ok: false, status: 401, message: 'accessUnavailable' };
   }
 }

@@ -8,7 +8,8 @@ import { h } from 'hastscript';
 import type { ElementContent } from 'hast';
 import { renderDocument } from '../../shared/reader/document.ts';
 import { ASSET_CACHE, faviconSvg, findAsset } from '../../shared/reader/assets.ts';
-import { readerCustomization } from '../../shared/reader/customization.ts';
+import { loadCustomizations, presentCustomization, readerCustomization } from '../../shared/reader/customization.ts';
+import { message, messageParts, readerIntl, type ReaderIntl } from '../../shared/reader/messages.ts';
 import { breadcrumbs, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
@@ -58,10 +59,10 @@ function page(c: Context, rendered: RenderedPage, status: 200 | 401 | 404 | 500 
 const PUBLIC_CACHE = 'public, max-age=60, s-maxage=300';
 const PRIVATE_CACHE = 'private, no-store';
 
-function fail(c: Context, status: 401 | 404 | 500, title: string, message: string) {
+function fail(c: Context, status: 401 | 404 | 500, title: string, text: string, intl?: ReaderIntl) {
   c.header('Cache-Control', 'no-store');
   c.header('X-Robots-Tag', 'noindex');
-  return page(c, errorPage(status, title, message), status);
+  return page(c, errorPage(status, title, text, intl), status);
 }
 
 const notFound = (c: Context) => fail(c, 404, 'Page not found', 'There is no published page at this address.');
@@ -108,12 +109,13 @@ app.get('/s/:siteId', read);
 const RTL_LANGUAGES = new Set(['ar', 'he']);
 
 /**
- * The page's language when its space has one other than the reader's own English: the
+ * The page's language when its space has one other than the site's locale (`<html lang>`): the
  * article carries it (`lang`, and `dir="rtl"` for Arabic and Hebrew), so screen readers speak
- * it in its language and it reads in its direction; the site's chrome stays English.
+ * it in its language and it reads in its direction; the site's chrome (and `<html lang>`) is in
+ * the site's locale (`internationalization.locale`, shared/reader/messages.ts).
  */
-function contentLanguage(language: string | undefined): { lang?: string; dir?: string } {
-  if (!language || language === 'en' || !/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(language)) return {};
+function contentLanguage(language: string | undefined, siteLang: string): { lang?: string; dir?: string } {
+  if (!language || language.toLowerCase() === siteLang.toLowerCase() || !/^[a-z]{2,3}(?:-[a-z0-9]{2,8})*$/i.test(language)) return {};
   return { lang: language, ...(RTL_LANGUAGES.has(language.split('-')[0]!) ? { dir: 'rtl' } : {}) };
 }
 
@@ -158,7 +160,11 @@ async function read(c: Context) {
   if (!parsed.success) return notFound(c);
   const query = parsed.output;
   const access = await checkAccess(c, tree, query, unsignedClaims(rawQuery));
-  if (!access.ok) return fail(c, access.status, 'Access restricted', access.message);
+  if (!access.ok) {
+    // Refused: the site's own settings (no site space is known yet) give the page's language.
+    const intl = readerIntl(presentCustomization(tree.site.title, await loadCustomizations(tree.site.id)).internationalization?.locale);
+    return fail(c, access.status, intl.messages.accessRestricted, intl.messages[access.message], intl);
+  }
   const site = await readerSite(tree, access.claims);
   const claimsKey = access.shared ? JSON.stringify(access.claims) : '';
 
@@ -183,6 +189,7 @@ async function read(c: Context) {
   const { manifest } = content;
   const pages = readablePages(manifest);
   const customization = await readerCustomization(tree, space.siteSpace.id);
+  const intl = readerIntl(customization.internationalization?.locale);
   const resolveLink = linkResolver(manifest, space);
 
   // `<space>/~files/<blob>/<name>`: a file of the space, at a URL that never changes for these bytes.
@@ -204,7 +211,7 @@ async function read(c: Context) {
   if (query.q !== undefined && !format) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
-    return shell(`Search: ${query.q}`, await searchResultsHtml(space, content, pages, query.q), { query: query.q, noindex: true });
+    return shell(message(intl, 'searchTitle', { query: query.q }), await searchResultsHtml(space, content, pages, query.q, intl), { query: query.q, noindex: true });
   }
 
   let located: LocatedPage | undefined;
@@ -216,17 +223,17 @@ async function read(c: Context) {
   }
   if (!located || located.page.type !== 'document') {
     if (pagePath === '' && !format) {
-      if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey, scriptsKey])) return c.body(null, 304);
-      return shell(space.title, [h('h1', space.title), h('p', 'This space has no pages yet.')]);
+      if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey, customization.updatedAt ?? '', scriptsKey])) return c.body(null, 304);
+      return shell(space.title, [h('h1', space.title), h('p', intl.messages.emptySpace)]);
     }
     if (format) return notFound(c);
     // A page that is not there (a stale or mistyped link): the 404 in the site's own layout, so the
     // reader can still search, browse the page tree or go back to the site's first page.
     c.header('Cache-Control', 'no-store');
     c.header('X-Robots-Tag', 'noindex');
-    return shell('Page not found', [h('article', [
-      h('h1', 'Page not found'),
-      h('p', ['There is no page at this address: it may have moved or been removed. Search for it, browse the pages, or go to ', h('a', { href: space.basePath }, space.title), '.']),
+    return shell(intl.messages.notFoundTitle, [h('article', [
+      h('h1', intl.messages.notFoundTitle),
+      h('p', messageParts(intl, 'notFoundText', { link: h('a', { href: space.basePath }, space.title) })),
     ])], { noindex: true }, 404);
   }
   // PDFs cost a rendering each: only sites that offer the action answer them.
@@ -243,27 +250,27 @@ async function read(c: Context) {
   // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
   const document = await withOpenAPISpecs(evaluated, space.space.orgId);
   const body = await renderDocument(document, {
-    manifest, current: located, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
+    manifest, current: located, messages: intl.messages, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
   });
   const { page: current } = located;
   const markdownHref = `${space.basePath}/${located.path}.md`;
   const pdfHref = `${space.basePath}/${located.path}.pdf`;
   const main = [
-    ...breadcrumbs(located, space),
-    h('article', contentLanguage(space.space.language), [
+    ...breadcrumbs(located, space, intl),
+    h('article', contentLanguage(space.space.language, intl.lang), [
       h('h1', `${current.emoji ? `${current.emoji} ` : ''}${current.title}`),
       ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
       ...body.nodes,
     ]),
-    ...pageMeta({ customization, space, located, markdownHref, pdfHref }),
-    ...(customization.pagination.enabled && current.layout?.pagination !== false ? pagination(pages, located, space.basePath) : []),
+    ...pageMeta({ customization, intl, space, located, markdownHref, pdfHref }),
+    ...(customization.pagination.enabled && current.layout?.pagination !== false ? pagination(pages, located, space.basePath, intl) : []),
   ];
   return shell(current.title, main, {
     currentPath: located.path,
     description: current.description,
     markdownHref,
     canonicalUrl: absolute(`${space.basePath}/${located.path}`),
-    toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes),
+    toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes, intl),
     codeCss: body.codeCss,
     math: body.math,
     noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,

@@ -4,10 +4,11 @@ import { findPage, type LocatedPage } from '../../shared/content/tree.ts';
 import type { Manifest } from '../../shared/content/types.ts';
 import type { Customization, LinkResolver } from '../../shared/reader/layout.ts';
 import type { ReaderSpace } from '../../shared/reader/site.ts';
+import { formatDate, messageParts, type ReaderIntl } from '../../shared/reader/messages.ts';
 
 /**
  * Parts of a page around its document: the meta line (last updated, edit on Git, page
- * actions) and how customization links (content refs) resolve in the open site space.
+ * actions, in the site's locale, the date as it writes dates) and how customization links (content refs) resolve in the open site space.
  */
 
 /** A customization link's href: URLs as written, pages of this site space by id, else '#'. */
@@ -34,18 +35,19 @@ function editOnGitHref(space: ReaderSpace, located: LocatedPage): string | undef
   return `${base}/${blob}/HEAD/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-export function pageMeta(input: { customization: Customization; space: ReaderSpace; located: LocatedPage; markdownHref: string; pdfHref?: string }): ElementContent[] {
-  const { customization: c, located } = input;
+export function pageMeta(input: { customization: Customization; intl: ReaderIntl; space: ReaderSpace; located: LocatedPage; markdownHref: string; pdfHref?: string }): ElementContent[] {
+  const { customization: c, located, intl } = input;
   const parts: ElementContent[] = [];
   if (located.page.layout?.metadata !== false && located.page.updatedAt) {
     const date = new Date(located.page.updatedAt);
     if (!Number.isNaN(date.getTime())) {
-      parts.push(h('span', ['Last updated ', h('time', { dateTime: date.toISOString() }, date.toISOString().slice(0, 10))]));
+      const time = h('time', { dateTime: date.toISOString() }, formatDate(intl, date));
+      parts.push(h('span', messageParts(intl, 'lastUpdated', { date: time })));
     }
   }
   const edit = c.git.showEditLink ? editOnGitHref(input.space, located) : undefined;
-  if (edit) parts.push(h('a.edit-link', { href: edit, rel: ['noopener'] }, 'Edit on Git'));
-  if (c.pageActions.markdown) parts.push(h('span.page-actions', h('a', { href: input.markdownHref }, 'View as Markdown')));
-  if (input.pdfHref && c.pageActions.items.includes('pdf')) parts.push(h('span.page-actions', h('a', { href: input.pdfHref }, 'Export as PDF')));
+  if (edit) parts.push(h('a.edit-link', { href: edit, rel: ['noopener'] }, intl.messages.editOnGit));
+  if (c.pageActions.markdown) parts.push(h('span.page-actions', h('a', { href: input.markdownHref }, intl.messages.viewAsMarkdown)));
+  if (input.pdfHref && c.pageActions.items.includes('pdf')) parts.push(h('span.page-actions', h('a', { href: input.pdfHref }, intl.messages.exportAsPdf)));
   return parts.length > 0 ? [h('div.page-meta', parts)] : [];
 }

@@ -4,6 +4,7 @@ import type { LocatedPage } from '../../shared/content/tree.ts';
 import { excerpt, highlightedExcerpt, queryTerms } from '../../shared/content/search/excerpt.ts';
 import { presentRankedPages, rankRevision, type RankedPage, type SearchPageResult } from '../../shared/content/search/space-search.ts';
 import type { ReaderSpace, spaceContent } from '../../shared/reader/site.ts';
+import { message, type ReaderIntl } from '../../shared/reader/messages.ts';
 
 type Content = Awaited<ReturnType<typeof spaceContent>>;
 
@@ -27,12 +28,12 @@ function pageExcerpt(ranked: RankedPage): string | undefined {
   return hit ? excerpt(hit.body!, hit.terms) : undefined;
 }
 
-/** The no-JavaScript search page's body: results as a list, matched words in <mark>. */
-export async function searchResultsHtml(space: ReaderSpace, content: Content, pages: LocatedPage[], q: string): Promise<ElementContent[]> {
-  const heading = h('h1', `Search results for “${q}”`);
-  if (q.trim() === '') return [heading, h('p', 'Type something to search for.')];
+/** The no-JavaScript search page's body: results as a list, matched words in <mark>; its words in the site's locale. */
+export async function searchResultsHtml(space: ReaderSpace, content: Content, pages: LocatedPage[], q: string, intl: ReaderIntl): Promise<ElementContent[]> {
+  const heading = h('h1', message(intl, 'searchResultsFor', { query: q }));
+  if (q.trim() === '') return [heading, h('p', intl.messages.searchEmpty)];
   const { ranked, results } = await search(space, content, pages, q);
-  if (results.length === 0) return [heading, h('p.no-results', 'No results.')];
+  if (results.length === 0) return [heading, h('p.no-results', intl.messages.searchNoResults)];
   const terms = queryTerms(q);
   const items = results.map((r, i) => {
     const excerpt = r.sections[0]?.body ?? (pageExcerpt(ranked[i]!) || r.description);

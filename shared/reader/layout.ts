@@ -12,6 +12,7 @@ import { initialTheme, themeStyle } from './theme.ts';
 import { monospaceFont, siteFont } from './fonts.ts';
 import { fillMathSlots } from './math.ts';
 import { focusableScrollRegions } from './scroll-regions.ts';
+import { clientMessages, ENGLISH, message, readerIntl, type ReaderIntl } from './messages.ts';
 
 /**
  * The reader's page shell, built as one hast tree (every value escaped by hast-util-to-html).
@@ -21,7 +22,9 @@ import { focusableScrollRegions } from './scroll-regions.ts';
  * the only inline code is the site's theme style (with its font's `@font-face` rules), the
  * page's code-token style and the theme boot script, each allowed by its hash. Math is put
  * in its placeholders after the page is sanitized (shared/reader/math.ts), and regions that
- * scroll sideways made focusable then too (shared/reader/scroll-regions.ts).
+ * scroll sideways made focusable then too (shared/reader/scroll-regions.ts). The shell's own
+ * words are the site's locale's (shared/reader/messages.ts), `<html lang>` too; those the
+ * script shows are on `<body data-messages>`.
  */
 
 export type Customization = ReturnType<typeof defaultCustomization>;
@@ -65,7 +68,7 @@ export interface RenderedPage {
 type Link = { title: string; to?: unknown };
 export type LinkResolver = (to: unknown) => string;
 
-function sectionNav(input: ShellInput): ElementContent[] {
+function sectionNav(input: ShellInput, intl: ReaderIntl): ElementContent[] {
   const { site, space } = input;
   if (site.sections.length === 0) return [];
   const sectionHref = (id: string) => site.spaces.find((s) => s.siteSpace.section === id && s.isDefault)?.basePath ?? site.basePath;
@@ -74,20 +77,20 @@ function sectionNav(input: ShellInput): ElementContent[] {
     const here = space?.section?.id === node.item.id ? 'true' : undefined;
     return h('a', { href: sectionHref(node.item.id), ariaCurrent: here }, `${node.item.icon ? `${node.item.icon} ` : ''}${node.item.title}`);
   });
-  return [h('nav.sections', { ariaLabel: 'Sections' }, render(sectionTree(site)))];
+  return [h('nav.sections', { ariaLabel: intl.messages.navSections }, render(sectionTree(site)))];
 }
 
-function spaceSwitcher(input: ShellInput): ElementContent[] {
+function spaceSwitcher(input: ShellInput, intl: ReaderIntl): ElementContent[] {
   const { site, space } = input;
   if (!space) return [];
   const siblings = site.spaces.filter((s) => s.siteSpace.section === space.siteSpace.section);
   if (siblings.length < 2) return [];
-  return [h('nav.spaces', { ariaLabel: 'Spaces' }, h('ul', siblings.map((s) => h('li', h('a', { href: s.basePath, ariaCurrent: s === space ? 'true' : undefined }, s.title)))))];
+  return [h('nav.spaces', { ariaLabel: intl.messages.navSpaces }, h('ul', siblings.map((s) => h('li', h('a', { href: s.basePath, ariaCurrent: s === space ? 'true' : undefined }, s.title)))))];
 }
 
 /** Serializes a page: doctype, then the tree. */
-function documentHtml(head: ElementContent[], body: ElementContent[], theme?: string): string {
-  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, h('html', { lang: 'en', dataTheme: theme }, [h('head', head), h('body', body)])] };
+function documentHtml(head: ElementContent[], body: ElementContent[], lang: string, theme?: string, messages?: string): string {
+  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, h('html', { lang, dataTheme: theme }, [h('head', head), h('body', { dataMessages: messages }, body)])] };
   return treeHtml(tree);
 }
 
@@ -109,13 +112,13 @@ function brand(input: ShellInput, siteTitle: string): ElementContent {
   return h('a.brand', { href: input.site.basePath }, [...images, h('span', siteTitle)]);
 }
 
-function footer(c: Customization, resolve: LinkResolver): ElementContent[] {
+function footer(c: Customization, resolve: LinkResolver, intl: ReaderIntl): ElementContent[] {
   const groups = (c.footer.groups as { title: string; links: Link[] }[]).map((g) =>
     h('div', [h('strong', g.title), h('ul', g.links.map((l) => h('li', h('a', { href: resolve(l.to) }, l.title))))]));
   const copyright = (c.footer as { copyright?: string }).copyright;
   return [
     ...groups,
-    ...(copyright || c.trademark.enabled ? [h('p.copyright', [copyright ?? '', ...(copyright && c.trademark.enabled ? [' · '] : []), ...(c.trademark.enabled ? ['Published with docs-service'] : [])])] : []),
+    ...(copyright || c.trademark.enabled ? [h('p.copyright', [copyright ?? '', ...(copyright && c.trademark.enabled ? [' · '] : []), ...(c.trademark.enabled ? [message(intl, 'publishedWith', { name: 'docs-service' })] : [])])] : []),
   ];
 }
 
@@ -164,6 +167,8 @@ function socialMeta(input: ShellInput, documentTitle: string, siteTitle: string)
 
 export function renderShell(input: ShellInput): RenderedPage {
   const c = input.customization;
+  const intl = readerIntl(c.internationalization?.locale);
+  const words = intl.messages;
   const resolve: LinkResolver = input.resolveLink ?? ((to) => (typeof to === 'string' ? to : (to as { url?: string } | undefined)?.url ?? '#'));
   const siteTitle = c.title || input.site.tree.site.title;
   const headerLinks = (c.header.links as Link[]).map((l) => h('a', { href: resolve(l.to) }, l.title));
@@ -193,30 +198,30 @@ export function renderShell(input: ShellInput): RenderedPage {
     ...(input.scripts ?? []).map((script) => h('script', { src: script.path, async: true })),
   ];
   // On phones the header has no room for its links: the drawer (or, without JavaScript, the page tree after the page) lists them.
-  const drawerLinks = headerLinks.length > 0 ? [h('nav.links', { ariaLabel: 'Header' }, (c.header.links as Link[]).map((l) => h('a', { href: resolve(l.to) }, l.title)))] : [];
+  const drawerLinks = headerLinks.length > 0 ? [h('nav.links', { ariaLabel: words.navHeader }, (c.header.links as Link[]).map((l) => h('a', { href: resolve(l.to) }, l.title)))] : [];
   const sidebar = input.space
-    ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...drawerLinks, ...spaceSwitcher(input), h('nav', { ariaLabel: 'Pages' }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath))]))]
+    ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...drawerLinks, ...spaceSwitcher(input, intl), h('nav', { ariaLabel: words.navPages }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath, intl))]))]
     : [];
   const toc = input.toc && input.toc.length > 0 ? [h('aside.toc', sanitizeNodes(input.toc))] : [];
   const search = h('form.search', { role: 'search', method: 'get', action: searchBase, dataSearch: `${searchBase}/~search` }, [
-    h('input', { type: 'search', name: 'q', placeholder: 'Search…  /', ariaLabel: 'Search', value: input.query ?? '', autoComplete: 'off' }),
-    h('div.search-panel', { hidden: true, role: 'region', ariaLabel: 'Search results', ariaLive: 'polite' }),
+    h('input', { type: 'search', name: 'q', placeholder: `${words.searchPlaceholder}  /`, ariaLabel: words.search, value: input.query ?? '', autoComplete: 'off' }),
+    h('div.search-panel', { hidden: true, role: 'region', ariaLabel: words.searchResults, ariaLive: 'polite' }),
   ]);
   const body = [
-    h('a.skip-link', { href: '#content' }, 'Skip to content'),
+    h('a.skip-link', { href: '#content' }, words.skipToContent),
     ...sanitizeNodes(announcement(c, resolve)),
     h('header.top', [
-      ...(input.space ? [h('a.menu-link.icon-button', { href: '#sidebar', ariaControls: 'sidebar' }, '☰ Menu')] : []),
-      ...sanitizeNodes([brand(input, siteTitle), ...(headerLinks.length > 0 ? [h('nav.links', { ariaLabel: 'Header' }, headerLinks)] : [])]),
+      ...(input.space ? [h('a.menu-link.icon-button', { href: '#sidebar', ariaControls: 'sidebar' }, `☰ ${words.menu}`)] : []),
+      ...sanitizeNodes([brand(input, siteTitle), ...(headerLinks.length > 0 ? [h('nav.links', { ariaLabel: words.navHeader }, headerLinks)] : [])]),
       search,
-      ...(toggleable ? [h('button.icon-button', { type: 'button', dataThemeToggle: true, hidden: true, ariaLabel: 'Switch theme' }, '◐')] : []),
+      ...(toggleable ? [h('button.icon-button', { type: 'button', dataThemeToggle: true, hidden: true, ariaLabel: words.switchTheme }, '◐')] : []),
     ]),
-    ...sanitizeNodes(sectionNav(input)),
+    ...sanitizeNodes(sectionNav(input, intl)),
     h('div.layout', [...sidebar, h('main', { id: 'content' }, fillMathSlots(focusableScrollRegions(externalLinks(sanitizeNodes(input.main), c.externalLinks.target)), input.math)), ...toc]),
-    h('footer.bottom', sanitizeNodes(footer(c, resolve))),
+    h('footer.bottom', sanitizeNodes(footer(c, resolve, intl))),
   ];
   return {
-    html: documentHtml(head, body, initialTheme(c)),
+    html: documentHtml(head, body, intl.lang, initialTheme(c), clientMessages(intl)),
     csp: pagePolicy({
       scripts: inlineScripts, styles: inlineStyles, self: true, fontOrigins: [...(font?.origins ?? []), ...(mono?.origins ?? [])],
       integrationPolicies: (input.scripts ?? []).flatMap((script) => script.contentSecurityPolicy ?? []),
@@ -227,8 +232,8 @@ export function renderShell(input: ShellInput): RenderedPage {
 
 const ERROR_STYLE = 'body{font:16px/1.6 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#1d1d1f}';
 
-/** A plain error page (404, 401) in the reader's look, with no site data. */
-export function errorPage(status: number, title: string, message: string): RenderedPage {
+/** A plain error page (404, 401) in the reader's look, with no site data (in the site's language when the site is known). */
+export function errorPage(status: number, title: string, text: string, intl: ReaderIntl = ENGLISH): RenderedPage {
   const head = [
     h('meta', { charSet: 'utf-8' }),
     h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
@@ -236,6 +241,6 @@ export function errorPage(status: number, title: string, message: string): Rende
     h('title', title),
     h('style', ERROR_STYLE),
   ];
-  const body = [h('main', [h('h1', title), h('p', message), h('p', h('small', `HTTP ${status}`))])];
-  return { html: documentHtml(head, body), csp: pagePolicy({ scripts: [], styles: [ERROR_STYLE] }) };
+  const body = [h('main', [h('h1', title), h('p', text), h('p', h('small', `HTTP ${status}`))])];
+  return { html: documentHtml(head, body, intl.lang), csp: pagePolicy({ scripts: [], styles: [ERROR_STYLE] }) };
 }

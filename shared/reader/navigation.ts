@@ -3,11 +3,13 @@ import { h } from 'hastscript';
 import type { ManifestPage } from '../content/types.ts';
 import { walkPages, type LocatedPage } from '../content/tree.ts';
 import { EXTERNAL_LINK, normalizePath } from '../git/format.ts';
+import { ENGLISH, message, type ReaderIntl } from './messages.ts';
 
 /**
  * The reader's navigation, as hast: the page tree (groups of pages collapsed unless the open
  * page is inside them, with <details> so it works without script), breadcrumbs, "On this
- * page" and previous/next. Everything goes through the layout's sanitizer.
+ * page" and previous/next, their words in the site's locale (English by default). Everything
+ * goes through the layout's sanitizer.
  */
 
 const pageLabel = (page: ManifestPage) => `${page.emoji ? `${page.emoji} ` : ''}${page.title}`;
@@ -48,9 +50,9 @@ export function linkPageHref(href: string | undefined, byFile: Map<string, strin
 }
 
 /** The page tree of a site space; `current` is the open page's path. */
-export function pageTree(pages: ManifestPage[], base: string, current: string | undefined): ElementContent[] {
+export function pageTree(pages: ManifestPage[], base: string, current: string | undefined, intl: ReaderIntl = ENGLISH): ElementContent[] {
   let byFile: Map<string, string> | undefined;
-  return branch(pages, { base, current, byFile: () => (byFile ??= pagesByFile(pages)) }, '');
+  return branch(pages, { base, current, intl, byFile: () => (byFile ??= pagesByFile(pages)) }, '');
 }
 
 /**
@@ -58,7 +60,7 @@ export function pageTree(pages: ManifestPage[], base: string, current: string | 
  * <summary> only opens and closes them (a link inside a summary would be a control inside a
  * control, which screen readers cannot operate); open when the open page is inside.
  */
-function branch(pages: ManifestPage[], tree: { base: string; current: string | undefined; byFile: () => Map<string, string> }, parent: string): ElementContent[] {
+function branch(pages: ManifestPage[], tree: { base: string; current: string | undefined; intl: ReaderIntl; byFile: () => Map<string, string> }, parent: string): ElementContent[] {
   const { base, current } = tree;
   const items = pages.filter((p) => !p.hidden).map((page) => {
     const path = parent ? `${parent}/${page.slug}` : page.slug;
@@ -73,20 +75,20 @@ function branch(pages: ManifestPage[], tree: { base: string; current: string | u
     const link = h('a', { href: `${base}/${path}`, ariaCurrent: path === current ? 'page' : undefined }, pageLabel(page));
     if (children.length === 0) return h('li', [link]);
     const open = current !== undefined && (current === path || current.startsWith(`${path}/`));
-    return h('li', [link, h('details', { open }, [h('summary', { ariaLabel: `${page.title}: pages` }), ...children])]);
+    return h('li', [link, h('details', { open }, [h('summary', { ariaLabel: message(tree.intl, 'subpages', { title: page.title }) }), ...children])]);
   });
   return items.length > 0 ? [h('ul', items)] : [];
 }
 
 /** Space › ancestors of the open page (groups as text, pages as links). */
-export function breadcrumbs(located: LocatedPage, space: { title: string; basePath: string }): ElementContent[] {
+export function breadcrumbs(located: LocatedPage, space: { title: string; basePath: string }, intl: ReaderIntl = ENGLISH): ElementContent[] {
   const crumbs: ElementContent[] = [h('li', h('a', { href: space.basePath }, space.title))];
   let path = '';
   for (const ancestor of located.ancestors) {
     path = path ? `${path}/${ancestor.slug}` : ancestor.slug;
     crumbs.push(h('li', ancestor.type === 'document' ? h('a', { href: `${space.basePath}/${path}` }, pageLabel(ancestor)) : ancestor.title));
   }
-  return [h('nav.breadcrumbs', { ariaLabel: 'Breadcrumb' }, h('ol', crumbs))];
+  return [h('nav.breadcrumbs', { ariaLabel: intl.messages.breadcrumb }, h('ol', crumbs))];
 }
 
 function textOf(node: ElementContent): string {
@@ -97,7 +99,7 @@ function textOf(node: ElementContent): string {
 }
 
 /** "On this page": the body's headings (h2 to h4, those with an id), none for fewer than two; two levels shown. */
-export function tableOfContents(body: ElementContent[]): ElementContent[] {
+export function tableOfContents(body: ElementContent[], intl: ReaderIntl = ENGLISH): ElementContent[] {
   const found: { id: string; level: number; text: string }[] = [];
   const walk = (nodes: ElementContent[]) => {
     for (const node of nodes) {
@@ -112,19 +114,19 @@ export function tableOfContents(body: ElementContent[]): ElementContent[] {
   if (found.length < 2) return [];
   // Classes by depth below the page's top heading level (documents may start at h3).
   const top = Math.min(...found.map((f) => f.level));
-  return [h('nav', { ariaLabel: 'On this page' }, [
-    h('p.toc-title', 'On this page'),
+  return [h('nav', { ariaLabel: intl.messages.onThisPage }, [
+    h('p.toc-title', intl.messages.onThisPage),
     h('ul', found.filter((f) => f.level - top < 2).map((f) => h('li', { className: [`toc-${f.level - top + 2}`] }, h('a', { href: `#${f.id}` }, f.text)))),
   ])];
 }
 
 /** Previous and next readable pages around the open one. */
-export function pagination(pages: LocatedPage[], located: LocatedPage, base: string): Element[] {
+export function pagination(pages: LocatedPage[], located: LocatedPage, base: string, intl: ReaderIntl = ENGLISH): Element[] {
   const index = pages.findIndex((p) => p.page.id === located.page.id);
   const prev = index > 0 ? pages[index - 1] : undefined;
   const next = index >= 0 ? pages[index + 1] : undefined;
   if (!prev && !next) return [];
   const link = (l: LocatedPage, rel: 'prev' | 'next') =>
-    h('a', { rel: [rel], href: `${base}/${l.path}` }, [h('small', rel === 'prev' ? '← Previous' : 'Next →'), h('br'), l.page.title]);
-  return [h('nav.pagination', { ariaLabel: 'Pagination' }, [prev ? link(prev, 'prev') : h('span'), next ? link(next, 'next') : h('span')])];
+    h('a', { rel: [rel], href: `${base}/${l.path}` }, [h('small', rel === 'prev' ? `← ${intl.messages.previous}` : `${intl.messages.next} →`), h('br'), l.page.title]);
+  return [h('nav.pagination', { ariaLabel: intl.messages.pagination }, [prev ? link(prev, 'prev') : h('span'), next ? link(next, 'next') : h('span')])];
 }

@@ -12,11 +12,15 @@
  * server makes every code block, display math and table focusable (shared/reader/scroll-regions.ts);
  * here those that fit their width stop being tab stops, and are again once they overflow
  * (a narrower window, a web font, a tab shown). Results are built as DOM nodes from text: no
- * HTML from the server is ever parsed here.
+ * HTML from the server is ever parsed here. Its words (copy, no results, the theme toggle's
+ * label) are the site's locale's, read from `<body data-messages>` (JSON the layout writes from
+ * shared/reader/messages.ts): this script holds no text of its own.
  */
 export const READER_JS = `(function(){'use strict';
 var d=document,root=d.documentElement;
 root.classList.add('js');
+var M={};try{M=JSON.parse(d.body.getAttribute('data-messages')||'{}');}catch(e){}
+function t(k,q){var s=M[k]||k;return q===undefined?s:s.replace('{query}',function(){return q;});}
 function all(s,el){return Array.prototype.slice.call((el||d).querySelectorAll(s));}
 function tabsOf(t){return all(':scope>.tab-list>[role=tab]',t.closest('[data-tabs]'));}
 function selectTab(t){tabsOf(t).forEach(function(b){var on=b===t;b.setAttribute('aria-selected',String(on));b.tabIndex=on?0:-1;var p=d.getElementById(b.getAttribute('aria-controls'));if(p)p.hidden=!on;});}
@@ -27,7 +31,7 @@ if(k==='ArrowRight')n=(i+1)%tabs.length;else if(k==='ArrowLeft')n=(i-1+tabs.leng
 if(n<0)return;e.preventDefault();selectTab(tabs[n]);tabs[n].focus();});
 var toggle=d.querySelector('[data-theme-toggle]');
 function dark(){var t=root.getAttribute('data-theme');return t?t==='dark':matchMedia('(prefers-color-scheme: dark)').matches;}
-function label(){if(toggle){toggle.textContent=dark()?'☀':'☾';toggle.setAttribute('aria-label',dark()?'Switch to light mode':'Switch to dark mode');}}
+function label(){if(toggle){toggle.textContent=dark()?'☀':'☾';toggle.setAttribute('aria-label',dark()?t('switchToLight'):t('switchToDark'));}}
 if(toggle){toggle.hidden=false;label();toggle.addEventListener('click',function(){var next=dark()?'light':'dark';root.setAttribute('data-theme',next);try{localStorage.setItem('reader-theme',next);}catch(e){}label();});}
 var menu=d.querySelector('.menu-link'),drawer=d.getElementById('sidebar'),header=d.querySelector('header.top');
 function isOpen(){return d.body.classList.contains('menu-open');}
@@ -36,8 +40,8 @@ if(open&&drawer&&header)drawer.style.setProperty('--drawer-top',Math.max(0,heade
 if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','false');menu.addEventListener('click',function(e){e.preventDefault();setMenu(!isOpen());});
 d.addEventListener('keydown',function(e){if(e.key==='Escape'&&isOpen())setMenu(false,true);});
 d.addEventListener('click',function(e){if(isOpen()&&drawer&&!drawer.contains(e.target)&&!menu.contains(e.target))setMenu(false);});}
-all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent='Copy';
-b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent='Copied';setTimeout(function(){b.textContent='Copy';},1500);},function(){});});var hd=f.querySelector(':scope>.code-header');(hd||f).appendChild(b);});
+all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent=t('copy');
+b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent=t('copied');setTimeout(function(){b.textContent=t('copy');},1500);},function(){});});var hd=f.querySelector(':scope>.code-header');(hd||f).appendChild(b);});
 var toc=all('aside.toc a');
 if(toc.length){var heads=toc.map(function(a){return d.getElementById(decodeURIComponent(a.hash.slice(1)));});var ticking=false;
 function spy(){ticking=false;var cur=0;for(var i=0;i<heads.length;i++){if(heads[i]&&heads[i].getBoundingClientRect().top<innerHeight*0.3)cur=i;}
@@ -56,7 +60,7 @@ var timer,seq=0;
 function mark(el,text,terms){var re=terms.length?new RegExp('('+terms.map(function(t){return t.replace(/[.*+?^$()|[\\]{}\\\\]/g,'\\\\$&');}).join('|')+')','gi'):null;
 (re?text.split(re):[text]).forEach(function(part,i){if(!part)return;if(i%2){var m=d.createElement('mark');m.textContent=part;el.appendChild(m);}else el.appendChild(d.createTextNode(part));});}
 function show(data,q){panel.textContent='';var terms=q.toLowerCase().split(/[^\\p{L}\\p{N}]+/u).filter(function(t){return t.length>1;});
-if(!data.pages.length){var p=d.createElement('p');p.textContent='No results for “'+q+'”.';panel.appendChild(p);}
+if(!data.pages.length){var p=d.createElement('p');p.textContent=t('searchNoResultsFor',q);panel.appendChild(p);}
 data.pages.forEach(function(pg){var h=d.createElement('h2');h.textContent=pg.breadcrumbs.length?pg.breadcrumbs.join(' › '):pg.title;panel.appendChild(h);
 [{title:pg.title,href:pg.href,excerpt:pg.excerpt}].concat(pg.sections).forEach(function(s){var a=d.createElement('a');a.href=s.href;mark(a,s.title,terms);if(s.excerpt){var sp=d.createElement('span');mark(sp,s.excerpt,terms);a.appendChild(sp);}panel.appendChild(a);});});
 panel.hidden=false;}
