@@ -1067,7 +1067,7 @@ describe('public document schemas', () => {
     }) as DocumentNode);
     // The public model has integration blocks at the top level and in hints (not in lists or quotes).
     const publicPlaces = (document.nodes as ElementNode[]).filter((n) => n.type === 'integration' || n.type === 'hint' || n.type === 'images');
-    expect(publicPlaces).toHaveLength(7);
+    expect(publicPlaces).toHaveLength(6);
     expect(violations(withoutProps(publicPlaces))).toEqual([]);
     const integrations = allElements(document.nodes).filter((n) => n.type === 'integration');
     expect(integrations.map((n) => n.data)).toEqual([
@@ -1079,12 +1079,10 @@ describe('public document schemas', () => {
     ]);
     expect(integrations.every((n) => n.isVoid && Object.values(n.data!.props as object).every((v) => typeof v === 'string'))).toBe(true);
     const images = allElements(document.nodes).filter((n) => n.type === 'image');
-    expect(images.map((n) => [n.data!.width, n.data!.height, n.data!.attributes])).toEqual([
-      [375, undefined, undefined],
-      [{ value: 50, unit: '%' }, 120, undefined],
-      [300, undefined, undefined],
-      [undefined, undefined, { width: 'auto', className: ['bordered'] }],
-    ]);
+    expect(images.map((n) => [n.data!.width, n.data!.height])).toEqual([[375, undefined], [{ value: 50, unit: '%' }, 120], [300, undefined]]);
+    // An `<img>` saying more (a class, `width="auto"`) stays HTML, as written.
+    expect(allElements(document.nodes).filter((n) => n.type === 'html').map((n) => n.data!.html))
+      .toEqual(['<figure><img src="c.png" alt="" width="auto" class="bordered"><figcaption></figcaption></figure>']);
     // A document made through the API: a sized image without caption is still written as a figure.
     const sized: JSONDocument = { object: 'document', data: {}, nodes: [{ object: 'block', type: 'images', key: '', data: {}, nodes: [{ object: 'block', type: 'image', key: '', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.example/a.png' }, width: 200 }, nodes: [] }] }] };
     expect(documentToMarkdown(sized)).toBe('<figure><img src="https://x.example/a.png" alt="" width="200"><figcaption></figcaption></figure>\n');

@@ -60,9 +60,10 @@ function imageFromElement(el: Element, caption: ElementNode[], convertCaption: b
     const length = lengthOf(img.properties?.[key]);
     if (length !== undefined) data[key] = length;
   }
-  // Anything else the `<img>` says is kept as written, as for tables.
-  const attributes = elementAttributes(img, ['src', 'alt', ...(['width', 'height'] as const).filter((key) => data[key] !== undefined)]);
-  if (Object.keys(attributes).length > 0) data.attributes = attributes;
+  // An `<img>` saying more than an image block holds (a class, a style, `width="auto"`) is no
+  // image block: its HTML stays as written (an `html` block, which reader exports sanitize).
+  const said = ['src', 'alt', ...(['width', 'height'] as const).filter((key) => data[key] !== undefined)];
+  if (Object.keys(elementAttributes(img, said)).length > 0) return undefined;
   const node = element('block', 'image', [], data);
   node.fragments = convertCaption && caption.length > 0 ? [{ object: 'fragment', key: '', fragment: 'caption', nodes: caption }] : [];
   node.isVoid = true;
@@ -125,7 +126,7 @@ export function imagesToHtml(images: ElementNode[], toMdast: ToMdast): string {
     .map((image) => {
       const data = image.data ?? {};
       const size = Object.fromEntries((['width', 'height'] as const).map((key) => [key, lengthText(data[key])]).filter(([, v]) => v !== undefined));
-      const img = h('img', { src: targetOf(data.ref), alt: typeof data.alt === 'string' ? data.alt : '', ...size, ...(data.attributes as Record<string, string> | undefined) });
+      const img = h('img', { src: targetOf(data.ref), alt: typeof data.alt === 'string' ? data.alt : '', ...size });
       const media = data.refDark ? h('picture', [h('source', { srcSet: targetOf(data.refDark), media: DARK }), img]) : img;
       // The caption fragment, or the plain `data.caption` of documents stored before fragments.
       const fragment = (image.fragments ?? []).find((f) => f.fragment === 'caption');

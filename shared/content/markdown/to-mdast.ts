@@ -206,8 +206,8 @@ function table(node: ElementNode): Flow {
 /** Plain `![alt](src)` lines unless an image has a caption: then GitBook's figure HTML. */
 function images(nodes: ElementNode[]): Flow[] {
   const captions = nodes.map(captionText);
-  // A caption, a dark variant, a size or other `<img>` attributes: only GitBook's figure says them.
-  const figure = (n: ElementNode) => n.data?.refDark || n.data?.width !== undefined || n.data?.height !== undefined || n.data?.attributes || (n.fragments ?? []).some((f) => f.nodes.length > 0);
+  // A caption, a dark variant or a size: only GitBook's figure says them.
+  const figure = (n: ElementNode) => n.data?.refDark || n.data?.width !== undefined || n.data?.height !== undefined || (n.fragments ?? []).some((f) => f.nodes.length > 0);
   if (captions.some(Boolean) || nodes.some(figure)) {
     return [{ type: 'html', value: imagesToHtml(nodes, blocksToMdast as never) }];
   }
