@@ -15,7 +15,7 @@ import { safeHref } from './urls.ts';
  * gets no `javascript:` link or event handler from them.
  */
 
-type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[] };
+type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[]; fragments?: Node[] };
 
 const REF_TARGETS = ['url', 'page', 'file'] as const;
 
@@ -84,13 +84,28 @@ function exportedData(node: Node): Record<string, unknown> | undefined {
   return out;
 }
 
+/** Every string in an integration block's props (nested objects and lists too) as exportedHtml prints it. */
+function exportedProps(value: unknown): unknown {
+  if (typeof value === 'string') return exportedHtml(value);
+  if (Array.isArray(value)) return value.map(exportedProps);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exportedProps(v)]));
+  return value;
+}
+
 function exportNodes(nodes: Node[]): Node[] {
   return nodes.flatMap((node): Node[] => {
     if (node.object === 'text') return [node];
     if (unsafeTarget(node.data)) return node.type === 'link' ? exportNodes(node.nodes ?? []) : [];
     if (node.type === 'html') return [{ ...node, data: { ...node.data, html: exportedHtml(String(node.data?.html ?? '')) } }];
-    const exported = node.data ? { ...node, data: exportedData(node) } : node;
-    return [exported.nodes ? { ...exported, nodes: exportNodes(exported.nodes) } : exported];
+    // Printed as written for Git (unknown tags, footnote marks, integration blocks' values):
+    // a renderer of the export would read any HTML in them.
+    if (node.type === 'markdown') return [{ ...node, data: { ...node.data, markdown: exportedHtml(String(node.data?.markdown ?? '')) } }];
+    if (node.type === 'integration' && node.data?.props) return [{ ...node, data: { ...node.data, props: exportedProps(node.data.props) } }];
+    const exported: Node = node.data ? { ...node, data: exportedData(node) } : { ...node };
+    if (exported.nodes) exported.nodes = exportNodes(exported.nodes);
+    // An expandable's title and body, a caption: fragments print like nodes.
+    if (exported.fragments) exported.fragments = exportNodes(exported.fragments);
+    return [exported];
   });
 }
 

@@ -41,6 +41,12 @@ export const MARKDOWN_VECTORS = [
   '{% embed url="javascript:alert(1)" %}',
   '{% embed url="data:text/html,<script>alert(1)</script>" %}',
   '{% content-ref url="javascript:alert(1)" %}\n[xss](javascript:alert(1))\n{% endcontent-ref %}',
+  // Inside blocks whose parts are fragments (an expandable's title and body, a caption).
+  '<details>\n\n<summary>Open <img src=x onerror="alert(1)"></summary>\n\nBody <img src=x onerror="alert(1)"> and [xss](javascript:alert(1)).\n\n</details>',
+  '<figure><img src="https://example.com/a.png" alt="a"><figcaption><p>Caption <a href="javascript:alert(1)">xss</a> <img src=x onerror="alert(1)"></p></figcaption></figure>',
+  // Kept as written for Git: an unknown tag, an integration block's values.
+  '{% unknown-tag x="<img src=x onerror=alert(1)>" %}',
+  '{% @mermaid/diagram content="<img src=x onerror=alert(1)>" %}',
 ];
 
 /** Raw HTML blocks of a page (OWASP cheat sheet, in its order, and newer browser tricks). */
