@@ -382,6 +382,21 @@ describe('layout, files, assets and instant search', () => {
   });
 });
 
+describe('resized images (GitBook writes the size on the figure\'s <img width>)', () => {
+  it('are shown at the author\'s width, the height following the file\'s proportions; a percentage stays a percentage', async () => {
+    const resized = '# Sizes\n\n<figure><img src=".gitbook/assets/dashboard.png" alt="Small" width="160"><figcaption><p>Small</p></figcaption></figure>\n\n'
+      + '<figure><img src=".gitbook/assets/dashboard.png" alt="Half" width="50%"><figcaption><p>Half</p></figcaption></figure>\n\n![Full](.gitbook/assets/dashboard.png)\n';
+    const space = await spaceWithPages(api, org, 'Sizes', [resized], [{ name: 'dashboard.png', contentType: 'image/png', bytes: pngFile(320, 200, 4) }]);
+    const site = await publishedSite(api, org, [space.id], 'public');
+    const html = await (await get(site.url)).text();
+    const imgOf = (alt: string) => new RegExp(`<img [^>]*alt="${alt}"[^>]*>`).exec(html)?.[0] ?? '';
+    expect(imgOf('Small')).toMatch(/ width="160" height="100"/);
+    expect(imgOf('Half')).toContain(' width="50%"');
+    expect(imgOf('Half')).not.toContain('height=');
+    expect(imgOf('Full')).toMatch(/ width="320" height="200"/);
+  });
+});
+
 describe("the site's locale (customization internationalization.locale)", () => {
   let docs: { id: string };
   beforeAll(async () => {

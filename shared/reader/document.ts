@@ -249,10 +249,25 @@ function caption(ctx: RenderContext, node: Node): Out {
  */
 function img(ctx: RenderContext, data: Record<string, unknown>): ElementContent {
   const file = findFile(ctx.manifest, data.ref);
-  const size = file?.dimensions;
+  const size = displaySize(data, file?.dimensions);
   const src = refHref(ctx, data.ref).href;
   const sources = file && src !== '#' ? imageSources(file, src) : undefined;
   return h('img', { src, ...sources, alt: String(data.alt ?? ''), width: size?.width, height: size?.height, loading: 'lazy', decoding: 'async' });
+}
+
+/**
+ * The size an image is shown at: the author's (GitBook's resize: `data.width`, pixels or
+ * `{value, unit: '%'}` of the column, its height following the file's proportions), else the
+ * file's own dimensions.
+ */
+function displaySize(data: Record<string, unknown>, intrinsic: { width: number; height: number } | undefined): { width: number | string; height?: number } | undefined {
+  const width = data.width;
+  if (typeof width === 'number' && Number.isFinite(width) && width > 0) {
+    return { width: Math.round(width), ...(intrinsic?.width ? { height: Math.round((width * intrinsic.height) / intrinsic.width) } : {}) };
+  }
+  const percent = width && typeof width === 'object' ? (width as { value?: unknown; unit?: unknown }) : undefined;
+  if (percent?.unit === '%' && typeof percent.value === 'number' && percent.value > 0 && percent.value <= 100) return { width: `${percent.value}%` };
+  return intrinsic;
 }
 
 /**
