@@ -250,7 +250,7 @@ async function read(c: Context) {
   // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
   const document = await withOpenAPISpecs(evaluated, space.space.orgId);
   const body = await renderDocument(document, {
-    manifest, current: located, messages: intl.messages, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
+    manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
   });
   const { page: current } = located;
   const markdownHref = `${space.basePath}/${located.path}.md`;

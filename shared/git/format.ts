@@ -120,11 +120,11 @@ export interface SummaryGroup {
   entries: SummaryEntry[];
 }
 
-/** A SUMMARY link to a URL (a link page) rather than to a file. */
 /** Where GitBook keeps a repository's files and reusable contents (content paths). */
 export const ASSETS_DIR = '.gitbook/assets';
 export const INCLUDES_DIR = '.gitbook/includes';
 
+/** A SUMMARY link to a URL (a link page) rather than to a file. */
 export const EXTERNAL_LINK = /^[a-z][a-z0-9+.-]*:|^\/\//i;
 
 /**

@@ -15,7 +15,7 @@ import { renderTable } from './tables.ts';
 import { imageSources } from '../content/images/variants.ts';
 import { htmlImagesOf } from '../content/markdown/html-images.ts';
 import { htmlWithFileUrls } from './html-images.ts';
-import { ENGLISH, type MessageKey, type Messages } from './messages.ts';
+import { ENGLISH, message, type MessageKey, type ReaderIntl } from './messages.ts';
 
 /**
  * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
@@ -52,11 +52,10 @@ export interface RenderContext {
   /** KaTeX and the page's rendered formulas, when the document has math. */
   math?: MathSlots;
   /** The reader's own words (hint labels, footnote links...) in the site's locale; English by default. */
-  messages?: Messages;
+  intl?: ReaderIntl;
 }
 
-const words = (ctx: RenderContext): Messages => ctx.messages ?? ENGLISH.messages;
-const fill = (text: string, name: string, value: string | number) => text.replace(`{${name}}`, String(value));
+const words = (ctx: RenderContext, key: MessageKey, values?: Record<string, string | number>): string => message(ctx.intl ?? ENGLISH, key, values);
 
 
 function findFile(manifest: Manifest, ref: unknown): ManifestFile | undefined {
@@ -327,7 +326,7 @@ function footnoteReference(ctx: RenderContext, label: string): ElementContent {
   // The first reference is where the note's back link returns to; later ones have no id of their own.
   const first = !ctx.ids.anchors.has(id);
   if (first) ctx.ids.anchors.add(id);
-  return h('sup.footnote-ref', h('a', { href: `#${footnoteId(label)}`, id: first ? id : undefined, ariaLabel: fill(words(ctx).footnote, 'label', label) }, label));
+  return h('sup.footnote-ref', h('a', { href: `#${footnoteId(label)}`, id: first ? id : undefined, ariaLabel: words(ctx, 'footnote', { label }) }, label));
 }
 
 function footnoteDefinition(ctx: RenderContext, label: string, text: string, depth: number): ElementContent {
@@ -337,7 +336,7 @@ function footnoteDefinition(ctx: RenderContext, label: string, text: string, dep
   } catch {
     body = [h('p', text)];
   }
-  const back = h('a.footnote-back', { href: `#${footnoteId(label)}-ref`, ariaLabel: fill(words(ctx).footnoteBack, 'label', label) }, '↩');
+  const back = h('a.footnote-back', { href: `#${footnoteId(label)}-ref`, ariaLabel: words(ctx, 'footnoteBack', { label }) }, '↩');
   // The label, then the note's first paragraph, then the way back.
   const [first, ...rest] = body;
   const lead = first?.type === 'element' && first.tagName === 'p' ? h('p', [h('span.footnote-label', `${label}.`), ' ', ...first.children, ' ', back]) : undefined;
@@ -388,7 +387,7 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
       const tasks = node.type === 'list-tasks';
       const start = node.type === 'list-ordered' && typeof data.start === 'number' && data.start !== 1 ? data.start : undefined;
       const items = (node.nodes ?? []).map((item) => h('li', [
-        ...(tasks ? [h('input', { type: 'checkbox', disabled: true, checked: item.data?.checked === true, ariaLabel: item.data?.checked === true ? words(ctx).taskDone : words(ctx).taskTodo }), { type: 'text' as const, value: ' ' }] : []),
+        ...(tasks ? [h('input', { type: 'checkbox', disabled: true, checked: item.data?.checked === true, ariaLabel: words(ctx, item.data?.checked === true ? 'taskDone' : 'taskTodo') }), { type: 'text' as const, value: ' ' }] : []),
         ...renderBlocks(ctx, item.nodes, depth),
       ]));
       return [h(node.type === 'list-ordered' ? 'ol' : 'ul', { start, className: tasks ? ['tasks'] : undefined }, items)];
@@ -407,12 +406,12 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
       // A leading heading stays the author's heading (level, id, anchor: Git round trips and
       // links keep it); the stylesheet shows it as the hint's title, and "On this page" leaves
       // headings inside hints out.
-      return [h('div', { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: words(ctx)[HINT_STYLES.get(style)!] }, children())];
+      return [h('div', { className: ['hint', `hint-${style}`], role: 'note', ariaLabel: words(ctx, HINT_STYLES.get(style)!) }, children())];
     }
     case 'tabs': {
       const group = `tabs-${ctx.ids.next++}`;
       const items = node.nodes ?? [];
-      const buttons = items.map((item, i) => h('button', { type: 'button', role: 'tab', id: `${group}-tab-${i}`, ariaControls: `${group}-panel-${i}`, ariaSelected: String(i === 0) }, String(item.data?.title ?? fill(words(ctx).tab, 'number', i + 1))));
+      const buttons = items.map((item, i) => h('button', { type: 'button', role: 'tab', id: `${group}-tab-${i}`, ariaControls: `${group}-panel-${i}`, ariaSelected: String(i === 0) }, String(item.data?.title ?? words(ctx, 'tab', { number: i + 1 }))));
       const panels = items.map((item, i) => h('div.tab-panel', { role: 'tabpanel', id: `${group}-panel-${i}`, ariaLabelledBy: `${group}-tab-${i}`, hidden: i !== 0 }, renderBlocks(ctx, item.nodes, depth)));
       return [h('div.tabs', { dataTabs: true }, [h('div.tab-list', { role: 'tablist' }, buttons), ...panels])];
     }
@@ -429,7 +428,7 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
     }
     case 'file': {
       const { href, label } = refHref(ctx, data.ref);
-      return [h('figure.file', [h('a', { href, download: true }, label ?? words(ctx).download), ...caption(ctx, node)])];
+      return [h('figure.file', [h('a', { href, download: true }, label ?? words(ctx, 'download')), ...caption(ctx, node)])];
     }
     case 'reusable-content': {
       const id = includeId(ctx.manifest, data);

@@ -9,8 +9,9 @@
  * labels found so far. Chunks that may use a label defined further down are parsed again
  * once all labels are known.
  *
- * Cost per page (Git import parses every page of a repository): the options handed to
- * fromMarkdown are built once per processor; a page shorter than a chunk (most pages) is
+ * Cost per page (Git import parses every page of a repository): a page is parsed without
+ * the syntax extensions it cannot use (syntax-gates.ts), the options handed to fromMarkdown
+ * built once per processor and set of extensions; a page shorter than a chunk (most pages) is
  * parsed without the seeding construct (it has no other chunk to share labels with, too few
  * labels for `includes` to matter, and micromark would try the construct at every line);
  * GFM's literal-autolink transform (a walk of the tree per pattern, four) runs only when
@@ -21,6 +22,7 @@ import { fromMarkdown, type Extension as FromMarkdownExtension, type Options as 
 import type { Construct, Extension, State, TokenizeContext } from 'micromark-util-types';
 import { CHUNK_BYTES, chunkStarts } from './chunks.ts';
 import { bodyProcessor, processor } from './processor.ts';
+import { GFM_PATTERNS } from './gfm.ts';
 import { extensionsFor } from './syntax-gates.ts';
 
 /** `parser.defined` with constant-time `includes`. */
@@ -74,15 +76,15 @@ const seedConstruct: Construct = {
 const seedDefinitions: Extension = { flow: { null: [seedConstruct] } };
 
 /**
- * Whether GFM's literal-autolink transform could change a tree: its patterns need `@`
- * (e-mail, `mailto:`, `xmpp:`), `http://`, `https://` or `www.` within one text node.
+ * Whether GFM's literal-autolink transform could change a tree: its patterns need what the
+ * literal-autolink syntax needs (GFM_PATTERNS: `@`, `http://`, `https://` or `www.`), here
+ * within one text node (decoded, so `&#64;` counts).
  */
-const AUTOLINK_CANDIDATE = /@|https?:\/\/|www\./i;
 function mayHoldAutolinks(tree: Root): boolean {
   const stack: Nodes[] = [tree];
   while (stack.length > 0) {
     const node = stack.pop()!;
-    if (node.type === 'text' && AUTOLINK_CANDIDATE.test(node.value)) return true;
+    if (node.type === 'text' && GFM_PATTERNS.autolinkLiteral.test(node.value)) return true;
     if ('children' in node) for (const child of node.children) stack.push(child);
   }
   return false;
