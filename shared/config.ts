@@ -49,6 +49,13 @@ export const config = {
     const value = process.env.AUTH_CACHE_SECONDS;
     return (value === '0' ? 0 : positiveInteger(value, 5)) * 1000;
   },
+  /**
+   * Time one translation run attempt may spend translating (shared/commands/translations/run.ts):
+   * TRANSLATION_RUN_TIMEOUT_MS, default 100 s, under the translations worker's 2-minute timeout.
+   */
+  get translationRunTimeoutMs(): number {
+    return positiveInteger(process.env.TRANSLATION_RUN_TIMEOUT_MS, 100_000);
+  },
   queueUrl(name: QueueName): string | undefined {
     return process.env[queueUrlVariable(name)];
   },

@@ -39,19 +39,11 @@ import { enqueue } from '../../jobs/enqueue.ts';
 import { defaultTranslator, type TranslateRequest, type Translator } from '../../translate/translator.ts';
 import { translateManifest, type PreviousRun } from '../../translate/manifest.ts';
 import { MAX_RECEIVE_COUNT } from '../../jobs/redrive.ts';
+import { config } from '../../config.ts';
 
 /** Attempts at one run before it is given up (the queue's receive limit: the last failure goes to the DLQ). */
 export const MAX_RUN_ATTEMPTS = MAX_RECEIVE_COUNT;
 
-/**
- * Time one attempt may spend translating (TRANSLATION_RUN_TIMEOUT_MS, default 100 s): under the
- * translations worker's 2-minute Lambda timeout, so a provider that stops answering fails the
- * attempt here, where it is recorded, instead of the Lambda being killed mid-run.
- */
-export function runTimeoutMs(): number {
-  const raw = Number(process.env.TRANSLATION_RUN_TIMEOUT_MS);
-  return process.env.TRANSLATION_RUN_TIMEOUT_MS !== undefined && Number.isSafeInteger(raw) && raw > 0 ? raw : 100_000;
-}
 
 export async function readTranslation(orgId: string, translationId: string, consistent = true): Promise<TranslationItem | undefined> {
   return translationEntity.get({ orgId, translationId }, { consistent });
@@ -130,7 +122,9 @@ async function translateAndStore(translation: TranslationItem, token: string, st
       ['pendingRun', 'runAttempts']);
     return;
   }
-  const timeoutMs = runTimeoutMs();
+  // Under the worker's Lambda timeout: a provider that stops answering fails the attempt here,
+  // where it is recorded, instead of the Lambda being killed mid-run.
+  const timeoutMs = config.translationRunTimeoutMs;
   const deadline = AbortSignal.timeout(timeoutMs);
   const request: TranslateRequest = { from: translation.source.language, to: translation.language, instructions: translation.instructions, signal: deadline };
   let content: Awaited<ReturnType<typeof translateManifest>>;
