@@ -6,6 +6,7 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // taken from the client declarations by path. Type-only, erased at run time.
 import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { useTestApi, newOrg, newUser, type TestOrg, type TestUser } from './support/api.ts';
+import { createSite } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
@@ -215,7 +216,7 @@ describe('PATCH /orgs/{organizationId}', () => {
     expect(await storedDomain(d1, org.id)).toMatchObject({ domain: d1, orgId: org.id });
     expect(await storedDomain(d2, org.id)).toMatchObject({ domain: d2, orgId: org.id });
 
-    // Replacing the list moves the index; null clears defaultContent and logo; site content is accepted.
+    // Replacing the list moves the index; null clears defaultContent and logo; a site of the organization is accepted.
     const d3 = uniqueDomain();
     const again = await patchOrg(org, { emailDomains: [d2, d3], defaultContent: null, logo: null, defaultRole: null });
     expect(again.status).toBe(200);
@@ -229,9 +230,11 @@ describe('PATCH /orgs/{organizationId}', () => {
     const cleared = (await storedOrg(org.id))!;
     expect(cleared).not.toHaveProperty('defaultContent');
     expect(cleared).not.toHaveProperty('logo');
-    const site = await patchOrg(org, { defaultContent: { type: 'site', site: 'site_123' }, mergeRules: { type: 'none' } });
+    const ownSite = await createSite(api, org);
+    const site = await patchOrg(org, { defaultContent: { type: 'site', site: ownSite.id }, mergeRules: { type: 'none' } });
     expect(site.status).toBe(200);
-    expect(site.body.defaultContent).toEqual({ type: 'site', site: 'site_123' });
+    expect(site.body.defaultContent).toEqual({ type: 'site', site: ownSite.id });
+    expect((await storedOrg(org.id))!.defaultContent).toEqual({ type: 'site', site: ownSite.id });
     const none = await patchOrg(org, { emailDomains: [] });
     expect(none.body.emailDomains).toEqual([]);
     expect(await storedDomain(d2, org.id)).toBeUndefined();
@@ -242,6 +245,7 @@ describe('PATCH /orgs/{organizationId}', () => {
     const org = await newOrg();
     const other = await newOrg();
     const foreign = await api.request('POST', `/orgs/${other.id}/collections`, { token: other.admin.token, body: { title: 'Theirs' } });
+    const foreignSite = await createSite(api, other);
     const before = await storedOrg(org.id);
     const cases: [unknown, RegExp][] = [
       [{}, /^body: must set at least one of/],
@@ -259,6 +263,8 @@ describe('PATCH /orgs/{organizationId}', () => {
       [{ defaultContent: { type: 'page', page: 'x' } }, /^defaultContent\.type: must be/],
       [{ defaultContent: { type: 'space', space: 'nope' } }, /^defaultContent: invalid default content space nope/],
       [{ defaultContent: { type: 'collection', collection: foreign.body.id } }, /^defaultContent: invalid default content collection/],
+      [{ defaultContent: { type: 'site', site: 'site_123' } }, /^defaultContent: invalid default content site site_123: no such site in this organization$/],
+      [{ defaultContent: { type: 'site', site: foreignSite.id } }, /^defaultContent: invalid default content site /],
       [{ logo: 'not a url' }, /^logo: must be a URL/],
       [{ logo: 'ftp://example.com/logo.png' }, /^logo: must be an http or https URL/],
       [{ sso: 'yes' }, /^sso: must be a boolean/],

@@ -16,6 +16,7 @@ import { memberEntity } from '../../shared/db/entities/member.ts';
 import { userEntity } from '../../shared/db/entities/user.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { collectionEntity } from '../../shared/db/entities/collection.ts';
+import { siteEntity } from '../../shared/db/entities/site.ts';
 import {
   agentInstructionsEntity, emailDomainEntity, inviteEntity, type AgentInstructionsItem,
 } from '../../shared/db/entities/org-records.ts';
@@ -215,17 +216,24 @@ function changesOf(body: UpdateOrganizationBody): { set: OrganizationChanges; re
 }
 
 /**
- * "Invalid default content space or collection provided" (spec 7): a space or collection
- * given as default content must exist in this organization (a space must not be deleted).
- * Sites are not stored yet, so a site id is not checked.
+ * "Invalid default content space or collection provided" (spec 7): a site, space or
+ * collection given as default content must exist in this organization (a space must not be
+ * deleted); the public interface's default content is a site, checked the same way.
  */
 async function checkDefaultContent(
   c: Context<AppEnv>,
   org: OrganizationItem,
   content: UpdateOrganizationBody['defaultContent'],
 ): Promise<void> {
-  if (!content || content.type === 'site') return;
+  if (!content) return;
   const loader = c.get('loader');
+  if (content.type === 'site') {
+    const record = await loader.get(siteEntity.key({ siteId: content.site }));
+    if (!record || siteEntity.fromRecord(record).orgId !== org.id) {
+      throw badRequest(`defaultContent: invalid default content site ${content.site}: no such site in this organization`);
+    }
+    return;
+  }
   if (content.type === 'space') {
     const record = await loader.get(spaceEntity.key({ spaceId: content.space }));
     const space = record ? spaceEntity.fromRecord(record) : undefined;

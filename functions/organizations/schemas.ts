@@ -53,9 +53,9 @@ const hostname = v.pipe(
 );
 
 /**
- * Default content of the organization: a site (sites are not stored yet, so any site id is
- * accepted), or a space or collection of the same organization (checked by the route:
- * "invalid default content space or collection provided" is a 400). null clears it.
+ * Default content of the organization: a site, space or collection of the same organization
+ * (checked by the route: "invalid default content space or collection provided" is a 400).
+ * null clears it.
  */
 const defaultContent = v.nullable(v.variant('type', [
   v.strictObject({ type: v.literal('site'), site: id }),
