@@ -96,6 +96,58 @@ describe('POST .../merge', () => {
     expect(await primaryMarkdown(f)).toContain('Two by first.');
   });
 
+  it('combines edits of neighbouring blocks; different blocks inserted at one place are a conflict', async () => {
+    const f = await fixture();
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One by first.\n\nTwo.\n\nThree.\n' } }]);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One.\n\nTwo by second.\n\nThree.\n\nFour by second.\n' } }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(200);
+    expect(await primaryMarkdown(f)).toBe('One by first.\n\nTwo by second.\n\nThree.\n\nFour by second.\n');
+    const content = (await api.request('GET', `/spaces/${f.spaceId}/content`, { token: f.org.admin.token })).body;
+    expect(content.id).toBe(res.body.revision);
+
+    // Two writers both append a paragraph: no order to choose between them.
+    const third = await createChangeRequest(api, f.org, f.spaceId);
+    const fourth = await createChangeRequest(api, f.org, f.spaceId);
+    await edit(f.org, f.spaceId, third.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One by first.\n\nTwo by second.\n\nThree.\n\nFour by second.\n\nFive by third.\n' } }]);
+    await edit(f.org, f.spaceId, fourth.id, [{ operation: 'update_page', page: f.pageId, document: { markdown: 'One by first.\n\nTwo by second.\n\nThree.\n\nFour by second.\n\nFive by fourth.\n' } }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${third.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const clash = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${fourth.id}/merge`, { token: f.org.admin.token });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.conflicts).toEqual([expect.objectContaining({
+      page: f.pageId, blocks: { ours: [expect.any(String)], base: [], theirs: [expect.any(String)] },
+    })]);
+    expect(await primaryMarkdown(f)).toBe('One by first.\n\nTwo by second.\n\nThree.\n\nFour by second.\n\nFive by third.\n');
+  });
+
+  it('pages brought under one parent with one slug are a conflict naming both, and nothing is written', async () => {
+    const f = await fixture();
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'insert_page', title: 'FAQ', document: { markdown: 'Asked by first.\n' } }]);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'insert_page', title: 'FAQ', document: { markdown: 'Asked by second.\n' } }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const [firstFaq] = (await api.request('GET', `/spaces/${f.spaceId}/content/pages`, { token: f.org.admin.token })).body.pages.filter((p: { title: string }) => p.title === 'FAQ');
+    const [secondFaq] = (await api.request('GET', `/spaces/${f.spaceId}/change-requests/${second.id}/content/pages`, { token: f.org.admin.token })).body.pages.filter((p: { title: string }) => p.title === 'FAQ');
+    const spaceBefore = await spaceEntity.get({ spaceId: f.spaceId }, { consistent: true });
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error.conflicts).toEqual(expect.arrayContaining([firstFaq, secondFaq].map((page) => ({
+      page: page.id, title: 'FAQ', reason: 'sibling pages have the same slug "faq"', fields: ['slug'],
+    }))));
+    expect(res.body.error.conflicts).toHaveLength(2);
+    expect(await spaceEntity.get({ spaceId: f.spaceId }, { consistent: true })).toEqual(spaceBefore);
+    // The same from the other direction (update), and a rename in the change request resolves it.
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/update`, { token: f.org.admin.token })).status).toBe(409);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: secondFaq.id, slug: 'faq-second' }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const paths = (await api.request('GET', `/spaces/${f.spaceId}/content/pages`, { token: f.org.admin.token })).body.pages.map((p: { path: string }) => p.path);
+    expect(paths).toEqual(['untitled', 'faq', 'faq-second']);
+  });
+
   it('a page deleted on one side and edited on the other is a conflict', async () => {
     const f = await fixture();
     const first = await createChangeRequest(api, f.org, f.spaceId);

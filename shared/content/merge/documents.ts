@@ -1,4 +1,4 @@
-import { diff3Merge } from 'node-diff3';
+import { diff3Merge, diffIndices } from 'node-diff3';
 import type { StoredDocument } from '../types.ts';
 
 interface Block {
@@ -14,7 +14,8 @@ export type DocumentMerge =
  * Three-way merge of two edits of one document, block by block. Blocks are matched by
  * their keys (content hashes from the markdown parser: an unchanged block keeps its key, an
  * edited one gets a new one), so edits to different blocks combine; edits that touch the
- * same stretch of blocks differently are a conflict, reported with the blocks involved.
+ * same blocks differently, or insert different blocks at the same place, are a conflict,
+ * reported with the blocks involved.
  */
 export function mergeDocuments(base: StoredDocument, ours: StoredDocument, theirs: StoredDocument): DocumentMerge {
   const byKey = new Map<string, Block>();
@@ -30,8 +31,37 @@ export function mergeDocuments(base: StoredDocument, ours: StoredDocument, their
       merged.push(...region.ok);
     } else if ('conflict' in region && region.conflict) {
       const { a, o: original, b: other } = region.conflict;
-      return { ok: false, blocks: { ours: a, base: original, theirs: other } };
+      const combined = combineDisjoint(a, original, other);
+      if (!combined) return { ok: false, blocks: { ours: a, base: original, theirs: other } };
+      merged.push(...combined);
     }
   }
   return { ok: true, document: { ...ours, nodes: merged.map((key) => byKey.get(key)!) } };
+}
+
+/**
+ * diff3 calls edits of neighbouring lines a conflict, as line-based merges do; neighbouring
+ * blocks are separate paragraphs, which two writers edit independently. Applies both sides'
+ * changes of a conflict region when they touch different base blocks; undefined when they
+ * overlap, or both insert at the same place (no order to choose).
+ */
+function combineDisjoint(ours: string[], base: string[], theirs: string[]): string[] | undefined {
+  const hunks = [ours, theirs].flatMap((side) => diffIndices(base, side).map((h) => ({
+    start: h.buffer1[0], end: h.buffer1[0] + h.buffer1[1], blocks: side.slice(h.buffer2[0], h.buffer2[0] + h.buffer2[1]),
+  })));
+  // At one place, an insertion comes before a change of the blocks that follow it.
+  hunks.sort((x, y) => x.start - y.start || (x.end - x.start) - (y.end - y.start));
+  const out: string[] = [];
+  let previous: (typeof hunks)[number] | undefined;
+  for (const hunk of hunks) {
+    if (previous) {
+      const sameChange = hunk.start === previous.start && hunk.end === previous.end && hunk.blocks.join() === previous.blocks.join();
+      if (sameChange) continue;
+      const insertedAtOnePlace = hunk.start === hunk.end && previous.start === previous.end && hunk.start === previous.start;
+      if (hunk.start < previous.end || insertedAtOnePlace) return undefined;
+    }
+    out.push(...base.slice(previous?.end ?? 0, hunk.start), ...hunk.blocks);
+    previous = hunk;
+  }
+  return [...out, ...base.slice(previous?.end ?? 0)];
 }

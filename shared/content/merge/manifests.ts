@@ -84,6 +84,8 @@ export async function mergeManifests(base: Manifest, ours: Manifest, theirs: Man
     }
   }
 
+  conflicts.push(...slugClashes(result, O.pages, T.pages, conflicts));
+
   const manifest: Manifest = {
     pages: buildTree(null, result, B.children, O.children, T.children),
     files: mergeById(base.files, ours.files, theirs.files),
@@ -91,6 +93,32 @@ export async function mergeManifests(base: Manifest, ours: Manifest, theirs: Man
     variables: mergeVariables(base.variables, ours.variables, theirs.variables, conflicts),
   };
   return { manifest, conflicts };
+}
+
+/**
+ * A page's path names it, so sibling slugs are unique (edits refuse a taken slug, 409): pages
+ * each side put under one parent with one slug (two "FAQ" pages added, a rename, a move) are
+ * a conflict. Pages that already shared a slug on one side (a Git import's) are left as they are.
+ */
+function slugClashes(result: Map<string, FlatPage>, ours: Map<string, FlatPage>, theirs: Map<string, FlatPage>, known: PageConflict[]): PageConflict[] {
+  const where = (page: FlatPage | undefined) => (page ? `${page.parent ?? ''}/${page.fields.slug}` : undefined);
+  const bySlot = new Map<string, string[]>();
+  for (const [id, page] of result) {
+    const slot = `${page.parent ?? ''}/${page.fields.slug}`;
+    bySlot.set(slot, [...(bySlot.get(slot) ?? []), id]);
+  }
+  const clashes: PageConflict[] = [];
+  for (const [slot, ids] of bySlot) {
+    if (ids.length < 2) continue;
+    const already = (side: Map<string, FlatPage>) => ids.every((id) => where(side.get(id)) === slot);
+    if (already(ours) || already(theirs)) continue;
+    const { slug } = result.get(ids[0])!.fields;
+    for (const id of ids) {
+      if (known.some((c) => c.page === id)) continue;
+      clashes.push({ page: id, title: result.get(id)!.fields.title, reason: `sibling pages have the same slug "${slug}"`, fields: ['slug'] });
+    }
+  }
+  return clashes;
 }
 
 function unchanged(page: FlatPage, base: FlatPage): boolean {
