@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { X509Certificate } from 'node:crypto';
 import { id, listQueryEntries, nullableRole, partialBody } from '../../shared/http/schemas.ts';
+import { parseCertificate } from '../../shared/sso/certificate.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 
 /** A SAML provider's service-provider endpoints (/sso/saml/{providerId}/..., service-provider.ts). */
@@ -15,27 +15,25 @@ export const pathParams = v.partial(v.object({
 export const providerParams = v.object({ organizationId: id, samlProviderId: id });
 export const listProvidersQuery = v.object(listQueryEntries);
 
-/** A PEM certificate that node:crypto parses as X.509. */
-export function isX509Pem(text: string): boolean {
-  if (!/-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----/.test(text)) return false;
-  try {
-    new X509Certificate(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** The certificate as pasted, stored as the PEM of the one certificate it holds (shared/sso/certificate.ts). */
+const certificate = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(10000, 'must be at most 10000 characters'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const parsed = parseCertificate(dataset.value);
+    if ('pem' in parsed) return parsed.pem;
+    addIssue({ message: parsed.reason });
+    return NEVER;
+  }),
+);
 
 const fields = {
   /** SAMLProviderLabel: 1 to 30. */
   label: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(30, 'must be at most 30 characters')),
   /** SAMLProviderEntityID: at most 1024. */
   entityID: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(1024, 'must be at most 1024 characters')),
-  /** SAMLProviderCertificate: at most 10000, a PEM X.509 certificate. */
-  certificate: v.pipe(
-    v.string('must be a string'), v.trim(), v.maxLength(10000, 'must be at most 10000 characters'),
-    v.check(isX509Pem, 'must be a PEM-encoded X.509 certificate'),
-  ),
+  /** SAMLProviderCertificate: at most 10000, one X.509 certificate, PEM or its base64 body. */
+  certificate,
   /** The IdP's single sign-on URL: https only. */
   ssoURL: v.pipe(
     v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters'), v.url('must be a URL'),

@@ -62,13 +62,19 @@ export interface TestIdP {
   response(options: ResponseOptions): string;
 }
 
-export async function createTestIdP(name = 'idp'): Promise<TestIdP> {
+/** The certificate's validity (default: from yesterday for a year); an expired one still signs. */
+export interface IdPOptions {
+  notBefore?: Date;
+  notAfter?: Date;
+}
+
+export async function createTestIdP(name = 'idp', options: IdPOptions = {}): Promise<TestIdP> {
   const algorithm = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
   const keys = await webcrypto.subtle.generateKey(algorithm, true, ['sign', 'verify']);
   x509.cryptoProvider.set(webcrypto as unknown as Crypto);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: '01', name: `CN=${name}.test`, keys: keys as CryptoKeyPair, signingAlgorithm: algorithm,
-    notBefore: new Date(Date.now() - 86_400_000), notAfter: new Date(Date.now() + 365 * 86_400_000),
+    notBefore: options.notBefore ?? new Date(Date.now() - 86_400_000), notAfter: options.notAfter ?? new Date(Date.now() + 365 * 86_400_000),
   });
   const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
   const privateKey = `-----BEGIN PRIVATE KEY-----\n${pkcs8.toString('base64').match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`;

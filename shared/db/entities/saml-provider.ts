@@ -11,7 +11,7 @@ export interface SAMLProviderItem {
   orgId: string;
   label: string;
   entityID: string;
-  /** PEM text as given (checked to parse as an X.509 certificate). */
+  /** The PEM of the one X.509 certificate the admin pasted (shared/sso/certificate.ts). */
   certificate: string;
   ssoURL: string;
   /** Team id of the org new SSO members join, if any. */
