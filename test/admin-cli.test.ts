@@ -44,3 +44,80 @@ describe('admin CLI: an id that is taken', () => {
     expect(await organizationEntity.get({ orgId })).toMatchObject({ title: 'Analytical Engines' });
   }, 120_000);
 });
+
+describe('admin CLI: usage, bad arguments and unknown tokens', () => {
+  const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at /m);
+
+  it('--help prints the usage on stdout and exits 0; unknown options and missing values are usage errors (exit 2)', async () => {
+    for (const flag of ['--help', '-h']) {
+      const help = await admin(flag);
+      expect(help.code, help.stderr).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: npm run admin -- <command> \[options\]\n/);
+      expect(help.stdout).toContain('token revoke --token <token>');
+      expect(help.stderr).toBe('');
+    }
+    const typo = await admin('user', 'create', '--emial', 'ada@example.com', '--name', 'Ada');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^Unknown option '--emial'/);
+    expect(typo.stderr).toContain('Usage: npm run admin');
+    noStackTrace(typo.stderr);
+    const missing = await admin('token', 'create', '--user');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^Option '--user <value>' argument missing/);
+    noStackTrace(missing.stderr);
+  }, 120_000);
+
+  it('refuses ids the API cannot name and titles PATCH /orgs would refuse, and stores nothing', async () => {
+    Object.assign(process.env, inject('awsEnv'));
+    const { getUser } = await import('../shared/commands/users/create.ts');
+    const { organizationEntity } = await import('../shared/db/entities/organization.ts');
+    const userId = `grace${randomId(8).toLowerCase()}`;
+    expect((await admin('user', 'create', '--id', userId, '--email', `${userId}@example.com`, '--name', 'Grace')).code).toBe(0);
+
+    const slash = `bad/${randomId(6)}`;
+    const badUser = await admin('user', 'create', '--id', slash, '--email', 'g@example.com', '--name', 'G');
+    expect(badUser.code).toBe(2);
+    expect(badUser.stderr).toMatch(/^--id must be 1 to 100 letters, digits and \. _ : ~ -\n/);
+    expect(await getUser(slash)).toBeUndefined();
+
+    for (const id of [`under_score${randomId(4)}`, `dash${randomId(4)}-`, `a${'b'.repeat(63)}`, `sp ace${randomId(4)}`]) {
+      const badOrg = await admin('org', 'create', '--id', id, '--title', 'Acme', '--owner', userId);
+      expect(badOrg.code, id).toBe(2);
+      expect(badOrg.stderr).toMatch(/^--id must be 1 to 63 letters, digits or inner hyphens \(it names the organization's hostname <id>\.<domain>\)\n/);
+      expect(await organizationEntity.get({ orgId: id })).toBeUndefined();
+    }
+
+    const orgId = `org-${randomId(8).toLowerCase()}`;
+    for (const [title, message] of [[' x ', '--title must be at least 2 characters'], ['x'.repeat(101), '--title must be at most 100 characters']]) {
+      const bad = await admin('org', 'create', '--id', orgId, '--title', title!, '--owner', userId);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr.split('\n')[0]).toBe(message);
+    }
+    expect(await organizationEntity.get({ orgId })).toBeUndefined();
+
+    const org = await admin('org', 'create', '--id', orgId, '--title', '  Acme Docs  ', '--owner', userId);
+    expect(org.code, org.stderr).toBe(0);
+    expect(JSON.parse(org.stdout)).toEqual({ id: orgId, title: 'Acme Docs', hostname: `${orgId}.${process.env.PUBLISHED_DOMAIN ?? 'docs.localhost'}` });
+    expect(await organizationEntity.get({ orgId })).toMatchObject({ title: 'Acme Docs' });
+  }, 180_000);
+
+  it('token revoke of a token that does not exist says so (exit 1) and stores nothing; a real one is revoked', async () => {
+    Object.assign(process.env, inject('awsEnv'));
+    const { tokenEntity } = await import('../shared/db/entities/token.ts');
+    const { sha256Hex } = await import('../shared/ids.ts');
+    const unknown = `dps_${randomId(40)}`;
+    const res = await admin('token', 'revoke', '--token', unknown);
+    expect(res.code).toBe(1);
+    expect(res.stderr.trim()).toBe('token revoke failed: no access token matches the one given (nothing was revoked)');
+    expect(res.stdout).toBe('');
+    expect(await tokenEntity.get({ hash: sha256Hex(unknown) })).toBeUndefined();
+
+    const userId = `linus${randomId(8).toLowerCase()}`;
+    expect((await admin('user', 'create', '--id', userId, '--email', `${userId}@example.com`, '--name', 'Linus')).code).toBe(0);
+    const token = (await admin('token', 'create', '--user', userId)).stdout.trim();
+    const revoked = await admin('token', 'revoke', '--token', token);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toMatch(/^revoked; /);
+    expect(await tokenEntity.get({ hash: sha256Hex(token) })).toMatchObject({ userId, revokedAt: expect.any(String) });
+  }, 120_000);
+});

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import * as v from 'valibot';
 import { addMember } from '../commands/members/add.ts';
 import { createAccessToken } from '../commands/tokens/create.ts';
 import { createOrganization } from '../commands/organizations/create.ts';
@@ -9,6 +10,8 @@ import { chooseLocalStack, readLocalStacks } from './local-stack-file.ts';
 import { config } from '../config.ts';
 import { usesEmbeddedEmulators } from './aws-target.ts';
 import { sweepBlobs } from '../content/blob-sweep.ts';
+import { pathParamRule } from '../http/path-params.ts';
+import { updateOrganizationBody } from '../../functions/organizations/schemas.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -31,16 +34,29 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    email: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, unverified: { type: 'boolean' },
-    title: { type: 'string' }, owner: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
-    role: { type: 'string' }, label: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean' },
-    server: { type: 'string' },
-  },
-});
-if (values.help || positionals.length < 2) fail(values.help ? '' : 'Missing command.');
+/** Options as parseArgs reads them; an unknown option or a missing value is a usage error (exit 2), not a stack trace. */
+function readArgs() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        email: { type: 'string' }, name: { type: 'string' }, id: { type: 'string' }, unverified: { type: 'boolean' },
+        title: { type: 'string' }, owner: { type: 'string' }, org: { type: 'string' }, user: { type: 'string' },
+        role: { type: 'string' }, label: { type: 'string' }, token: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        server: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+
+const { positionals, values } = readArgs();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (positionals.length < 2) fail('Missing command.');
 
 /** The revocation window of the server(s) the CLI writes for: the local server's own, else this environment's. */
 let authCacheSeconds = config.authCacheMs / 1000;
@@ -66,6 +82,30 @@ const need = (name: keyof typeof values): string => {
   return value;
 };
 
+/**
+ * An id the operator chooses must be one the API can name in a path (shared/http/path-params.ts);
+ * an organization's also names its default hostname <id>.<domain>, so it must be a DNS label.
+ */
+function chosenId(kind: 'user' | 'org'): string | undefined {
+  if (values.id === undefined) return undefined;
+  const rule = pathParamRule('id');
+  const value = values.id;
+  if (kind === 'org' && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(value)) {
+    fail('--id must be 1 to 63 letters, digits or inner hyphens (it names the organization\'s hostname <id>.<domain>)');
+  }
+  if (value.length === 0 || value.length > rule.max || !rule.pattern.test(value)) {
+    fail(`--id must be 1 to ${rule.max} ${rule.alphabet}`);
+  }
+  return value;
+}
+
+/** The organization's title under the rule PATCH /orgs/{id} applies (trimmed, 2 to 100 characters). */
+function organizationTitle(): string {
+  const result = v.safeParse(updateOrganizationBody, { title: need('title') });
+  if (!result.success) fail(`--title ${result.issues[0].message}`);
+  return result.output.title!;
+}
+
 async function requireUser(id: string) {
   const user = await getUser(id);
   if (!user) fail(`No user ${id}`);
@@ -78,12 +118,14 @@ switch (command) {
   case 'user create': {
     const email = need('email');
     if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail('--email is not an email address');
-    const user = await createUser({ email, displayName: need('name'), emailVerified: !values.unverified, id: values.id });
+    const user = await createUser({ email, displayName: need('name'), emailVerified: !values.unverified, id: chosenId('user') });
     console.log(JSON.stringify({ id: user.id, email: user.email, displayName: user.displayName }, null, 2));
     break;
   }
   case 'org create': {
-    const org = await createOrganization({ title: need('title'), owner: await requireUser(need('owner')), id: values.id });
+    const title = organizationTitle();
+    const id = chosenId('org');
+    const org = await createOrganization({ title, owner: await requireUser(need('owner')), id });
     console.log(JSON.stringify({ id: org.id, title: org.title, hostname: org.hostname }, null, 2));
     break;
   }
@@ -102,7 +144,10 @@ switch (command) {
     break;
   }
   case 'token revoke': {
-    await revokeAccessToken(need('token'));
+    if (!await revokeAccessToken(need('token'))) {
+      console.error('token revoke failed: no access token matches the one given (nothing was revoked)');
+      process.exit(1);
+    }
     // A server keeps what authentication read for AUTH_CACHE_SECONDS (shared/http/auth-cache.ts),
     // and this process cannot clear another's cache.
     console.log(authCacheSeconds === 0
