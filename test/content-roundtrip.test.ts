@@ -9,6 +9,7 @@ import path from 'node:path';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { toHtml } from 'hast-util-to-html';
 import { markdownToDocument, documentSections } from '../shared/content/markdown/index.ts';
+import { documentLinks } from '../shared/content/markdown/links.ts';
 import { emptyManifest, type ManifestPage, type StoredDocument } from '../shared/content/types.ts';
 import { renderPdf } from '../shared/content/pdf/index.ts';
 import { renderDocument } from '../shared/reader/document.ts';
@@ -117,7 +118,23 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
       [{ src: '../.gitbook/assets/drawing.svg', ref: { kind: 'file', file: 'file:.gitbook/assets/drawing.svg' } }],
       [{ src: '../.gitbook/assets/drawing.svg', ref: { kind: 'file', file: 'file:.gitbook/assets/drawing.svg' } }],
       [{ src: '../.gitbook/assets/light.png', ref: { kind: 'file', file: 'file:.gitbook/assets/light.png' } }],
+      // The buttons of a paragraph (inline HTML: two opening and two closing tags), then an HTML block of buttons.
+      undefined, undefined, undefined, undefined, undefined,
     ]);
+    // Raw HTML links (GitBook's buttons) the same way: relative targets listed as refs to the
+    // pages (an in-page anchor and a URL mean the same on every page and stay as written).
+    expect(htmls.map((b) => b.data!.links)).toEqual([
+      undefined, undefined, undefined,
+      [{ href: 'README.md#options', ref: { kind: 'anchor', anchor: 'options', page: 'page:guide/README.md' } }], undefined,
+      [{ href: 'configuring-iframe-auth/README.md', ref: { kind: 'page', page: 'page:guide/configuring-iframe-auth/README.md' } }], undefined,
+      [{ href: '../README.md', ref: { kind: 'page', page: 'page:README.md' } }],
+    ]);
+    // Link checking and backlinks see them as the pages' links.
+    expect(documentLinks(mac.first.document as never).filter((l) => l.kind === 'page').map((l) => l.target)).toEqual([
+      'page:README.md', 'page:README.md', 'page:guide/README.md#options', 'page:guide/configuring-iframe-auth/README.md', 'page:README.md',
+    ]);
+    expect(mac.export1).toContain('\nStill stuck? <a href="README.md#options" class="button primary">See the options</a> or <a href="configuring-iframe-auth/README.md" class="button secondary">Iframe auth</a>.\n');
+    expect(mac.export1).toContain('\n<div align="center"><a href="../README.md" class="button primary">Back to the welcome page</a> <a href="https://example.com/support" class="button secondary">Support</a> <a href="#troubleshooting">Top</a></div>\n');
     expect(mac.export1).toContain('\n<img src="../.gitbook/assets/drawing.svg" alt="Install flow">\n');
     expect(mac.export1).toContain('\n<div align="center"><img src="../.gitbook/assets/drawing.svg" alt="Install flow, centred" width="240"></div>\n');
     expect(mac.export1).toContain('The light theme <img src="../.gitbook/assets/light.png" alt="" data-size="line"> is the default.');
@@ -125,6 +142,8 @@ describe('round-trip property on the fixture corpus (import -> export -> import 
     const moved = printPageFile({ title: mac.first.title }, mac.first.document, 'guide/more/mac-osx.md', paths);
     expect(moved).toContain('<div align="center"><img src="../../.gitbook/assets/drawing.svg" alt="Install flow, centred" width="240"></div>');
     expect(moved).toContain('The light theme <img src="../../.gitbook/assets/light.png" alt="" data-size="line"> is the default.');
+    expect(moved).toContain('Still stuck? <a href="../README.md#options" class="button primary">See the options</a> or <a href="../configuring-iframe-auth/README.md" class="button secondary">Iframe auth</a>.');
+    expect(moved).toContain('<div align="center"><a href="../../README.md" class="button primary">Back to the welcome page</a> <a href="https://example.com/support" class="button secondary">Support</a> <a href="#troubleshooting">Top</a></div>');
 
     const auth = await roundTrip('guide/configuring-iframe-auth/README.md');
     const authBlocks = allBlocks(auth.first.document.nodes as Node[]);
@@ -356,6 +375,10 @@ describe('Git import, edit through the API, export, and markdown reads (HTTP)', 
     expect(macHtml).toMatch(new RegExp(`<img width="320" height="160" loading="lazy" decoding="async" src="${fileUrl}" alt="Install flow">`));
     expect(macHtml).toMatch(new RegExp(`<div><img loading="lazy" decoding="async" src="${fileUrl}" alt="Install flow, centred" width="240"></div>`));
     expect(macHtml).toMatch(new RegExp(`The light theme <img width="1" height="1" loading="lazy" decoding="async" src="/s/${site.id}/~files/[0-9a-f]{64}/light\\.png" alt=""> is the default.`));
+    // Raw HTML links (buttons) lead to the pages' URLs on the site, as markdown links do; the
+    // in-page anchor and the URL stay as written.
+    expect(macHtml).toContain(`Still stuck? <a href="/s/${site.id}/${pathOf('Getting started now')}#options" class="button primary">See the options</a> or <a href="/s/${site.id}/${pathOf('Configuring iframe auth')}" class="button secondary">Iframe auth</a>.`);
+    expect(macHtml).toContain(`<a href="/s/${site.id}/${pathOf('Welcome')}" class="button primary">Back to the welcome page</a> <a href="https://example.com/support" class="button secondary">Support</a> <a href="#troubleshooting">Top</a>`);
     const drawing = await fetch(new URL(new RegExp(fileUrl).exec(macHtml)![0], site.url));
     expect(drawing.status).toBe(200);
     expect(drawing.headers.get('content-type')).toBe('image/svg+xml');

@@ -34,6 +34,23 @@ const MATH_DOCUMENT = {
   ],
 };
 
+/**
+ * A document written through the API whose raw HTML lists refs for its links (`data.links`,
+ * as imports write them) that say something else than the HTML: a script URL, a missing file.
+ */
+const FORGED_LINKS_DOCUMENT = {
+  object: 'document',
+  nodes: [
+    block('html', {
+      html: '<p><a href="setup.md" class="button primary">Set up</a> <a href="guide.pdf" class="button secondary">Guide</a></p>',
+      links: [
+        { href: 'setup.md', ref: { kind: 'url', url: 'javascript:window.__xss=1' } },
+        { href: 'guide.pdf', ref: { kind: 'file', file: 'no-such-file' } },
+      ],
+    }),
+  ],
+};
+
 const CARDS_MARKDOWN = `# Cards
 
 <table data-view="cards"><thead><tr><th></th><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>Formulas</strong></td><td>Math as MathML</td><td><a href="formulas.md">formulas.md</a></td><td><a href=".gitbook/assets/cover.png">cover.png</a></td></tr><tr><td><strong>Vendor</strong></td><td>Their own site</td><td><a href="https://vendor.example.com/">https://vendor.example.com/</a></td><td></td></tr></tbody></table>
@@ -130,6 +147,7 @@ beforeAll(async () => {
     { operation: 'insert_page', title: 'Formulas', document: { document: MATH_DOCUMENT } },
     { operation: 'insert_page', document: { markdown: CARDS_MARKDOWN } },
     { operation: 'insert_page', document: { markdown: DRAWINGS_MARKDOWN } },
+    { operation: 'insert_page', title: 'Forged links', document: { document: FORGED_LINKS_DOCUMENT } },
     ...Object.values(existing).map((page) => ({ operation: 'delete_page', page: page.id })),
   ]);
   const merged = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token });
@@ -170,11 +188,19 @@ describe('blocks over HTTP', () => {
     // A source naming no file of the space is left as written.
     const { htmlWithFileUrls } = await import('../shared/reader/html-images.ts');
     const missing = '<p><img src="missing.png" alt="Missing"></p>';
-    expect(htmlWithFileUrls(missing, { images: [{ src: 'missing.png', ref: { kind: 'file', file: 'missing.png' } }] }, () => undefined)).toBe(missing);
+    expect(htmlWithFileUrls(missing, { images: [{ src: 'missing.png', ref: { kind: 'file', file: 'missing.png' } }] }, () => undefined, () => '#')).toBe(missing);
     const svg = await fetch(new URL(new RegExp(file('drawing.svg')).exec(html)![0], site.url));
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
     expect(svg.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     expect(await svg.text()).toBe(DRAWING_SVG);
+  });
+
+  it('raw HTML links follow their listed refs, and the page is sanitized afterwards: a forged script URL never reaches the page', async () => {
+    const html = await (await fetch(`${site.url}/forged-links`)).text();
+    expect(html).not.toContain('javascript:');
+    expect(html).not.toContain('__xss');
+    // The script URL is dropped by the sanitizer (the button stays, without a target); a missing file leads nowhere.
+    expect(html).toContain('<p><a class="button primary">Set up</a> <a href="#" class="button secondary">Guide</a></p>');
   });
 
   it('math written in markdown ($$ fences, $$x$$ inline) renders as MathML; a single $ stays text', async () => {

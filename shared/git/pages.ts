@@ -75,12 +75,14 @@ function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, n
           if (mapped) next[key] = mapped;
         }
       }
-      // Raw HTML's `<img src>` (content/markdown/html-images.ts) resolve and print like images.
-      if (Array.isArray(next.images)) {
-        next.images = next.images.map((image: unknown) => {
-          const ref = image && typeof image === 'object' ? (image as { ref?: unknown }).ref : undefined;
+      // Raw HTML's `<img src>` and `<a href>` (content/markdown/html-images.ts) resolve and print like images and links.
+      for (const key of ['images', 'links']) {
+        const listed = next[key];
+        if (!Array.isArray(listed)) continue;
+        next[key] = listed.map((entry: unknown) => {
+          const ref = entry && typeof entry === 'object' ? (entry as { ref?: unknown }).ref : undefined;
           const mapped = ref && typeof ref === 'object' ? map(ref as Record<string, unknown>, out) : undefined;
-          return mapped ? { ...(image as object), ref: mapped } : image;
+          return mapped ? { ...(entry as object), ref: mapped } : entry;
         });
       }
       out.data = next;

@@ -13,7 +13,7 @@ import { codeHighlighter, type CodeHighlighter } from './highlight.ts';
 import { loadKatex, newMathSlots, renderMath, type MathSlots } from './math.ts';
 import { renderTable } from './tables.ts';
 import { imageSources } from '../content/images/variants.ts';
-import { htmlImagesOf } from '../content/markdown/html-images.ts';
+import { htmlRefsOf } from '../content/markdown/html-images.ts';
 import { htmlWithFileUrls } from './html-images.ts';
 import { ENGLISH, message, type MessageKey, type ReaderIntl } from './messages.ts';
 
@@ -90,8 +90,8 @@ export async function prepareRender(document: StoredDocument, manifest: Manifest
     const pending: Promise<void>[] = [];
     const walk = (list: Node[]) => {
       for (const node of list) {
-        // Markdown images and links, and the images of raw HTML (shared/reader/html-images.ts).
-        for (const ref of [node.data?.ref, node.data?.refDark, ...htmlImagesOf(node.data).map((i) => i.ref)]) {
+        // Markdown images and links, and the images and links of raw HTML (shared/reader/html-images.ts).
+        for (const ref of [node.data?.ref, node.data?.refDark, ...htmlRefsOf(node.data)]) {
           const file = findFile(manifest, ref);
           if (file) files.set(file.id, file);
         }
@@ -163,13 +163,14 @@ function refHref(ctx: RenderContext, ref: unknown): { href: string; label?: stri
   }
 }
 
-/** An html block's or inline's HTML, its images pointed at their files' URLs (sanitized later with the page). */
+/** An html block's or inline's HTML, its images pointed at their files' URLs and its links at pages (sanitized later with the page). */
 function rawHtml(ctx: RenderContext, data: Record<string, unknown>): string {
-  return htmlWithFileUrls(String(data.html ?? ''), data, (ref) => {
+  const fileOf = (ref: unknown) => {
     const file = findFile(ctx.manifest, ref);
     const href = file ? ctx.fileUrls.get(file.id) : undefined;
     return file && href ? { file, href } : undefined;
-  });
+  };
+  return htmlWithFileUrls(String(data.html ?? ''), data, fileOf, (ref) => refHref(ctx, ref).href);
 }
 
 function textOf(node: Node): string {

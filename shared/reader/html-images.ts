@@ -1,5 +1,5 @@
 import type { ManifestFile } from '../content/types.ts';
-import { htmlImagesOf, rewriteImageTags } from '../content/markdown/html-images.ts';
+import { listedRef, rewriteRefTags } from '../content/markdown/html-images.ts';
 import { imageSources } from '../content/images/variants.ts';
 
 /**
@@ -9,17 +9,19 @@ import { imageSources } from '../content/images/variants.ts';
  * author sized the image), `loading="lazy"`, and the resized variants of a wide raster image.
  * The HTML stays a raw string here: the page is sanitized as a whole afterwards, so the
  * author's attributes still go through the allow-list. Sources that name no file of the
- * space are left as written.
+ * space are left as written. Their relative links (`<a href="../setup.md" class="button
+ * primary">`, listed in `data.links`) point where the same markdown link would (`linkHref`).
  */
 
 export type FileOfRef = (ref: unknown) => { file: ManifestFile; href: string } | undefined;
 
-export function htmlWithFileUrls(html: string, data: Record<string, unknown> | undefined, fileOf: FileOfRef): string {
-  const images = htmlImagesOf(data);
-  if (images.length === 0) return html;
-  return rewriteImageTags(html, (tag) => {
-    const image = images.find((i) => i.src === tag.src);
-    const found = image ? fileOf(image.ref) : undefined;
+export function htmlWithFileUrls(html: string, data: Record<string, unknown> | undefined, fileOf: FileOfRef, linkHref: (ref: unknown) => string): string {
+  if (!Array.isArray(data?.images) && !Array.isArray(data?.links)) return html;
+  return rewriteRefTags(html, (tag) => {
+    const ref = listedRef(tag, data);
+    if (!ref) return undefined;
+    if (tag.tagName === 'a') return { value: linkHref(ref) };
+    const found = fileOf(ref);
     if (!found) return undefined;
     const { file, href } = found;
     const insert: Record<string, string | number> = {};
@@ -28,6 +30,6 @@ export function htmlWithFileUrls(html: string, data: Record<string, unknown> | u
     // An author's srcset would name paths next to the page: the variants' list comes first, so it wins.
     const sources = imageSources(file, href);
     if (sources) Object.assign(insert, { srcset: sources.srcSet, sizes: sources.sizes });
-    return { src: href, insert: { ...insert, loading: 'lazy', decoding: 'async' } };
+    return { value: href, insert: { ...insert, loading: 'lazy', decoding: 'async' } };
   });
 }

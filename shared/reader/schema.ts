@@ -30,6 +30,8 @@ export const READER_CLASSES = [
   // Hint titles, card views of tables, math (shared/reader/tables.ts, math.ts)
   'cards', 'cards-large', 'card', 'card-cover', 'card-title', 'card-link', 'math-block', 'math-error',
 ] as const;
+/** Classes authors write that the reader styles: GitBook's buttons (`<a href="..." class="button primary">`). */
+export const AUTHOR_CLASSES = ['button', 'primary', 'secondary'] as const;
 const CLASS_PATTERNS = [
   /^hint-(?:info|success|warning|danger)$/, /^announcement-(?:info|success|warning|danger)$/, /^align-(?:left|right|center)$/,
   /^language-[\w+#.-]{1,40}$/,
@@ -62,7 +64,7 @@ export const READER_SCHEMA: Schema = {
   tagNames: ELEMENTS,
   strip: STRIPPED,
   attributes: {
-    '*': ['id', 'title', 'lang', 'dir', ['className', ...READER_CLASSES, ...CLASS_PATTERNS], ['role', 'note', 'tab', 'tablist', 'tabpanel', 'status'], ...ARIA],
+    '*': ['id', 'title', 'lang', 'dir', ['className', ...READER_CLASSES, ...AUTHOR_CLASSES, ...CLASS_PATTERNS], ['role', 'note', 'tab', 'tablist', 'tabpanel', 'status'], ...ARIA],
     a: ['href', ['rel', 'noopener', 'noreferrer', 'nofollow', 'prev', 'next'], ['target', '_blank'], 'download'],
     // srcSet/sizes: resized variants of the space's own images (shared/content/images); each candidate's URL is checked like `src`.
     img: ['src', 'srcSet', 'sizes', 'alt', 'width', 'height', ['loading', 'lazy'], ['decoding', 'async']],

@@ -7,7 +7,7 @@ import type { Code, Heading, List, Paragraph, RootContent, Table } from 'mdast';
 import { tagFromMdast } from './from-tags.ts';
 import { imagesFromHtml, tableFromHtml } from './html-blocks.ts';
 import { restoreBlanks } from './html-content.ts';
-import { htmlImagesData } from './html-images.ts';
+import { htmlRefsData } from './html-images.ts';
 import { imageBlock, imagesBlock, inlinesFromMdast, textNode, type Definitions } from './inline.ts';
 import { processor } from './processor.ts';
 import { parseIntegrationTag } from './tags.ts';
@@ -68,8 +68,8 @@ function htmlBlock(html: string, convert: (nodes: RootContent[]) => ElementNode[
     const images = imagesFromHtml(html, convert);
     if (images) return imagesBlock(images);
   }
-  // Its relative `<img src>` are file refs, like markdown images' (html-images.ts).
-  return voidBlock('html', { html, ...htmlImagesData(html) });
+  // Its relative `<img src>` and `<a href>` are refs, like markdown images' and links' (html-images.ts).
+  return voidBlock('html', { html, ...htmlRefsData(html) });
 }
 
 /**

@@ -1,12 +1,14 @@
 /**
- * `<img>` tags inside raw HTML (`html` blocks and inlines). GitBook writes drawings and sized
- * images as HTML — `<img src="../.gitbook/assets/drawing.svg" alt="...">`, alone or inside
- * `<figure>`, `<p>`, `<div>` — with `src` relative to the page's file, like a markdown image.
+ * `<img>` and `<a>` tags inside raw HTML (`html` blocks and inlines). GitBook writes drawings
+ * and sized images as HTML — `<img src="../.gitbook/assets/drawing.svg" alt="...">`, alone or
+ * inside `<figure>`, `<p>`, `<div>` — and buttons as `<a href="../setup.md" class="button
+ * primary">`, with `src` and `href` relative to the page's file, like a markdown image or link.
  * The HTML stays as written (its other attributes and wrappers have no block form); its
- * relative sources are listed beside it as `data.images: [{src, ref}]`, `src` as written and
- * `ref` a file ref that Git import and markdown edits resolve like any image's. Printing puts
- * each ref's target back into its tags' `src` (the same bytes while the file did not move),
- * and the reader points them at the file's URL (shared/reader/html-images.ts).
+ * relative sources are listed beside it as `data.images: [{src, ref}]` and its relative links
+ * as `data.links: [{href, ref}]`, as written with a ref that Git import and markdown edits
+ * resolve like any image's or link's. Printing puts each ref's target back into its tags
+ * (the same bytes while the target did not move), and the reader points them at the file's or
+ * page's URL (shared/reader/html-images.ts).
  *
  * Tags are found by parsing the HTML (parse5 through hast-util-from-html, with the offsets
  * of each attribute), and rewritten by splicing those offsets: nothing else of the HTML
@@ -15,7 +17,7 @@
 import type { Element, Nodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { stringifyEntities } from 'stringify-entities';
-import { decodeTargetPath, fileRefFromSource } from './refs.ts';
+import { decodeTargetPath, fileRefFromSource, refFromTarget } from './refs.ts';
 import type { ContentRef } from './types.ts';
 
 /** A relative image source of an HTML block and the file it refers to. */
@@ -24,31 +26,45 @@ export interface HtmlImage {
   ref: ContentRef;
 }
 
-/** An `<img>` tag of the HTML with its decoded attributes and where they are written. */
-export interface ImageTag {
-  src: string;
-  /** Hast properties as parsed (`width`, `srcSet`, ...). */
-  properties: Element['properties'];
-  /** Offset just after `<img`, where attributes can be inserted. */
-  nameEnd: number;
-  /** Offsets of the whole `src="..."` attribute. */
-  srcStart: number;
-  srcEnd: number;
+/** A relative link of an HTML block (a button's `href`) and the page, anchor or file it refers to. */
+export interface HtmlLink {
+  href: string;
+  ref: ContentRef;
 }
 
-// Cheap test first: most inline HTML (`<kbd>`, `<br>`, `</a>`) has no image and is not parsed.
-const MAY_HAVE_IMAGE = /<img[\s/>]/i;
+/** An `<img>` (its `src`) or `<a>` (its `href`) of the HTML with its decoded attributes and where they are written. */
+export interface RefTag {
+  tagName: 'img' | 'a';
+  /** The attribute's decoded value (`src` of an image, `href` of a link). */
+  value: string;
+  /** Hast properties as parsed (`width`, `srcSet`, ...). */
+  properties: Element['properties'];
+  /** Offset just after the tag's name, where attributes can be inserted. */
+  nameEnd: number;
+  /** Offsets of the whole `src="..."` / `href="..."` attribute. */
+  valueStart: number;
+  valueEnd: number;
+}
 
-export function imageTags(html: string): ImageTag[] {
-  if (!MAY_HAVE_IMAGE.test(html)) return [];
-  const tags: ImageTag[] = [];
+const REF_ATTRIBUTE = { img: 'src', a: 'href' } as const;
+
+// Cheap test first: most inline HTML (`<kbd>`, `<br>`, `</a>`) has no image or link and is not parsed.
+const MAY_HAVE_REF = /<(?:img|a)[\s/>]/i;
+
+/** The `<img src>` and `<a href>` tags of the HTML, in order. */
+export function refTags(html: string): RefTag[] {
+  if (!MAY_HAVE_REF.test(html)) return [];
+  const tags: RefTag[] = [];
   const visit = (node: Nodes) => {
-    if (node.type === 'element' && node.tagName === 'img') {
+    if (node.type === 'element' && (node.tagName === 'img' || node.tagName === 'a')) {
+      const tagName = node.tagName;
+      const name = REF_ATTRIBUTE[tagName];
       const position = (node.data as { position?: { opening?: { start: { offset?: number } }; properties?: Record<string, { start: { offset?: number }; end: { offset?: number } } | undefined> } } | undefined)?.position;
       const start = position?.opening?.start.offset;
-      const src = position?.properties?.src;
-      if (start !== undefined && src?.start.offset !== undefined && src.end.offset !== undefined && typeof node.properties.src === 'string') {
-        tags.push({ src: node.properties.src, properties: node.properties, nameEnd: start + 4, srcStart: src.start.offset, srcEnd: src.end.offset });
+      const at = position?.properties?.[name];
+      const value = node.properties[name];
+      if (start !== undefined && at?.start.offset !== undefined && at.end.offset !== undefined && typeof value === 'string') {
+        tags.push({ tagName, value, properties: node.properties, nameEnd: start + 1 + tagName.length, valueStart: at.start.offset, valueEnd: at.end.offset });
       }
     }
     if ('children' in node) for (const child of node.children) visit(child);
@@ -57,14 +73,26 @@ export function imageTags(html: string): ImageTag[] {
   return tags;
 }
 
-/** `data.images` of an HTML block or inline: its relative image sources, once each, in order. */
-export function htmlImagesData(html: string): { images?: HtmlImage[] } {
+/**
+ * `data.images` and `data.links` of an HTML block or inline: its relative image sources and
+ * link targets (pages, anchors of other pages, files), once each, in order.
+ */
+export function htmlRefsData(html: string): { images?: HtmlImage[]; links?: HtmlLink[] } {
   const images: HtmlImage[] = [];
-  for (const { src } of imageTags(html)) {
-    const ref = fileRefFromSource(src);
-    if (ref.kind === 'file' && src !== '' && !images.some((i) => i.src === src)) images.push({ src, ref });
+  const links: HtmlLink[] = [];
+  for (const { tagName, value } of refTags(html)) {
+    if (value === '') continue;
+    if (tagName === 'img') {
+      const ref = fileRefFromSource(value);
+      if (ref.kind === 'file' && !images.some((i) => i.src === value)) images.push({ src: value, ref });
+    } else {
+      // An in-page `#anchor` and URLs mean the same on every page: only paths are refs.
+      const ref = refFromTarget(value);
+      const relative = ref.kind === 'page' || ref.kind === 'file' || (ref.kind === 'anchor' && !!ref.page);
+      if (relative && !links.some((l) => l.href === value)) links.push({ href: value, ref });
+    }
   }
-  return images.length > 0 ? { images } : {};
+  return { ...(images.length > 0 ? { images } : {}), ...(links.length > 0 ? { links } : {}) };
 }
 
 /** The `data.images` of a stored node, ignoring malformed entries (API documents are free-form). */
@@ -74,24 +102,36 @@ export function htmlImagesOf(data: Record<string, unknown> | undefined): HtmlIma
   return images.filter((i): i is HtmlImage => !!i && typeof i === 'object' && typeof i.src === 'string' && !!i.ref && typeof i.ref === 'object');
 }
 
+/** The `data.links` of a stored node, ignoring malformed entries. */
+export function htmlLinksOf(data: Record<string, unknown> | undefined): HtmlLink[] {
+  const links = data?.links;
+  if (!Array.isArray(links)) return [];
+  return links.filter((l): l is HtmlLink => !!l && typeof l === 'object' && typeof l.href === 'string' && !!l.ref && typeof l.ref === 'object');
+}
+
+/** Every ref of an HTML node's images and links. */
+export function htmlRefsOf(data: Record<string, unknown> | undefined): ContentRef[] {
+  return [...htmlImagesOf(data).map((i) => i.ref), ...htmlLinksOf(data).map((l) => l.ref)];
+}
+
 /** `name="value"`, the value's `&` and `"` written as character references (as hast-util-to-html does). */
 const attribute = (name: string, value: string | number) => `${name}="${stringifyEntities(String(value), { subset: ['&', '"'] })}"`;
 
-/** What to change in one tag: a new `src`, and attributes written right after `<img` (the first of duplicates wins). */
+/** What to change in one tag: a new `src`/`href`, and attributes written right after the tag's name (the first of duplicates wins). */
 export interface TagChange {
-  src?: string;
+  value?: string;
   insert?: Record<string, string | number>;
 }
 
-/** The HTML with each `<img>` changed as `change` says (undefined: left as written). */
-export function rewriteImageTags(html: string, change: (tag: ImageTag) => TagChange | undefined): string {
+/** The HTML with each `<img src>` and `<a href>` changed as `change` says (undefined: left as written). */
+export function rewriteRefTags(html: string, change: (tag: RefTag) => TagChange | undefined): string {
   const edits: { start: number; end: number; text: string }[] = [];
-  for (const tag of imageTags(html)) {
+  for (const tag of refTags(html)) {
     const wanted = change(tag);
     if (!wanted) continue;
     const insert = Object.entries(wanted.insert ?? {}).map(([name, value]) => ` ${attribute(name, value)}`).join('');
     if (insert) edits.push({ start: tag.nameEnd, end: tag.nameEnd, text: insert });
-    if (wanted.src !== undefined && wanted.src !== tag.src) edits.push({ start: tag.srcStart, end: tag.srcEnd, text: attribute('src', wanted.src) });
+    if (wanted.value !== undefined && wanted.value !== tag.value) edits.push({ start: tag.valueStart, end: tag.valueEnd, text: attribute(REF_ATTRIBUTE[tag.tagName], wanted.value) });
   }
   // From the end, so earlier offsets stay valid.
   edits.sort((a, b) => b.start - a.start);
@@ -100,17 +140,21 @@ export function rewriteImageTags(html: string, change: (tag: ImageTag) => TagCha
   return out;
 }
 
+/** The listed image or link a tag's value stands for. */
+export function listedRef(tag: RefTag, data: Record<string, unknown> | undefined): ContentRef | undefined {
+  return tag.tagName === 'img' ? htmlImagesOf(data).find((i) => i.src === tag.value)?.ref : htmlLinksOf(data).find((l) => l.href === tag.value)?.ref;
+}
+
 /**
- * The HTML as printed: each listed source replaced by its ref's target (e.g. the file's new
- * relative path). A source naming the same path in another spelling (`a%20b.png` for
- * `a b.png`) is left as written, so an unchanged page prints the same bytes.
+ * The HTML as printed: each listed source and link replaced by its ref's target (e.g. the
+ * file's or page's new relative path). A value naming the same path in another spelling
+ * (`a%20b.png` for `a b.png`) is left as written, so an unchanged page prints the same bytes.
  */
 export function printedHtml(html: string, data: Record<string, unknown> | undefined, targetOf: (ref: unknown) => string): string {
-  const images = htmlImagesOf(data);
-  if (images.length === 0) return html;
-  return rewriteImageTags(html, (tag) => {
-    const image = images.find((i) => i.src === tag.src);
-    const target = image ? targetOf(image.ref) : '';
-    return target && decodeTargetPath(target) !== decodeTargetPath(tag.src) ? { src: target } : undefined;
+  if (htmlImagesOf(data).length === 0 && htmlLinksOf(data).length === 0) return html;
+  return rewriteRefTags(html, (tag) => {
+    const ref = listedRef(tag, data);
+    const target = ref ? targetOf(ref) : '';
+    return target && decodeTargetPath(target) !== decodeTargetPath(tag.value) ? { value: target } : undefined;
   });
 }

@@ -6,7 +6,7 @@
  */
 import type { Definition, PhrasingContent } from 'mdast';
 import { captionFragment, captionText } from './captions.ts';
-import { htmlImagesData, printedHtml } from './html-images.ts';
+import { htmlRefsData, printedHtml } from './html-images.ts';
 import { fileRefFromSource, refFromTarget, targetOf } from './refs.ts';
 import { element, isText, type DocumentNode, type ElementNode, type Leaf, type Mark, type TextNode } from './types.ts';
 
@@ -99,7 +99,7 @@ export function inlinesFromMdast(nodes: PhrasingContent[], definitions: Definiti
           break;
         }
         case 'html':
-          out.push(element('inline', 'html', [], { html: node.value, ...htmlImagesData(node.value) }, true));
+          out.push(element('inline', 'html', [], { html: node.value, ...htmlRefsData(node.value) }, true));
           break;
         case 'footnoteReference':
           out.push(element('inline', 'markdown', [], { markdown: `[^${node.label ?? node.identifier}]` }, true));

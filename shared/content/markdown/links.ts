@@ -3,7 +3,7 @@
  * block it sits in. `target` is the markdown target as written (`other.md#x`,
  * `.gitbook/assets/a.png`, `https://...`); `kind` says what to check it against.
  */
-import { htmlImagesOf } from './html-images.ts';
+import { htmlRefsOf } from './html-images.ts';
 import { linkKind, targetOf } from './refs.ts';
 import { isElement, type DocumentNode, type JSONDocument } from './types.ts';
 
@@ -29,10 +29,10 @@ export function documentLinks(document: JSONDocument): DocumentLink[] {
       } else if (node.type === 'embed' && typeof data.url === 'string') {
         links.push({ target: data.url, kind: 'url', blockKey: key });
       } else if (node.type === 'html') {
-        // Images of raw HTML (html-images.ts) use their files like markdown images do.
-        for (const image of htmlImagesOf(data)) {
-          const kind = linkKind(image.ref);
-          if (kind) links.push({ target: targetOf(image.ref), kind, blockKey: key });
+        // Images and links of raw HTML (html-images.ts) are checked like markdown images and links.
+        for (const ref of htmlRefsOf(data)) {
+          const kind = linkKind(ref);
+          if (kind) links.push({ target: targetOf(ref), kind, blockKey: key });
         }
       }
       walk(node.nodes ?? [], key);

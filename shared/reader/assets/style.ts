@@ -84,6 +84,7 @@ code{font-family:var(--mono);font-size:.9em}:not(pre)>code{background:var(--subt
 .copy{position:absolute;right:.4rem;top:.4rem;font:12px var(--font);padding:.2rem .5rem;opacity:.85;background:var(--bg)}figure.code>pre:first-child{padding-right:4.5rem}
 .code-header{align-items:center}.code-header .copy{position:static;margin:-.15rem -.5rem -.15rem auto;padding:.05rem .5rem}.code-lang+.copy{margin-left:0}
 .content-ref,.embed a,.file a{display:flex;gap:1rem;justify-content:space-between;padding:.75rem 1rem;text-decoration:none}
+a.button{display:inline-block;margin:.15rem 0;padding:.4rem .9rem;border:1px solid var(--link,var(--primary));border-radius:var(--radius);font-weight:600;text-decoration:none}a.button.primary{background:var(--link,var(--primary));color:var(--bg)}a.button.secondary{background:transparent;color:var(--link,var(--primary))}a.button:hover{filter:brightness(1.08)}
 .content-ref,.card,.embed a,.file a{border:1px solid var(--border);border-radius:var(--radius);transition:border-color .15s}.content-ref:hover,.card:hover{border-color:var(--primary)}
 .cards{list-style:none;padding:0;margin:1rem 0;display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:1rem}.cards-large{grid-template-columns:repeat(auto-fill,minmax(20rem,1fr))}
 .card{position:relative;overflow:hidden;display:flex;flex-direction:column;padding-bottom:.75rem}.card>*{margin:.75rem 1rem 0}.card>.card-cover{margin:0}.card p{margin:0}
