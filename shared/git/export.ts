@@ -12,7 +12,7 @@ import { EXTERNAL_LINK, dirname, joinPath, parseSummary, printSummary, relativeP
 import { contentView } from './import.ts';
 import { ASSETS_DIR, INCLUDES_DIR } from './format.ts';
 import { METADATA_FIELDS, parsePageFile, printPageFile, type IdPaths, type PathResolver } from './pages.ts';
-import { gitBlobOid, type FlatEntry } from './repo.ts';
+import { gitBlobOid, isRegularFile, type FlatEntry } from './repo.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
 
 export interface ExportTarget {
@@ -28,7 +28,7 @@ const decoder = new TextDecoder();
 export async function exportManifest(manifest: Manifest, target: ExportTarget, options: { projectDirectory?: string; progress?: ProgressSink }): Promise<Map<string, FlatEntry>> {
   const progress = options.progress ?? silentProgress;
   const configEntry = target.files.get(joinPath(options.projectDirectory ?? '', '.gitbook.yaml'));
-  const configText = configEntry ? decoder.decode(await target.read(configEntry.oid)) : undefined;
+  const configText = isRegularFile(configEntry) ? decoder.decode(await target.read(configEntry.oid)) : undefined;
   const project = joinPath(options.projectDirectory ?? '');
   const hasProject = !project || [...target.files.keys()].some((p) => p.startsWith(`${project}/`));
   const { config, base, content } = hasProject
@@ -99,7 +99,8 @@ export async function exportManifest(manifest: Manifest, target: ExportTarget, o
   if (previous) {
     const kept = new Set(paths.pages.values());
     const listed = (entries: SummaryEntry[]): string[] => entries.flatMap((e) => [...(e.path ? [joinPath(summaryDir, e.path)] : []), ...listed(e.children)]);
-    for (const path of previous.flatMap((g) => listed(g.entries))) if (!kept.has(path)) out.delete(joinPath(base, path));
+    // Only the files of deleted pages: a symbolic link or submodule listed there is not a page.
+    for (const path of previous.flatMap((g) => listed(g.entries))) if (!kept.has(path) && content.has(path)) out.delete(joinPath(base, path));
   }
   return out;
 }

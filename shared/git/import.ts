@@ -13,7 +13,7 @@ import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } fr
 import { ASSETS_DIR, basename, dirname, INCLUDES_DIR, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
 import { parsePageFile, type PathResolver } from './pages.ts';
 import { parseMarkdownBlob, parsedBlob } from './parse-cache.ts';
-import type { FlatEntry } from './repo.ts';
+import { isRegularFile, type FlatEntry } from './repo.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
 
 export interface RepoSource {
@@ -35,10 +35,11 @@ export function contentView(files: Map<string, FlatEntry>, projectDirectory: str
     throw new Error(`The project directory ${project} does not exist in the repository`);
   }
   const configEntry = files.get(joinPath(project, '.gitbook.yaml'));
-  const config: GitbookConfig = parseGitbookYaml(configEntry ? readConfig(configEntry) : undefined);
+  const config: GitbookConfig = parseGitbookYaml(isRegularFile(configEntry) ? readConfig(configEntry) : undefined);
   const base = joinPath(project, config.root);
   const content = new Map<string, FlatEntry>();
   for (const [path, entry] of files) {
+    if (!isRegularFile(entry)) continue;
     if (!base) content.set(path, entry);
     else if (path.startsWith(`${base}/`)) content.set(path.slice(base.length + 1), entry);
   }
@@ -76,7 +77,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const progress = options.progress ?? silentProgress;
   const warnings: string[] = [];
   const configEntry = source.files.get(joinPath(options.projectDirectory ?? '', '.gitbook.yaml'));
-  const configBytes = configEntry ? await source.read(configEntry.oid) : undefined;
+  const configBytes = isRegularFile(configEntry) ? await source.read(configEntry.oid) : undefined;
   progress.bytes(configBytes?.length ?? 0);
   const configText = configBytes ? text(configBytes) : undefined;
   const { config, content } = contentView(source.files, options.projectDirectory, () => configText);

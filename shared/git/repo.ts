@@ -68,6 +68,15 @@ export interface FlatEntry {
   mode: string;
 }
 
+/**
+ * Whether an entry is a regular file: what import reads. Symbolic links (120000) and
+ * submodules (160000, a commit of another repository) are not content; export keeps them
+ * as they are.
+ */
+export function isRegularFile(entry: FlatEntry | undefined): entry is FlatEntry {
+  return entry?.mode === '100644' || entry?.mode === '100755';
+}
+
 /** A clone (ref discovery, pack download and indexing) must finish within this time (the git Lambda runs 5 minutes). */
 export const GIT_CLONE_TIMEOUT_MS = 4 * 60_000;
 
@@ -152,7 +161,7 @@ export class Checkout {
     return tree;
   }
 
-  /** Every blob of the commit's tree by path (one `git ls-tree -r`; submodules are not files). */
+  /** Every blob and submodule of the commit's tree by path (one `git ls-tree -r`): export writes the tree back with them. */
   async files(commit: string | undefined): Promise<Map<string, FlatEntry>> {
     const out = new Map<string, FlatEntry>();
     if (!commit) return out;
@@ -162,7 +171,7 @@ export class Checkout {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;
       const [mode, type, oid] = record.slice(0, tab).split(' ');
-      if (type === 'blob') out.set(record.slice(tab + 1), { oid: oid!, mode: mode! });
+      if (type === 'blob' || type === 'commit') out.set(record.slice(tab + 1), { oid: oid!, mode: mode! });
     }
     return out;
   }
