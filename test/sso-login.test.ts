@@ -386,6 +386,14 @@ describe('SAML service provider: refusals change nothing', () => {
     await expectRefused((id, email) => responseFor(provider, id, email, { prolog: bomb }), 400, 'SAMLResponse: must not contain a document type declaration (DTD)');
   });
 
+  it('names the identity provider\'s own refusal (an error Status and no assertion), signed or not', async () => {
+    const notAssigned = { code: 'Responder', subCode: 'RequestDenied', message: 'User is not assigned to this application' };
+    await expectRefused((id, email) => responseFor(provider, id, email, { status: notAssigned, sign: 'none' }), 401,
+      'SAMLResponse: the identity provider refused the sign-in: Responder error: User is not assigned to this application');
+    await expectRefused((id, email) => responseFor(provider, id, email, { status: { code: 'Responder', subCode: 'AuthnFailed' }, sign: 'response' }), 401,
+      'SAMLResponse: the identity provider refused the sign-in: Responder error: AuthnFailed');
+  });
+
   it('refuses an assertion without an email address', async () => {
     await expectRefused((id, email) => responseFor(provider, id, email, { nameID: 'not-an-email' }), 401, 'SAMLResponse: the assertion carries no email address (NameID or an email attribute)');
   });

@@ -1,5 +1,5 @@
 import { DOMParser } from '@xmldom/xmldom';
-import type { Profile } from '@node-saml/node-saml';
+import { SamlStatusError, type Profile } from '@node-saml/node-saml';
 import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
 import { samlService } from '../presenters/saml-provider.ts';
 import { badRequest } from '../http/errors.ts';
@@ -39,6 +39,7 @@ export async function verifySAMLResponse(provider: SAMLProviderItem, samlRespons
     // node-saml's messages say what failed ("Invalid signature", "SAML assertion expired: ...");
     // anything else (a TypeError on a malformed document) is just not a valid response.
     const known = error instanceof Error && error.constructor === Error && error.message;
+    if (error instanceof SamlStatusError) throw refused(statusRefusal(error.message));
     throw refused(known ? (clearer[error.message] ?? error.message.slice(0, 300)) : 'is not a valid SAML response');
   }
   if (!profile) throw refused('carries no assertion');
@@ -62,6 +63,15 @@ const clearer: Record<string, string> = {
   'No valid subject confirmation found among those available in the SAML assertion':
     'SAML assertion expired: no SubjectConfirmationData is valid now (NotBefore/NotOnOrAfter, 3 minutes of clock skew)',
 };
+
+/**
+ * A Response whose Status is not Success (the person is not assigned to the application,
+ * cancelled, failed MFA): the identity provider's own words, e.g. "Responder error: User is
+ * not assigned to this application" (node-saml says "SAML provider returned ...").
+ */
+function statusRefusal(message: string): string {
+  return `the identity provider refused the sign-in: ${message.replace(/^SAML provider returned /, '').slice(0, 300)}`;
+}
 
 /** The parts of node-saml's xml2js view of the signed assertion read here. */
 interface SignedAssertion {

@@ -50,6 +50,8 @@ export interface ResponseOptions {
   wrapAssertionId?: string;
   /** Text put before the root element (a DOCTYPE). */
   prolog?: string;
+  /** An error answer: this Status (second-level code, message) and no assertion. */
+  status?: { code: string; subCode?: string; message?: string };
 }
 
 export interface TestIdP {
@@ -129,8 +131,8 @@ export async function createTestIdP(name = 'idp', options: IdPOptions = {}): Pro
       let xml = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r${randomId(24)}" Version="2.0" IssueInstant="${at(0)}"`
         + ` Destination="${o.destination ?? o.acsURL}"${inResponseTo}>`
         + `<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${issuer}</saml:Issuer>`
-        + '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>'
-        + assertion(assertionId, o.email)
+        + (o.status ? errorStatus(o.status) : '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>')
+        + (o.status ? '' : assertion(assertionId, o.email))
         + '</samlp:Response>';
       const mode = o.sign ?? 'assertion';
       if (mode === 'assertion' || mode === 'both') xml = sign(xml, 'Assertion');
@@ -141,6 +143,13 @@ export async function createTestIdP(name = 'idp', options: IdPOptions = {}): Pro
       return Buffer.from(xml).toString('base64');
     },
   };
+}
+
+function errorStatus(status: NonNullable<ResponseOptions['status']>): string {
+  const code = (name: string) => `urn:oasis:names:tc:SAML:2.0:status:${name}`;
+  const sub = status.subCode ? `<samlp:StatusCode Value="${code(status.subCode)}"/>` : '';
+  const message = status.message ? `<samlp:StatusMessage>${status.message}</samlp:StatusMessage>` : '';
+  return `<samlp:Status><samlp:StatusCode Value="${code(status.code)}">${sub}</samlp:StatusCode>${message}</samlp:Status>`;
 }
 
 /**
