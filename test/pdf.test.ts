@@ -189,6 +189,25 @@ describe('GET change request pdf', () => {
     expect(text.replace(/[^x]/g, '').length).toBeGreaterThanOrEqual(300);
   });
 
+  it('prints math (block and inline) and integration blocks as written, in reading order', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Formulas', empty: true });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Math' });
+    const markdown = 'Before the formula.\n\n$$\nE = mc^2\n$$\n\nInline $$a^2 + b^2$$ in a sentence.\n\n'
+      + '{% @mermaid/diagram content="graph TD; Writer-->Reviewer" %}\n\nAfter the diagram.\n';
+    const edit = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      token: org.admin.token, body: { changes: [{ operation: 'insert_page', title: 'Physics', document: { markdown } }] },
+    });
+    expect(edit.status).toBe(200);
+    const res = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
+    expect(res.status).toBe(200);
+    const { text } = await pdfText((await download(res.body.url)).bytes);
+    const order = ['Before the formula.', 'E = mc^2', 'Inline', 'a^2 + b^2', 'in a sentence.', '[mermaid: diagram]', 'content: graph TD; Writer-->Reviewer', 'After the diagram.'];
+    const at = order.map((expected) => text.indexOf(expected));
+    expect(at.every((i) => i >= 0), `${text}`).toBe(true);
+    expect(at).toEqual([...at].sort((a, b) => a - b));
+  });
+
   it('answers 400 for only without page, 404 for unknown pages, change requests and other organizations, 401 without a token', async () => {
     const org = await newOrg();
     const { space, cr } = await changeRequestWithPages(org);

@@ -133,6 +133,21 @@ function renderBlock(w: PdfWriter, node: Node, ctx: RenderContext): void {
     case 'markdown':
       w.paragraph([{ text: String(data.markdown ?? ''), style: { family: 'mono', size: CODE_SIZE, color: GREY } }], { after: PARAGRAPH_AFTER });
       return;
+    case 'math':
+      // No TeX typesetting here: the formula as written, so it is not lost.
+      w.paragraph([{ text: String(data.formula ?? ''), style: { family: 'mono', size: BODY_SIZE, color: BLACK } }], { before: 2, after: PARAGRAPH_AFTER });
+      return;
+    case 'integration': {
+      // The integration's block (it draws itself in the app) and the values it was given.
+      w.paragraph([{ text: `[${[data.integration, data.block].filter(Boolean).join(': ')}]`, style: { ...body, italic: true, color: GREY } }],
+        { after: 3, keepWithNext: BODY_SIZE * 2 });
+      const props = data.props && typeof data.props === 'object' ? Object.entries(data.props as Record<string, unknown>) : [];
+      for (const [name, value] of props) {
+        w.paragraph([{ text: `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`, style: { family: 'mono', size: CODE_SIZE, color: GREY } }], { after: 3 });
+      }
+      w.gap(PARAGRAPH_AFTER - 3);
+      return;
+    }
     case 'expandable': {
       // Printed open: the title in bold, the body below it.
       const fragment = (name: string) => ((node as Node & { fragments?: { fragment?: string; nodes?: Node[] }[] }).fragments ?? []).find((f) => f.fragment === name)?.nodes ?? [];
@@ -242,6 +257,9 @@ export function inlineRuns(nodes: Node[] | undefined, base: TextStyle, ctx: Rend
         break;
       case 'emoji':
         // No emoji font is embedded: nothing to draw.
+        break;
+      case 'inline-math':
+        runs.push({ text: String(data.formula ?? ''), style: { ...base, family: 'mono' } });
         break;
       default:
         if (node.nodes?.length) runs.push(...inlineRuns(node.nodes, base, ctx));
