@@ -112,10 +112,10 @@ function slugClashes(result: Map<string, FlatPage>, ours: Map<string, FlatPage>,
     if (ids.length < 2) continue;
     const already = (side: Map<string, FlatPage>) => ids.every((id) => where(side.get(id)) === slot);
     if (already(ours) || already(theirs)) continue;
-    const { slug } = result.get(ids[0])!.fields;
     for (const id of ids) {
       if (known.some((c) => c.page === id)) continue;
-      clashes.push({ page: id, title: result.get(id)!.fields.title, reason: `sibling pages have the same slug "${slug}"`, fields: ['slug'] });
+      const { title, slug } = result.get(id)!.fields;
+      clashes.push({ page: id, title, reason: `sibling pages have the same slug "${slug}"`, fields: ['slug'] });
     }
   }
   return clashes;
