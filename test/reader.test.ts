@@ -397,6 +397,33 @@ describe('resized images (GitBook writes the size on the figure\'s <img width>)'
   });
 });
 
+describe('page emoji', () => {
+  it('a page emoji written as code points (as GitBook\'s app writes it) shows as the character in the title, navigation and breadcrumbs', async () => {
+    const space = await spaceWithPages(api, org, 'Emoji', ['# Launch\n\nReady.\n', '# Team\n\nPeople.\n']);
+    const cr = (await api.request('POST', `/spaces/${space.id}/change-requests`, { token: org.admin.token, body: { subject: 'Emoji' } })).body;
+    const pages = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body.pages;
+    const [launch, team] = pages as { id: string }[];
+    const edited = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: launch!.id, emoji: '1f680' }, { operation: 'update_page', page: team!.id, emoji: '1f468-200d-1f4bb', into: launch!.id }] },
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    // Not an emoji: refused, naming the field.
+    const bad = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes: [{ operation: 'update_page', page: launch!.id, emoji: 'rocket' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^changes\.0\.emoji: must be an emoji/);
+    expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
+    // The API keeps the code points as given.
+    const stored = (await api.request('GET', `/spaces/${space.id}/content/page/${launch!.id}`, { token: org.admin.token })).body;
+    expect(stored.emoji).toBe('1f680');
+    const site = await publishedSite(api, org, [space.id], 'public');
+    const html = await (await get(`${site.url}/launch/team`)).text();
+    expect(html).toContain('<h1>👨‍💻 Team</h1>');
+    expect(html).toContain('>🚀 Launch</a>');
+    expect(html).not.toMatch(/1f680|1f468/);
+  });
+});
+
 describe("the site's locale (customization internationalization.locale)", () => {
   let docs: { id: string };
   beforeAll(async () => {

@@ -159,12 +159,23 @@ describe('PATCH /spaces/{spaceId}', () => {
       [{ mergeRules: { type: 'sometimes' } }, 'mergeRules'], [{ visibility: 'public' }, 'visibility'], [{}, 'body'],
       // Space.language is the public interface's TranslationLanguage: a code outside it is refused.
       [{ language: 'xx' }, 'language'], [{ language: 'en-gb' }, 'language'],
+      // Emoji is the public Emoji: a character or its code points, nothing else.
+      [{ emoji: 'rocket' }, 'emoji'], [{ emoji: '<b>1f680</b>' }, 'emoji'], [{ emoji: '110000' }, 'emoji'], [{ emoji: 'A' }, 'emoji'],
     ] as const) {
       const res = await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(new RegExp(`^${field}(\\.\\w+)?: `));
     }
     expect(await getRecord(spaceEntity.key({ spaceId: space.id }))).toMatchObject({ title: 'Keep', editMode: 'live' });
+    // Either spelling of an emoji is kept as given; an empty string removes it, as null does.
+    for (const emoji of ['🚀', '👨‍💻', '🇫🇷', '1f468-200d-1f4bb']) {
+      const res = await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { emoji } });
+      expect(res.status, emoji).toBe(200);
+      expect(res.body.emoji).toBe(emoji);
+    }
+    const cleared = await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { emoji: '' } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.emoji).toBe('');
   });
 
   it('concurrent patches of different fields both land', async () => {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, order } from '../../shared/http/schemas.ts';
+import { emoji, id, listQueryEntries, order } from '../../shared/http/schemas.ts';
 
 /**
  * Path parameters of both scopes: /spaces/{spaceId}/comments/... (no `changeRequestId`) and
@@ -25,18 +25,6 @@ const markdown = v.pipe(
  */
 const commentBody = v.strictObject({ markdown: v.optional(markdown) }, 'must be {markdown: string} or {}');
 
-/** Unicode code point(s) such as 1f44d or 1f468-200d-1f4bb, as the app writes emoji. */
-const codePoints = /^[0-9a-f]{4,6}(?:-[0-9a-f]{4,6})*$/i;
-const emojiCharacters = /^[\p{Extended_Pictographic}\p{Emoji_Component}\u200d\ufe0f\u20e3]+$/u;
-const pictograph = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u20e3]/u;
-const isEmoji = (s: string) => codePoints.test(s) || (emojiCharacters.test(s) && pictograph.test(s));
-
-/** An emoji reaction: the character itself (👍) or its code points (1f44d); max 50 characters. */
-const emoji = v.pipe(
-  v.string('must be a string'),
-  v.maxLength(50, 'must be at most 50 characters'),
-  v.check(isEmoji, 'must be an emoji such as 👍 or its code points such as 1f44d'),
-);
 const reactionList = v.pipe(v.array(emoji, 'must be an array of emoji'), v.maxLength(50, 'must hold at most 50 emoji'));
 
 const tableCell = v.strictObject({

@@ -10,7 +10,7 @@ import { renderDocument } from '../../shared/reader/document.ts';
 import { ASSET_CACHE, faviconSvg, findAsset } from '../../shared/reader/assets.ts';
 import { loadCustomizations, presentCustomization, readerCustomization } from '../../shared/reader/customization.ts';
 import { message, messageParts, readerIntl, type ReaderIntl } from '../../shared/reader/messages.ts';
-import { breadcrumbs, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
+import { breadcrumbs, pageLabel, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
@@ -258,7 +258,7 @@ async function read(c: Context) {
   const main = [
     ...breadcrumbs(located, space, intl),
     h('article', contentLanguage(space.space.language, intl.lang), [
-      h('h1', `${current.emoji ? `${current.emoji} ` : ''}${current.title}`),
+      h('h1', pageLabel(current)),
       ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
       ...body.nodes,
     ]),

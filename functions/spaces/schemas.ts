@@ -1,10 +1,11 @@
 import * as v from 'valibot';
-import { defaultLevel, id, listQueryEntries, mergeRules, moveContentBody, partialBody } from '../../shared/http/schemas.ts';
+import { defaultLevel, emojiOrEmpty, id, listQueryEntries, mergeRules, moveContentBody, partialBody } from '../../shared/http/schemas.ts';
 export { organizationParams, spaceParams } from '../../shared/http/schemas.ts';
 import { translationLanguages } from '../translations/schemas.ts';
 
 const title = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(50, 'must be at most 50 characters'));
-const emoji = v.nullable(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters')));
+/** null (or an empty string) removes the space's emoji. */
+const emoji = v.nullable(emojiOrEmpty);
 /** The public interface's TranslationLanguage, the type of a Space's `language` (the same list translations take). */
 const language = v.picklist(translationLanguages, 'must be a language code such as en, fr or pt-br');
 const editMode = v.picklist(['live', 'locked'], 'must be live or locked');

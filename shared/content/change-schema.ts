@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { conditionExpression, id } from '../http/schemas.ts';
+import { conditionExpression, emojiOrEmpty, id } from '../http/schemas.ts';
 import { documentLimitsCheck, pageDocumentLimits } from './limits.ts';
 import { markdownPrecheck } from './markdown/limits.ts';
 import { egressUrl } from '../net/url-schema.ts';
@@ -18,7 +18,7 @@ const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9]+(?:[-_.][a-
 const pageMetadata = {
   title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(250, 'must be at most 250 characters'))),
   slug: v.optional(slug),
-  emoji: v.optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
+  emoji: v.optional(emojiOrEmpty),
   icon: v.optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
   description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters'))),
   hidden: v.optional(v.boolean('must be a boolean')),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { MAX_CURSOR_LENGTH } from './cursor.ts';
+import { EMOJI_MAX_LENGTH, isEmoji } from '../content/emoji.ts';
 
 /** Shared valibot pieces used by every group's schemas.ts. */
 
@@ -26,6 +27,19 @@ export function storedSize<T>(max = MAX_STORED_FIELD_BYTES) {
 }
 /** Whether a pipe action is a storedSize check (test/support/hostile/schema-bounds.ts). */
 export const isStoredSizeCheck = (action: unknown): boolean => storedSizeChecks.has(action as object);
+
+/** An emoji (shared/content/emoji.ts): the character (🎉) or its code points (1f389). */
+export const emoji = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(EMOJI_MAX_LENGTH, `must be at most ${EMOJI_MAX_LENGTH} characters`),
+  v.check(isEmoji, 'must be an emoji such as 🎉 or its code points such as 1f389'),
+);
+/** An emoji field that an empty string clears (how the public interface presents "no emoji"). */
+export const emojiOrEmpty = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(EMOJI_MAX_LENGTH, `must be at most ${EMOJI_MAX_LENGTH} characters`),
+  v.check((value) => value === '' || isEmoji(value), 'must be an emoji such as 🎉, its code points such as 1f389, or empty'),
+);
 
 export const id = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
 

@@ -1,6 +1,7 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { ManifestPage } from '../content/types.ts';
+import { emojiText } from '../content/emoji.ts';
 import { walkPages, type LocatedPage } from '../content/tree.ts';
 import { EXTERNAL_LINK, normalizePath } from '../git/format.ts';
 import { ENGLISH, message, type ReaderIntl } from './messages.ts';
@@ -12,7 +13,8 @@ import { ENGLISH, message, type ReaderIntl } from './messages.ts';
  * goes through the layout's sanitizer.
  */
 
-const pageLabel = (page: ManifestPage) => `${page.emoji ? `${page.emoji} ` : ''}${page.title}`;
+/** A page's title as readers see it: its emoji first (code points such as 1f680 shown as the character). */
+export const pageLabel = (page: Pick<ManifestPage, 'emoji' | 'title'>) => `${page.emoji ? `${emojiText(page.emoji)} ` : ''}${page.title}`;
 
 /** Reader paths of the pages imported from files, by the file's Git path. */
 function pagesByFile(pages: ManifestPage[]): Map<string, string> {
