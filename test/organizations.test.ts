@@ -320,6 +320,31 @@ describe('PATCH /orgs/{organizationId}', () => {
   });
 });
 
+describe('PATCH /orgs/{organizationId}: admins changing different settings at once', () => {
+  it('every PATCH answers 200 and every change is stored (none lost to a 409)', async () => {
+    const org = await newOrg();
+    const other = await org.member('admin');
+    const domain = uniqueDomain();
+    const [first, second] = [officialClient(org.admin.token), officialClient(other.token)];
+    const results = await Promise.all([
+      first.orgs.updateOrganizationById(org.id, { ai: false }),
+      second.orgs.updateOrganizationById(org.id, { inviteLinks: false }),
+      patchOrg(org, { defaultRole: 'comment' }), // the client types roles as its own enum
+      second.orgs.updateOrganizationById(org.id, { title: 'Settings Race' }),
+      first.orgs.updateOrganizationById(org.id, { hostname: `race-${org.id.toLowerCase()}.example.com` }),
+      second.orgs.updateOrganizationById(org.id, { emailDomains: [domain] }),
+    ]);
+    for (const r of results) expect(r.status).toBe(200);
+    const expected = {
+      ai: false, inviteLinks: false, defaultRole: 'comment', title: 'Settings Race',
+      hostname: `race-${org.id.toLowerCase()}.example.com`, emailDomains: [domain],
+    };
+    expect(await storedOrg(org.id)).toMatchObject(expected);
+    expect((await first.orgs.getOrganizationById(org.id)).data).toMatchObject(expected);
+    expect(await storedDomain(domain, org.id)).toMatchObject({ domain, orgId: org.id });
+  });
+});
+
 describe('DELETE /orgs/{organizationId}/link-invites/{inviteId}', () => {
   it('deletes the invite (204) and answers 204 when it does not exist', async () => {
     const org = await newOrg();

@@ -3,6 +3,7 @@ import { transact } from '../../db/writes.ts';
 import { organizationEntity, type OrganizationItem } from '../../db/entities/organization.ts';
 import { emailDomainEntity } from '../../db/entities/org-records.ts';
 import { conflict } from '../../http/errors.ts';
+import { Rejection, retryOnConflict } from '../retry.ts';
 
 /** Fields of an organization a PATCH may set. */
 export type OrganizationChanges = Partial<Pick<OrganizationItem,
@@ -24,31 +25,37 @@ export function nextUpdatedAt(previous: string): string {
 /**
  * Applies `set` and `remove` to the organization in ONE transaction that also keeps the
  * email-domain index (EMAILDOMAIN#<domain> / ORG#<org>) equal to the new `emailDomains`.
- * The update is conditioned on the `updatedAt` the caller read: a concurrent change
- * makes this one fail with 409 instead of computing the index from a stale list.
+ * The update is conditioned on the `updatedAt` the index diff was computed from: when a
+ * concurrent PATCH got there first, the organization is read again and the change applied
+ * to it (a PATCH sets only the fields it names, so two admins changing different settings
+ * at once both succeed; the same field: the last write wins).
  */
 export async function updateOrganization(
-  org: OrganizationItem,
+  cached: OrganizationItem,
   set: OrganizationChanges,
   remove: RemovableField[],
 ): Promise<OrganizationItem> {
-  const updatedAt = nextUpdatedAt(org.updatedAt);
-  const before = new Set(org.emailDomains);
-  const after = new Set(set.emailDomains ?? org.emailDomains);
-  const added = [...after].filter((d) => !before.has(d));
-  const removed = [...before].filter((d) => !after.has(d));
+  return retryOnConflict(async (attempt) => {
+    const org = attempt === 0 ? cached : await organizationEntity.get({ orgId: cached.id }, { consistent: true });
+    if (!org) throw new Rejection(404, `No organization found with id ${cached.id}`);
+    const updatedAt = nextUpdatedAt(org.updatedAt);
+    const before = new Set(org.emailDomains);
+    const after = new Set(set.emailDomains ?? org.emailDomains);
+    const added = [...after].filter((d) => !before.has(d));
+    const removed = [...before].filter((d) => !after.has(d));
 
-  await transact([
-    organizationEntity.update({ orgId: org.id }, {
-      set: { ...set, updatedAt }, remove, if: (w) => w.eq('updatedAt', org.updatedAt),
-    }),
-    ...added.map((domain) => emailDomainEntity.put({ domain, orgId: org.id }, { domain, orgId: org.id })),
-    ...removed.map((domain) => emailDomainEntity.delete({ domain, orgId: org.id })),
-  ], () => conflict('The organization was changed by another request; retry'));
+    await transact([
+      organizationEntity.update({ orgId: org.id }, {
+        set: { ...set, updatedAt }, remove, if: (w) => w.eq('updatedAt', org.updatedAt),
+      }),
+      ...added.map((domain) => emailDomainEntity.put({ domain, orgId: org.id }, { domain, orgId: org.id })),
+      ...removed.map((domain) => emailDomainEntity.delete({ domain, orgId: org.id })),
+    ], () => conflict('The organization was changed by another request; retry'));
 
-  const updated: OrganizationItem = { ...org, ...stripUndefined(set), updatedAt };
-  for (const field of remove) delete updated[field];
-  return updated;
+    const updated: OrganizationItem = { ...org, ...stripUndefined(set), updatedAt };
+    for (const field of remove) delete updated[field];
+    return updated;
+  });
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
