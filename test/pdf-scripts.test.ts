@@ -74,6 +74,21 @@ describe('PDF export in every script', () => {
     expect(pages[2]!.fonts[pages[2]!.items.find((i) => i.str === SCRIPTS[2][1])!.fontName]).toMatch(/NotoSansSC/);
   });
 
+  it('keeps numbers inside right-to-left text in their own order (2024 stays 2024)', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Numbers', empty: true });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Numbers' });
+    const lines = ['גרסה 2024 שוחררה ב-15 במאי', 'السعر 123 دولار', 'English then עברית 456 then more'];
+    const changes = [{ operation: 'insert_page', title: 'Numbers', document: { markdown: `${lines.join('\n\n')}\n` } }];
+    expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes } })).status).toBe(200);
+    const res = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/pdf`, { token: org.admin.token });
+    expect(res.status).toBe(200);
+    const [page] = await parse(new Uint8Array(await (await fetch(res.body.url)).arrayBuffer()));
+    const body = page!.items.map((i) => i.str).filter((s) => !s.startsWith('Numbers') && !/^\d+$/.test(s));
+    // The mixed line is three items, left to right: the Hebrew phrase with its number between the English ones.
+    expect(body).toEqual([lines[0], lines[1], 'English then', 'עברית 456', 'then more']);
+  });
+
   it('lays out a mixed line in display order, draws code in a monospace font, embeds images and caps the pages', async () => {
     const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
     const code = { object: 'block', type: 'code', nodes: [{ object: 'block', type: 'code-line', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'const x = 1;', marks: [] }] }] }] };

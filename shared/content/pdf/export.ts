@@ -11,7 +11,7 @@ import { mapLimit } from '../../map-limit.ts';
 import { run } from '../../db/writes.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
-export const PDF_RENDERER_VERSION = 3;
+export const PDF_RENDERER_VERSION = 4;
 
 /** Images larger than this are represented by their alt text (the PDF stays a sensible size). */
 export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -449,39 +449,56 @@ function oneSpace(piece: Piece, keep: boolean | undefined): Piece {
 }
 
 /**
- * Adjacent pieces of the same font and style merge in reading order (one right-to-left phrase
- * is one piece, which fontkit shapes and lays out right to left); then the pieces are put in
- * display order by their bidi embedding levels (rule L2 of the Unicode bidirectional algorithm).
+ * Adjacent pieces of the same font, style and bidi embedding level merge in reading order
+ * (one right-to-left phrase is one piece, which fontkit shapes and lays out right to left);
+ * then the pieces are put in display order by their levels (rule L2 of the Unicode
+ * bidirectional algorithm).
  */
 function makeLine(pieces: Piece[], baseSize: number): Line {
-  const merged: Piece[] = [];
-  for (const piece of pieces) {
+  const { leveled, rtl } = bidiLevels(pieces);
+  const merged: { piece: Piece; level: number }[] = [];
+  for (const next of leveled) {
     const last = merged[merged.length - 1];
-    if (last && last.font === piece.font && sameStyle(last.style, piece.style)) {
-      merged.push({ ...merged.pop()!, text: last.text + piece.text, width: last.width + piece.width });
+    if (last && last.level === next.level && last.piece.font === next.piece.font && sameStyle(last.piece.style, next.piece.style)) {
+      merged[merged.length - 1] = { level: last.level, piece: { ...last.piece, text: last.piece.text + next.piece.text, width: last.piece.width + next.piece.width } };
     } else {
-      merged.push(piece);
+      merged.push(next);
     }
   }
-  const size = Math.max(0, ...merged.map((p) => p.style.size)) || baseSize;
+  const size = Math.max(0, ...merged.map((p) => p.piece.style.size)) || baseSize;
   const height = size * LINE_HEIGHT;
-  const { pieces: ordered, rtl } = displayOrder(merged);
-  return { pieces: ordered, width: merged.reduce((sum, p) => sum + p.width, 0), height, baseline: (height - size) / 2 + size * 0.82, rtl };
+  const width = merged.reduce((sum, p) => sum + p.piece.width, 0);
+  return { pieces: displayOrder(merged), width, height, baseline: (height - size) / 2 + size * 0.82, rtl };
 }
 
-function displayOrder(pieces: Piece[]): { pieces: Piece[]; rtl: boolean } {
+/**
+ * Each piece with its embedding level, cut where the level changes: a number inside
+ * right-to-left text has an even level and must be its own piece, or fontkit would lay it
+ * out right to left with the letters around it (2024 printed 4202).
+ */
+function bidiLevels(pieces: Piece[]): { leveled: { piece: Piece; level: number }[]; rtl: boolean } {
   const text = pieces.map((p) => p.text).join('');
-  if (!/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u.test(text)) return { pieces, rtl: false };
+  if (!/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u.test(text)) return { leveled: pieces.map((piece) => ({ piece, level: 0 })), rtl: false };
   const { levels, paragraphs } = bidi.getEmbeddingLevels(text);
+  const leveled: { piece: Piece; level: number }[] = [];
   let offset = 0;
-  const leveled = pieces.map((piece) => {
-    // A piece's level is the level of its first letter or digit (spaces take their neighbours').
-    const strong = /[\p{L}\p{N}]/u.exec(piece.text)?.index ?? 0;
-    const level = levels[offset + strong] ?? 0;
+  for (const piece of pieces) {
+    let start = 0;
+    for (let i = 1; i <= piece.text.length; i++) {
+      const level = levels[offset + start] ?? 0;
+      // Cut where the level changes, never inside a surrogate pair.
+      if (i < piece.text.length && (levels[offset + i] === level || /[\udc00-\udfff]/.test(piece.text[i]!))) continue;
+      const part = piece.text.slice(start, i);
+      leveled.push({ level, piece: part === piece.text ? piece : { ...piece, text: part, width: piece.font.widthOfTextAtSize(part, piece.style.size) } });
+      start = i;
+    }
     offset += piece.text.length;
-    return { piece, level };
-  });
-  const highest = Math.max(...leveled.map((l) => l.level));
+  }
+  return { leveled, rtl: (paragraphs[0]?.level ?? 0) % 2 === 1 };
+}
+
+function displayOrder(leveled: { piece: Piece; level: number }[]): Piece[] {
+  const highest = Math.max(0, ...leveled.map((l) => l.level));
   const lowestOdd = Math.min(...leveled.map((l) => l.level).filter((l) => l % 2 === 1), highest);
   for (let level = highest; level >= Math.max(1, lowestOdd); level--) {
     for (let i = 0; i < leveled.length; i++) {
@@ -492,7 +509,7 @@ function displayOrder(pieces: Piece[]): { pieces: Piece[]; rtl: boolean } {
       i = j;
     }
   }
-  return { pieces: leveled.map((l) => l.piece), rtl: (paragraphs[0]?.level ?? 0) % 2 === 1 };
+  return leveled.map((l) => l.piece);
 }
 
 function sameStyle(a: TextStyle, b: TextStyle): boolean {
