@@ -19,7 +19,7 @@ function admin(...args: string[]): Promise<{ code: number; stdout: string; stder
 }
 
 describe('admin CLI: an id that is taken', () => {
-  it('user create and org create say the user or organization already exists, and change nothing', async () => {
+  it('user create and org create say the user, email or organization already exists, and change nothing', async () => {
     const userId = `ada${randomId(8).toLowerCase()}`;
     const first = await admin('user', 'create', '--id', userId, '--email', `${userId}@example.com`, '--name', 'Ada Lovelace');
     expect(first.code, first.stderr).toBe(0);
@@ -36,11 +36,18 @@ describe('admin CLI: an id that is taken', () => {
     expect(orgAgain.code).toBe(1);
     expect(orgAgain.stderr.trim()).toBe(`org create failed: Organization ${orgId} already exists`);
 
+    // Another account with the same email (any case) would make SSO sign-in pick either of them.
+    const sameEmail = `copy${randomId(8).toLowerCase()}`;
+    const copy = await admin('user', 'create', '--id', sameEmail, '--email', `${userId.toUpperCase()}@EXAMPLE.COM`, '--name', 'Ada Again');
+    expect(copy.code).toBe(1);
+    expect(copy.stderr.trim()).toBe(`user create failed: User ${userId} already has the email ${userId}@example.com`);
+
     // The first records are as they were.
     Object.assign(process.env, inject('awsEnv'));
     const { getUser } = await import('../shared/commands/users/create.ts');
     const { organizationEntity } = await import('../shared/db/entities/organization.ts');
     expect(await getUser(userId)).toMatchObject({ displayName: 'Ada Lovelace', email: `${userId}@example.com` });
+    expect(await getUser(sameEmail)).toBeUndefined();
     expect(await organizationEntity.get({ orgId })).toMatchObject({ title: 'Analytical Engines' });
   }, 120_000);
 });
