@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { mkdir, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace, editChangeRequest, createChangeRequest, mergeChangeRequest } from './support/factories.ts';
-import { cloneBranch, createRepo, git, useGitServer } from './support/git-server.ts';
+import { cloneBranch, commitFiles, createRepo, git, useGitServer } from './support/git-server.ts';
 import { settleGit } from './support/git-sync.ts';
 
 /**
@@ -81,5 +82,102 @@ describe('submodules and symbolic links', () => {
     const guide = (entries: string[]) => entries.find((e) => e.endsWith('\tguide.md'));
     expect(after.filter((e) => e !== guide(after))).toEqual(before.filter((e) => e !== guide(before)));
     expect(guide(after)).not.toBe(guide(before));
+  });
+});
+
+describe('export onto a branch that moved on since the last sync', () => {
+  const token = () => org.admin.token;
+  const exportTo = async (spaceId: string, url: string, body: Record<string, unknown> = {}) => {
+    expect((await api.request('POST', `/spaces/${spaceId}/git/export`, { token: token(), body: { url, ref: 'refs/heads/main', commitMessage: 'Edits from the docs', ...body } })).status).toBe(204);
+    return (await settle(spaceId)).operations.last;
+  };
+  const editPage = async (spaceId: string, title: string, markdown: string) => {
+    const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: token() })).body.pages;
+    const cr = await createChangeRequest(api, org, { id: spaceId });
+    await editChangeRequest(api, org, { id: spaceId }, cr, [{ operation: 'update_page', page: pages.find((p: { title: string }) => p.title === title).id, document: { markdown } }]);
+    await mergeChangeRequest(api, org, { id: spaceId }, cr);
+  };
+  const fileAt = async (name: string, file: string) => {
+    const dir = await cloneBranch(server, name, 'main');
+    try {
+      return {
+        text: await readFile(path.join(dir, file), 'utf8').catch(() => undefined),
+        head: (await git(['rev-parse', 'HEAD'], dir)).trim(),
+        parents: (await git(['log', '-1', '--format=%P'], dir)).trim().split(' ').filter(Boolean),
+        log: (await git(['log', '--format=%an|%s', '-3'], dir)).trim().split('\n'),
+      };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('keeps the edits made in Git: an edit of another page is merged, the same page edited on both sides fails and pushes nothing', async () => {
+    const name = `moved-${Date.now()}-${counter++}`;
+    await createRepo(server, name, {
+      'README.md': '# Home\n', 'guide.md': '# Guide\n\nOld guide.\n', 'faq.md': '# FAQ\n\nOld answers.\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide.md)\n* [FAQ](faq.md)\n',
+    });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: token(), body: { url, ref: 'refs/heads/main' } })).status).toBe(204);
+    expect((await settle(spaceId)).operations.last.status).toBe('succeeded');
+
+    // Someone edits the guide in Git; the space edits the FAQ. The export keeps both.
+    const gitEdit = await commitFiles(server, name, { 'guide.md': '# Guide\n\nNew guide, written in Git.\n' }, { message: 'Guide from Git' });
+    await editPage(spaceId, 'FAQ', '# FAQ\n\nNew answers, written in the app.\n');
+    const merged = await exportTo(spaceId, url);
+    expect(merged).toMatchObject({ operation: 'export', status: 'succeeded' });
+    const after = await fileAt(name, 'guide.md');
+    expect(after.text).toBe('# Guide\n\nNew guide, written in Git.\n');
+    expect((await fileAt(name, 'faq.md')).text).toBe('# FAQ\n\nNew answers, written in the app.\n');
+    expect(merged.commit).toBe(after.head);
+    // A merge of the branch's head and the space's own commit (with the export's message).
+    expect(after.parents[0]).toBe(gitEdit);
+    expect(after.log).toEqual(['Docs Service|Merge the space\'s changes into main', 'Docs Service|Edits from the docs', 'Fixture|Guide from Git']);
+
+    // Exporting again writes nothing new: the space's FAQ is on the branch, the Git guide kept.
+    expect(await exportTo(spaceId, url)).toMatchObject({ status: 'succeeded', commit: after.head });
+    expect((await fileAt(name, 'guide.md')).head).toBe(after.head);
+
+    // The same page edited on both sides: a clear failure naming the file, the branch untouched, no retry.
+    await commitFiles(server, name, { 'faq.md': '# FAQ\n\nAnswers edited in Git.\n' }, { message: 'FAQ from Git' });
+    const branchHead = (await fileAt(name, 'faq.md')).head;
+    await editPage(spaceId, 'FAQ', '# FAQ\n\nAnswers edited in the app again.\n');
+    const conflict = await exportTo(spaceId, url);
+    expect(conflict).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(conflict.message).toMatch(/^Git export refs\/heads\/main from http:\/\/127\.0\.0\.1:\d+\/moved-[\w-]+\.git failed: the branch main moved on since this space last synced with it \([0-9a-f]{7}, now [0-9a-f]{7}\) and these files changed on both sides: faq\.md; nothing was pushed: import the branch first to bring its changes into the space, or export with force to replace them$/);
+    expect(await fileAt(name, 'faq.md')).toMatchObject({ head: branchHead, text: '# FAQ\n\nAnswers edited in Git.\n' });
+
+    // force replaces the branch's files with the space's content (the guide it never imported too).
+    expect(await exportTo(spaceId, url, { force: true })).toMatchObject({ status: 'succeeded' });
+    expect((await fileAt(name, 'faq.md')).text).toBe('# FAQ\n\nAnswers edited in the app again.\n');
+    expect((await fileAt(name, 'guide.md')).text).toBe('# Guide\n\nOld guide.\n');
+  });
+
+  it('refuses to export over a branch whose history was rewritten since the last sync', async () => {
+    const name = `rewritten-${Date.now()}-${counter++}`;
+    await createRepo(server, name, { 'README.md': '# Home\n\nFirst.\n' });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: token(), body: { url, ref: 'refs/heads/main' } })).status).toBe(204);
+    expect((await settle(spaceId)).operations.last.status).toBe('succeeded');
+    // A force-push of unrelated history.
+    const work = await mkdtemp(path.join(os.tmpdir(), 'git-rewrite-'));
+    await git(['init', '-q', '--initial-branch=main'], work);
+    await writeFile(path.join(work, 'README.md'), '# Home\n\nRewritten.\n');
+    await git(['add', '-A'], work);
+    await git(['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Rewrite'], work);
+    await git(['push', '-q', '--force', path.join(server.root, `${name}.git`), 'HEAD:refs/heads/main'], work);
+    const rewritten = (await git(['rev-parse', 'HEAD'], work)).trim();
+    await rm(work, { recursive: true, force: true });
+    // The old commits are gone from the server too.
+    const bare = path.join(server.root, `${name}.git`);
+    await git(['reflog', 'expire', '--expire=now', '--all'], bare);
+    await git(['gc', '-q', '--prune=now'], bare);
+    await editPage(spaceId, 'Home', '# Home\n\nEdited in the app.\n');
+    const refused = await exportTo(spaceId, url);
+    expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(refused.message).toContain('the branch main no longer holds the commit this space last synced with');
+    expect(await fileAt(name, 'README.md')).toMatchObject({ head: rewritten, text: '# Home\n\nRewritten.\n' });
   });
 });

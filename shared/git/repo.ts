@@ -93,15 +93,19 @@ export class Checkout {
     readonly branch: string,
     /** Whether the branch exists in the repository. */
     readonly branchExists: boolean,
+    /** The `since` commit of `open`, when the repository still has it (fetched too). */
+    readonly since?: string,
   ) {}
 
   /**
    * Fetches `ref` (refs/heads/<branch>) at depth 1 with the git CLI, through the loopback
    * relay to the egress guard (relay.ts). When the branch does not exist, the clone starts
    * from `fallbackRef` or the default branch (export to a new branch), or from nothing when
-   * the repository is empty; `head` is then the commit the branch will grow on.
+   * the repository is empty; `head` is then the commit the branch will grow on. `since`, an
+   * older commit of the branch (the last sync), is fetched too when the branch moved on from
+   * it and the repository still has it (protocol v2 serves any reachable commit).
    */
-  static async open(rawUrl: string, ref: string, options: { fallbackRef?: string; requireRef?: boolean } = {}): Promise<Checkout> {
+  static async open(rawUrl: string, ref: string, options: { fallbackRef?: string; requireRef?: boolean; since?: string } = {}): Promise<Checkout> {
     const access = remoteAccess(rawUrl);
     const branch = ref.replace(/^refs\/heads\//, '');
     const root = await mkdtemp(path.join(os.tmpdir(), 'git-sync-'));
@@ -125,7 +129,13 @@ export class Checkout {
         'clone', '--quiet', '--bare', '--depth', '1', '--single-branch', '--no-tags', '--branch', sourceBranch, relay.url, gitdir,
       ], home));
       const head = (await runGit(['rev-parse', '--verify', `refs/heads/${sourceBranch}^{commit}`], { ...home, cwd: gitdir })).toString('utf8').trim();
-      return new Checkout(root, gitdir, access, head, branch, source === ref);
+      let since: string | undefined;
+      if (options.since && /^[0-9a-f]{40,64}$/.test(options.since) && source === ref) {
+        if (options.since === head) since = head;
+        // A commit the branch no longer has (history rewritten) is simply not there.
+        else if (await runGit(['fetch', '--quiet', '--depth', '1', '--no-tags', relay.url, options.since], { ...home, cwd: gitdir }).then(() => true, () => false)) since = options.since;
+      }
+      return new Checkout(root, gitdir, access, head, branch, source === ref, since);
     } catch (error) {
       await rm(root, { recursive: true, force: true });
       throw error;
@@ -207,14 +217,19 @@ export class Checkout {
     return write(root);
   }
 
-  /** Commits `tree` on top of the head and pushes it to the branch. */
-  async commitAndPush(input: { tree: string; message: string; force?: boolean }): Promise<string> {
+  /** Writes a commit of `tree` (on top of the head unless `parents` says otherwise), not pushed. */
+  async writeCommit(input: { tree: string; message: string; parents?: string[] }): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const author = { name: 'Docs Service', email: 'docs-service@users.noreply.local', timestamp: now, timezoneOffset: 0 };
-    const oid = await git.writeCommit({
+    return git.writeCommit({
       fs, gitdir: this.gitdir,
-      commit: { message: `${input.message.trim()}\n`, tree: input.tree, parent: this.head ? [this.head] : [], author, committer: author },
+      commit: { message: `${input.message.trim()}\n`, tree: input.tree, parent: input.parents ?? (this.head ? [this.head] : []), author, committer: author },
     });
+  }
+
+  /** Commits `tree` (as writeCommit) and pushes it to the branch. */
+  async commitAndPush(input: { tree: string; message: string; force?: boolean; parents?: string[] }): Promise<string> {
+    const oid = await this.writeCommit(input);
     const local = `refs/heads/${this.branch}`;
     await git.writeRef({ fs, gitdir: this.gitdir, ref: local, value: oid, force: true });
     const result = await git.push({

@@ -15,9 +15,11 @@ import { gitInfoEntity, gitOperationEntity, type GitOperationItem } from '../db/
 import { loadRevision, prepareRevision } from '../content/revisions.ts';
 import { revisionEntity } from '../db/entities/revision.ts';
 import type { Job } from '../jobs/jobs.ts';
-import { Checkout, redactText, redactUrl, repoNameOf } from './repo.ts';
+import { Checkout, redactText, redactUrl, repoNameOf, type FlatEntry } from './repo.ts';
+import type { Manifest } from '../content/types.ts';
 import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
+import { mergeTrees } from './merge-trees.ts';
 import { getGitInfo, getOperation, gitProviderOf, newOperationId, updateOperation } from './state.ts';
 import { contentUpdated, emitOrganizationEvent, gitSyncCompleted, gitSyncStarted } from '../integrations/events.ts';
 import { ApiError } from '../http/errors.ts';
@@ -30,6 +32,9 @@ import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
 export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
 class Skip extends Error {}
+
+/** A sync that cannot go on as asked (the branch moved on under an export): failed, not retried. */
+class Conflict extends Error {}
 
 /** Attempts of a sync: the git queue's receive limit, after which SQS moves the job to the DLQ. */
 export const MAX_SYNC_ATTEMPTS = MAX_RECEIVE_COUNT;
@@ -78,8 +83,8 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     }
     const message = redactText(describe(error, job), job.url ?? '');
     await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso(), progress: progress.snapshot() });
-    // Completed with a failure once the sync fails for good: a refusal (not retried) or the last attempt (then the DLQ).
-    const refused = finalRefusal(error);
+    // Completed with a failure once the sync fails for good: a refusal or conflict (not retried) or the last attempt (then the DLQ).
+    const refused = finalRefusal(error) || error instanceof Conflict;
     if (refused || attempt >= MAX_SYNC_ATTEMPTS) await emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'failure', undefined));
     if (refused) return;
     throw new Error(message);
@@ -120,15 +125,19 @@ function describe(error: unknown, job: GitSyncJob): string {
   return `Git ${where} failed: ${e.message ?? String(error)}`;
 }
 
-/** Upserts the git info; with a job timestamp, only if no later operation was applied. */
-function infoUpdate(job: GitSyncJob, now: string, commit: string): Write<unknown> {
+/**
+ * Upserts the git info; with a job timestamp, only if no later operation was applied.
+ * `synced`: the commit whose files are now the space's content (not for a standalone import,
+ * nor an export that merged the branch's changes without bringing them into the space).
+ */
+function infoUpdate(job: GitSyncJob, now: string, commit: string, synced: string | undefined): Write<unknown> {
   const timestamp = job.timestamp;
   return gitInfoEntity.update({ spaceId: job.spaceId }, {
     upsert: true,
     set: {
       spaceId: job.spaceId, url: redactUrl(job.gitInfo?.url ?? job.url!), remote: redactUrl(job.url!), ref: job.ref, updatedAt: now,
       commit, repoName: repoNameOf(job.url!), installationProvider: job.gitInfo?.provider ?? gitProviderOf(job.url!), integration: 'git-sync',
-      ...(timestamp ? { lastTimestamp: timestamp } : {}),
+      ...(timestamp ? { lastTimestamp: timestamp } : {}), ...(synced ? { syncedCommit: synced } : {}),
     },
     ...(timestamp ? { if: (w) => w.or(w.lacks('lastTimestamp'), w.le('lastTimestamp', timestamp)) } : {}),
   });
@@ -188,7 +197,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
     if (!job.force && !job.standalone && primary?.revision.git?.oid === head && primary.revision.git.ref === job.ref) {
       await stage('saving');
-      const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id, progress: progress.snapshot() }), infoUpdate(job, nowIso(), head)], 0, 1);
+      const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id, progress: progress.snapshot() }), infoUpdate(job, nowIso(), head, job.standalone ? undefined : head)], 0, 1);
       if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
       return;
     }
@@ -212,7 +221,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
       ...next.revision, ...(redirects.length ? { gitRedirects: redirects } : {}),
     });
     const message = warningsMessage(warnings);
-    const items: Write<unknown>[] = [revisionWrite, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot(), ...(message ? { message } : {}) }), infoUpdate(job, now, head)];
+    const items: Write<unknown>[] = [revisionWrite, operationDone(job, operationId, { commit: head, revision: next.revision.id, progress: progress.snapshot(), ...(message ? { message } : {}) }), infoUpdate(job, now, head, job.standalone ? undefined : head)];
     if (!job.standalone) {
       items.push(movePrimaryRevision({ spaceId: space.id, from: space.revision, to: next.revision.id, now, unlockedOnly: true, set: { gitSync: gitSyncOf(job, now) } }));
     }
@@ -231,31 +240,62 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
   if (!primary) throw new Error(`The space ${space.id} has no content to export`);
   await stage('cloning');
   const info = await getGitInfo(space.id);
-  const checkout = await Checkout.open(job.url!, job.ref!, { fallbackRef: info?.ref ?? primary.revision.git?.ref });
+  const synced = (info?.remote ?? info?.url) === redactUrl(job.url!) && info?.ref === job.ref ? info?.syncedCommit ?? info?.commit : undefined;
+  const checkout = await Checkout.open(job.url!, job.ref!, { fallbackRef: info?.ref ?? primary.revision.git?.ref, since: synced });
   try {
-    const files = await checkout.files(checkout.head);
     await stage('writing');
-    const tree = await exportManifest(primary.manifest, {
-      files, read: (oid) => checkout.readBlob(oid), write: (bytes) => checkout.writeBlob(bytes),
-    }, { projectDirectory: job.repoProjectDirectory, progress });
+    const { tree, ours } = await treeToExport(job, primary.manifest, checkout, synced, progress);
     const treeOid = await checkout.writeTrees(tree);
     let commit = checkout.head!;
+    // The commit whose files are the space's content, when there is one.
+    let syncedCommit = ours ? undefined : commit;
     if (!checkout.branchExists || !checkout.head || treeOid !== await checkout.treeOf(checkout.head)) {
       await stage('pushing');
-      commit = await checkout.commitAndPush({ tree: treeOid, message: job.commitMessage, force: job.force });
+      if (ours) {
+        // The space's changes as a commit on the last sync, merged into the branch.
+        syncedCommit = await checkout.writeCommit({ tree: await checkout.writeTrees(ours), message: job.commitMessage, parents: [checkout.since!] });
+        commit = await checkout.commitAndPush({ tree: treeOid, message: `Merge the space's changes into ${checkout.branch}`, parents: [checkout.head!, syncedCommit] });
+      } else {
+        commit = syncedCommit = await checkout.commitAndPush({ tree: treeOid, message: job.commitMessage, force: job.force });
+      }
     }
     await stage('saving');
     await progress.settle();
     const now = nowIso();
     const outcome = await commitOutcome([
       operationDone(job, operationId, { commit, revision: primary.revision.id, progress: progress.snapshot() }),
-      infoUpdate(job, now, commit),
+      infoUpdate(job, now, commit, syncedCommit),
       spaceEntity.update({ spaceId: space.id }, { set: { gitSync: gitSyncOf(job, now) } }),
     ], 0, 1);
     if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
   } finally {
     await checkout.close();
   }
+}
+
+/**
+ * The tree an export commits: the space's content written on the branch's head, or, when the
+ * branch moved on since the space last synced with it (`synced`), merged with what changed
+ * there (merge-trees.ts; `ours` is then the space's content written on that commit). A file
+ * changed on both sides fails the export, nothing pushed; `force` replaces the branch's files.
+ */
+async function treeToExport(job: GitSyncJob, manifest: Manifest, checkout: Checkout, synced: string | undefined, progress: ProgressTracker): Promise<{ tree: Map<string, FlatEntry>; ours?: Map<string, FlatEntry> }> {
+  const target = (files: Map<string, FlatEntry>) => ({ files, read: (oid: string) => checkout.readBlob(oid), write: (bytes: Uint8Array) => checkout.writeBlob(bytes) });
+  const options = { projectDirectory: job.repoProjectDirectory, progress };
+  const files = await checkout.files(checkout.head);
+  if (job.force || !synced || !checkout.branchExists || checkout.head === synced) return { tree: await exportManifest(manifest, target(files), options) };
+  const resolve = 'import the branch first to bring its changes into the space, or export with force to replace them';
+  if (!checkout.since) {
+    throw new Conflict(`the branch ${checkout.branch} no longer holds the commit this space last synced with (${synced.slice(0, 7)}: its history was rewritten); nothing was pushed: ${resolve}`);
+  }
+  const base = await checkout.files(checkout.since);
+  const ours = await exportManifest(manifest, target(base), options);
+  const { tree, conflicts } = mergeTrees(base, ours, files);
+  if (conflicts.length > 0) {
+    const listed = conflicts.slice(0, 10).join(', ') + (conflicts.length > 10 ? ` and ${conflicts.length - 10} more` : '');
+    throw new Conflict(`the branch ${checkout.branch} moved on since this space last synced with it (${synced.slice(0, 7)}, now ${checkout.head!.slice(0, 7)}) and these files changed on both sides: ${listed}; nothing was pushed: ${resolve}`);
+  }
+  return { tree, ours };
 }
 
 /** The space's `gitSync` (spec 2.7) after an operation: where it syncs, never with credentials. */

@@ -20,6 +20,11 @@ export interface GitInfoItem {
   lastTimestamp?: string;
   /** Commit of the last successful import or export. */
   commit?: string;
+  /**
+   * The branch's commit whose files are the space's content (the last import, or the last
+   * export's own commit): the base of an export onto a branch that moved on since.
+   */
+  syncedCommit?: string;
   /** A legacy installation marker; DELETE .../legacy-installation removes it. */
   legacyInstallation?: string;
 }
