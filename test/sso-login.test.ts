@@ -46,6 +46,15 @@ async function pendingRequestId(provider: Provider, by: TestIdP = idp): Promise<
   return by.readAuthnRequest(res.headers.get('location')!).id;
 }
 
+/** startURL in a browser: the AuthnRequest's id and the cookie that binds it to this browser. */
+async function startInBrowser(provider: Provider): Promise<{ id: string; cookie: string }> {
+  const res = await start(provider);
+  expect(res.status).toBe(302);
+  const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]!).find((c) => c.startsWith('saml_request_'));
+  expect(cookie).toBeDefined();
+  return { id: idp.readAuthnRequest(res.headers.get('location')!).id, cookie: cookie! };
+}
+
 function responseFor(provider: Provider, inResponseTo: string | null, email: string, options: Partial<ResponseOptions> = {}, by: TestIdP = idp) {
   return by.response({ acsURL: provider.service.acsURL, audience: provider.service.entityID, inResponseTo, email, ...options });
 }
@@ -149,8 +158,8 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     const org = await newOrg();
     const provider = await createProvider(org);
     const relay = `${api.url}/v1/user`;
-    const id1 = await pendingRequestId(provider);
-    const redirected = await postToAcs(provider, { SAMLResponse: responseFor(provider, id1, freshEmail()), RelayState: relay }, { accept: 'text/html' });
+    const browser1 = await startInBrowser(provider);
+    const redirected = await postToAcs(provider, { SAMLResponse: responseFor(provider, browser1.id, freshEmail()), RelayState: relay }, { accept: 'text/html', cookie: browser1.cookie });
     expect(redirected.status).toBe(303);
     const target = new URL(redirected.headers.get('location')!);
     expect(`${target.origin}${target.pathname}`).toBe(relay);
@@ -158,14 +167,46 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     expect((await api.request('GET', '/user', { token })).status).toBe(200);
 
     // A RelayState elsewhere is not followed: the page shows the token.
-    const id2 = await pendingRequestId(provider);
-    const page = await postToAcs(provider, { SAMLResponse: responseFor(provider, id2, freshEmail()), RelayState: 'https://evil.example/steal' }, { accept: 'text/html' });
+    const browser2 = await startInBrowser(provider);
+    const page = await postToAcs(provider, { SAMLResponse: responseFor(provider, browser2.id, freshEmail()), RelayState: 'https://evil.example/steal' }, { accept: 'text/html', cookie: browser2.cookie });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('cache-control')).toBe('no-store');
     const shown = /<code id="token">(dps_[A-Za-z0-9]+)<\/code>/.exec(page.body)?.[1];
     expect(shown).toBeDefined();
     expect((await api.request('GET', '/user', { token: shown })).status).toBe(200);
+  });
+
+  it('gives a browser answer only to the browser that opened startURL (login CSRF), and spends its cookie', async () => {
+    const org = await newOrg();
+    const provider = await createProvider(org);
+    const started = await start(provider);
+    const setCookie = started.headers.getSetCookie().find((c) => c.startsWith('saml_request_'))!;
+    expect(setCookie).toMatch(new RegExp(`^saml_request_${idp.readAuthnRequest(started.headers.get('location')!).id}=1;`));
+    for (const attribute of [`Path=/sso/saml/${provider.id}`, 'Max-Age=300', 'HttpOnly', 'Secure', 'SameSite=None']) expect(setCookie).toContain(attribute);
+
+    // The attacker starts a login in their own browser and has the IdP sign a response for
+    // their account, then makes the victim's browser post it (with RelayState into the app).
+    const victim = await startInBrowser(provider);
+    const attackerEmail = freshEmail('attacker');
+    const members = await memberCount(org);
+    for (const cookie of [undefined, victim.cookie]) {
+      const attacker = await startInBrowser(provider);
+      const forged = await postToAcs(provider, {
+        SAMLResponse: responseFor(provider, attacker.id, attackerEmail, { assertionId: `_a${randomId(20)}` }), RelayState: `${api.url}/v1/user`,
+      }, { accept: 'text/html', ...(cookie ? { cookie } : {}) });
+      expect(forged.status, JSON.stringify(forged.body)).toBe(401);
+      expect(forged.headers.get('location')).toBeNull();
+      expect(forged.body.error.message).toBe('SAMLResponse: this sign-in was not started in this browser: open the provider\'s startURL again');
+    }
+    expect(await usersByEmail(attackerEmail)).toEqual([]);
+    expect(await tokensOf(await ssoUserId(attackerEmail))).toEqual([]);
+    expect(await memberCount(org)).toBe(members);
+
+    // The victim's own login completes, and the cookie is cleared.
+    const own = await postToAcs(provider, { SAMLResponse: responseFor(provider, victim.id, freshEmail('victim')) }, { accept: 'text/html', cookie: victim.cookie });
+    expect(own.status).toBe(200);
+    expect(own.headers.getSetCookie().find((c) => c.startsWith(`${victim.cookie.split('=')[0]}=;`))).toMatch(/Max-Age=0/);
   });
 
   it('accepts a signed response as well as a signed assertion (Keycloak signs the document by default)', async () => {
@@ -203,8 +244,8 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
       expect((await res.json()).error.message).toBe('RelayState: must be a URL of this service');
     }
     // At the ACS too: not followed, the page shows the token instead.
-    const id = await pendingRequestId(provider);
-    const page = await postToAcs(provider, { SAMLResponse: responseFor(provider, id, freshEmail()), RelayState: `${api.url}/v1/integrations/evil/public/cb` }, { accept: 'text/html' });
+    const browser = await startInBrowser(provider);
+    const page = await postToAcs(provider, { SAMLResponse: responseFor(provider, browser.id, freshEmail()), RelayState: `${api.url}/v1/integrations/evil/public/cb` }, { accept: 'text/html', cookie: browser.cookie });
     expect(page.status).toBe(200);
     expect(page.headers.get('location')).toBeNull();
     // The API's own pages are still a place to return to.

@@ -8,6 +8,8 @@ import { presentUser } from '../../shared/presenters/user.ts';
 import { providerById } from '../../shared/sso/providers.ts';
 import { samlClient, serviceProviderMetadata } from '../../shared/sso/saml-client.ts';
 import { verifySAMLResponse } from '../../shared/sso/verify-response.ts';
+import { pendingRequests } from '../../shared/sso/pending-requests.ts';
+import { bindRequestToBrowser, requireRequestOfThisBrowser } from '../../shared/sso/browser-binding.ts';
 import { acceptAssertionOnce } from '../../shared/sso/replay-store.ts';
 import { identityOf } from '../../shared/sso/identity.ts';
 import { isServiceUrl, withTokenFragment } from '../../shared/sso/return-url.ts';
@@ -42,8 +44,10 @@ serviceProviderApp.get('/:providerId', validate('param', serviceProviderParams),
 
 serviceProviderApp.get('/:providerId/start', validate('param', serviceProviderParams), validate('query', startQuery), async (c) => {
   const provider = await providerById(c.req.valid('param').providerId);
-  // HTTP-Redirect binding; node-saml stores the request id as pending (shared/sso/pending-requests.ts).
-  const location = await samlClient(provider).getAuthorizeUrlAsync(c.req.valid('query').RelayState ?? '', undefined, {});
+  // HTTP-Redirect binding; node-saml stores the request id as pending (shared/sso/pending-requests.ts),
+  // and this browser is the one that may receive the answer (shared/sso/browser-binding.ts).
+  const cache = pendingRequests(provider, (requestId) => bindRequestToBrowser(c, provider, requestId));
+  const location = await samlClient(provider, cache).getAuthorizeUrlAsync(c.req.valid('query').RelayState ?? '', undefined, {});
   c.header('Cache-Control', 'no-store');
   return c.redirect(location, 302);
 });
@@ -51,7 +55,9 @@ serviceProviderApp.get('/:providerId/start', validate('param', serviceProviderPa
 serviceProviderApp.post('/:providerId/acs', validate('param', serviceProviderParams), validate('form', acsForm), async (c) => {
   const provider = await providerById(c.req.valid('param').providerId);
   const { SAMLResponse, RelayState } = c.req.valid('form');
+  const type = accepts(c, { header: 'Accept', supports: ['text/html', 'application/json'], default: 'text/html' });
   const verified = await verifySAMLResponse(provider, SAMLResponse);
+  if (type !== 'application/json') requireRequestOfThisBrowser(c, provider, verified.inResponseTo);
   const identity = identityOf(verified.profile);
   await acceptAssertionOnce(provider.id, verified.assertionId, verified.usableUntilMs);
   const login = await signInWithSAML(provider, identity);
@@ -59,7 +65,6 @@ serviceProviderApp.post('/:providerId/acs', validate('param', serviceProviderPar
 
   c.header('Cache-Control', 'no-store');
   c.header('Referrer-Policy', 'no-referrer');
-  const type = accepts(c, { header: 'Accept', supports: ['text/html', 'application/json'], default: 'text/html' });
   if (type === 'application/json') {
     return c.json({ token: login.token, user: presentUser(login.user), organization: provider.orgId, expiresAt });
   }

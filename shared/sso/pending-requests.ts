@@ -10,8 +10,9 @@ import { run } from '../db/writes.ts';
  * response: `saveAsync` when an AuthnRequest is sent, `getAsync` / `removeAsync` when a
  * response names it in InResponseTo. Scoped to one provider: another provider's request
  * id is unknown here. Past its TTL an item reads as absent (emulators do not delete).
+ * `onSaved` learns the id of a request sent (startURL binds it to the browser).
  */
-export function pendingRequests(provider: Pick<SAMLProviderItem, 'id' | 'orgId'>): CacheProvider {
+export function pendingRequests(provider: Pick<SAMLProviderItem, 'id' | 'orgId'>, onSaved?: (requestId: string) => void): CacheProvider {
   const key = (requestId: string) => ({ requestId, providerId: provider.id });
   return {
     async saveAsync(requestId: string, issuedAt: string): Promise<CacheItem> {
@@ -19,6 +20,7 @@ export function pendingRequests(provider: Pick<SAMLProviderItem, 'id' | 'orgId'>
         requestId, providerId: provider.id, orgId: provider.orgId, issuedAt,
         expiresAt: nowEpochSeconds() + PENDING_REQUEST_TTL_SECONDS,
       }));
+      onSaved?.(requestId);
       return { value: issuedAt, createdAt: Date.parse(nowIso()) };
     },
     async getAsync(requestId: string): Promise<string | null> {

@@ -1,4 +1,4 @@
-import { SAML, ValidateInResponseTo, generateServiceProviderMetadata } from '@node-saml/node-saml';
+import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type CacheProvider } from '@node-saml/node-saml';
 import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
 import { samlService } from '../presenters/saml-provider.ts';
 import { pendingRequests } from './pending-requests.ts';
@@ -14,7 +14,7 @@ export const NAMEID_UNSPECIFIED = 'urn:oasis:names:tc:SAML:1.1:nameid-format:uns
  * must name a pending request of this provider. Issuer, Destination, Recipient and replay
  * are checked on top of it (verify-response.ts): node-saml does not check them.
  */
-export function samlClient(provider: SAMLProviderItem): SAML {
+export function samlClient(provider: SAMLProviderItem, cache: CacheProvider = pendingRequests(provider)): SAML {
   const sp = samlService(provider);
   return new SAML({
     issuer: sp.entityID,
@@ -27,7 +27,7 @@ export function samlClient(provider: SAMLProviderItem): SAML {
     acceptedClockSkewMs: CLOCK_SKEW_MS,
     validateInResponseTo: ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: PENDING_REQUEST_TTL_SECONDS * 1000,
-    cacheProvider: pendingRequests(provider),
+    cacheProvider: cache,
     identifierFormat: NAMEID_EMAIL,
     // Identity providers that used MFA answer an exact password context with an error (Entra ID).
     disableRequestedAuthnContext: true,

@@ -13,6 +13,8 @@ const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
 /** What a verified assertion tells about the person, and what the replay store needs. */
 export interface VerifiedAssertion {
   profile: Profile;
+  /** The pending request the response answers (node-saml checked it was one of this provider's). */
+  inResponseTo?: string;
   assertionId: string;
   /** Epoch ms after which the assertion can no longer be accepted (its NotOnOrAfter plus skew). */
   usableUntilMs: number;
@@ -55,7 +57,8 @@ export async function verifySAMLResponse(provider: SAMLProviderItem, samlRespons
   const notOnOrAfter = [assertion.Conditions?.[0]?.$?.NotOnOrAfter, ...confirmations.map((d) => d.$?.NotOnOrAfter)]
     .map((t) => (t ? Date.parse(t) : NaN)).filter((t) => Number.isFinite(t));
   if (notOnOrAfter.length === 0) throw refused('the assertion has no NotOnOrAfter');
-  return { profile, assertionId, usableUntilMs: Math.max(...notOnOrAfter) + CLOCK_SKEW_MS };
+  const inResponseTo = typeof profile.inResponseTo === 'string' ? profile.inResponseTo : undefined;
+  return { profile, inResponseTo, assertionId, usableUntilMs: Math.max(...notOnOrAfter) + CLOCK_SKEW_MS };
 }
 
 /** node-saml messages that name a symptom rather than its cause. */
