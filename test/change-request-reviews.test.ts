@@ -246,8 +246,8 @@ describe('requested reviewers', () => {
     expect(list.body).toEqual({ items: [requested(f.named)], count: 1, next: { page: expect.any(String) } });
     const rest = await api.request('GET', `${crPath(f, crId)}/requested-reviewers`, { token: f.reader.token, query: { limit: 1, page: list.body.next.page } });
     expect(rest.body).toEqual({ items: [requested(f.reader)], count: 1 });
-    // The change request list's requestedReviewer filter follows the requests.
-    const filtered = await api.request('GET', `/spaces/${f.spaceId}/change-requests`, { token: f.author.token, query: { status: 'draft', requestedReviewer: f.named.user.id } });
+    // The change request list's requestedReviewer filter follows the requests (the request moved it to open, the default status).
+    const filtered = await api.request('GET', `/spaces/${f.spaceId}/change-requests`, { token: f.author.token, query: { requestedReviewer: f.named.user.id } });
     expect(filtered.body.items.map((c: { id: string }) => c.id)).toEqual([crId]);
 
     expect((await api.request('DELETE', `${crPath(f, crId)}/requested-reviewers/${f.named.user.id}`, { token: f.author.token })).status).toBe(205);
@@ -255,8 +255,33 @@ describe('requested reviewers', () => {
     // A requested user may decline their own request.
     expect((await api.request('DELETE', `${crPath(f, crId)}/requested-reviewers/${f.reader.user.id}`, { token: f.reader.token })).status).toBe(205);
     expect((await api.request('GET', `${crPath(f, crId)}/requested-reviewers`, { token: f.author.token })).body).toEqual({ items: [], count: 0 });
-    const after = await api.request('GET', `/spaces/${f.spaceId}/change-requests`, { token: f.author.token, query: { status: 'draft', requestedReviewer: f.named.user.id } });
+    const after = await api.request('GET', `/spaces/${f.spaceId}/change-requests`, { token: f.author.token, query: { requestedReviewer: f.named.user.id } });
     expect(after.body.items).toEqual([]);
+  });
+
+  it('asking for reviews moves a draft to open, in the space counters and the lists reviewers read', async () => {
+    const f = await fixture();
+    const crId = await changeRequest(f);
+    const space = async () => (await api.request('GET', `/spaces/${f.spaceId}`, { token: f.author.token })).body;
+    const before = await space();
+    expect((await api.request('GET', crPath(f, crId), { token: f.author.token })).body.status).toBe('draft');
+    await requestReview(f, crId, [f.named]);
+    const cr = (await api.request('GET', crPath(f, crId), { token: f.author.token })).body;
+    expect(cr.status).toBe('open');
+    expect(await space()).toMatchObject({
+      changeRequestsDraft: before.changeRequestsDraft - 1, changeRequestsOpen: before.changeRequestsOpen + 1, changeRequests: before.changeRequests,
+    });
+    // What the reviewer lists by default (status open): the space's and the organization's.
+    const mine = { requestedReviewer: f.named.user.id };
+    expect((await api.request('GET', `/spaces/${f.spaceId}/change-requests`, { token: f.named.token, query: mine })).body.items.map((c: { id: string }) => c.id)).toEqual([crId]);
+    expect((await api.request('GET', `/orgs/${f.org.id}/change-requests`, { token: f.named.token, query: mine })).body.items.map((c: { id: string }) => c.id)).toEqual([crId]);
+    // Asking again, or once open, changes no counter; an archived one is not reopened by it (409).
+    await requestReview(f, crId, [f.other]);
+    expect(await space()).toMatchObject({ changeRequestsDraft: before.changeRequestsDraft - 1, changeRequestsOpen: before.changeRequestsOpen + 1 });
+    expect((await api.request('PATCH', crPath(f, crId), { token: f.author.token, body: { status: 'archived' } })).status).toBe(200);
+    const archived = await api.request('POST', `${crPath(f, crId)}/requested-reviewers`, { token: f.author.token, body: { users: [f.named.user.id] } });
+    expect(archived.status).toBe(409);
+    expect((await api.request('GET', crPath(f, crId), { token: f.author.token })).body.status).toBe('archived');
   });
 
   it('refuses callers below edit, the author as reviewer, users who cannot read the space, and bad bodies', async () => {

@@ -8,7 +8,7 @@ import { memberEntity } from '../../db/entities/member.ts';
 import type { ChangeRequestItem } from '../../db/entities/change-request.ts';
 import { nowIso } from '../../clock.ts';
 import { loadChangeRequest } from '../../presenters/read/change-request.ts';
-import { updateChangeRequest, type ChangeRequestChanges } from '../change-requests/update.ts';
+import { spaceStatusCounterWrite, updateChangeRequest, type ChangeRequestChanges } from '../change-requests/update.ts';
 import { retryOnConflict } from '../retry.ts';
 import {
   assertReviewable, assertReviewerCount, reviewStateOf, reviewStateWrite, reviewsChangedConcurrently,
@@ -42,7 +42,7 @@ async function checkReviewers(request: RequestScope, access: Awaited<ReturnType<
  * requestReviewersForChangeRequest: asks users to review. A user asked again gets a fresh
  * request, which makes their earlier review outdated (the public interface's "superseded by a
  * newer review request"). The optional subject and description are applied first, with the
- * rule of PATCH (its author with edit, or the review role).
+ * rule of PATCH (its author with edit, or the review role). A draft becomes open.
  */
 export async function requestReviewers(request: RequestScope, spaceId: string, idOrNumber: string, users: string[], changes: ChangeRequestChanges) {
   const first = await loadChangeRequest(request, spaceId, idOrNumber);
@@ -63,8 +63,16 @@ export async function requestReviewers(request: RequestScope, spaceId: string, i
       delete state.latestReviews[userId];
     }
     assertReviewerCount(state);
-    await transact([reviewStateWrite(cr, state)], reviewsChangedConcurrently);
-    const updated: ChangeRequestItem = { ...cr, ...state, reviewsVersion: (cr.reviewsVersion ?? 0) + 1 };
+    // Asking for reviews moves a draft into review (the public interface: "move the change
+    // request into the review workflow"), so it shows in the lists of open change requests.
+    const opens = cr.status === 'draft';
+    await transact([
+      reviewStateWrite(cr, state, opens ? { open: requestedAt } : {}),
+      ...(opens ? [spaceStatusCounterWrite(cr.spaceId, 'draft', 'open', requestedAt)] : []),
+    ], reviewsChangedConcurrently);
+    const updated: ChangeRequestItem = {
+      ...cr, ...state, reviewsVersion: (cr.reviewsVersion ?? 0) + 1, ...(opens ? { status: 'open' as const, updatedAt: requestedAt } : {}),
+    };
     return { ...access, changeRequest: updated };
   });
 }

@@ -57,11 +57,18 @@ export function assertReviewerCount(state: ReviewState): void {
 /**
  * The write of a change request's new review state: conditional on the state version read
  * (every review write bumps it, so concurrent writers serialise and merges see them), on the
- * status read, and, for a submitted review, on the revision it applies to.
+ * status read, and, for a submitted review, on the revision it applies to. With `open` (a
+ * time), a draft becomes open: asking for reviews puts it in review.
  */
-export function reviewStateWrite(cr: ChangeRequestItem, next: ReviewState, options: { revision?: string; addComment?: boolean } = {}): Write<unknown> {
+export function reviewStateWrite(
+  cr: ChangeRequestItem, next: ReviewState, options: { revision?: string; addComment?: boolean; open?: string } = {},
+): Write<unknown> {
   return changeRequestEntity.update({ spaceId: cr.spaceId, changeRequestId: cr.id }, {
-    set: { requestedReviewers: next.requestedReviewers, reviewRequests: next.reviewRequests, latestReviews: next.latestReviews },
+    set: {
+      requestedReviewers: next.requestedReviewers, reviewRequests: next.reviewRequests, latestReviews: next.latestReviews,
+      // `open`: the time a draft moves to open (asked for review).
+      ...(options.open ? { status: 'open', updatedAt: options.open } : {}),
+    },
     add: { reviewsVersion: 1, ...(options.addComment ? { comments: 1 } : {}) },
     if: (w) => w.and(
       w.eq('status', cr.status),

@@ -56,7 +56,7 @@ export async function updateChangeRequest(request: RequestScope, spaceId: string
  * archived are only in the total). `updatedAt` moves for the reason given in
  * create.ts (space updates are optimistic on it).
  */
-function spaceStatusCounterWrite(spaceId: string, from: ChangeRequestStatus, to: ChangeRequestStatus, now: string): Write<unknown> {
+export function spaceStatusCounterWrite(spaceId: string, from: ChangeRequestStatus, to: ChangeRequestStatus, now: string): Write<unknown> {
   const fromCounter = statusCounter(from);
   const toCounter = statusCounter(to);
   return spaceEntity.update({ spaceId }, {
