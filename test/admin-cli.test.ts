@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 import { randomId } from '../shared/ids.ts';
+import { useTestApi } from './support/api.ts';
 
 /**
  * The admin CLI (`npm run admin -- ...`, shared/local/admin-cli.ts) as an operator runs it,
@@ -127,4 +128,57 @@ describe('admin CLI: usage, bad arguments and unknown tokens', () => {
     expect(revoked.stdout).toMatch(/^revoked; /);
     expect(await tokenEntity.get({ hash: sha256Hex(token) })).toMatchObject({ userId, revokedAt: expect.any(String) });
   }, 120_000);
+});
+
+describe('admin CLI: listing and revoking a user\'s tokens without their secrets', () => {
+  const api = useTestApi();
+
+  it('token list shows labels and dates, never secrets; token revoke --user [--label] revokes them, and the API refuses them within the window', async () => {
+    const userId = `hopper${randomId(8).toLowerCase()}`;
+    expect((await admin('user', 'create', '--id', userId, '--email', `${userId}@example.com`, '--name', 'Grace Hopper')).code).toBe(0);
+    const ci = (await admin('token', 'create', '--user', userId, '--label', 'ci')).stdout.trim();
+    const laptop = (await admin('token', 'create', '--user', userId, '--label', 'laptop')).stdout.trim();
+    for (const token of [ci, laptop]) expect((await api.request('GET', '/user', { token })).status).toBe(200);
+
+    const listed = await admin('token', 'list', '--user', userId);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      { label: 'ci', createdAt: expect.any(String) },
+      { label: 'laptop', createdAt: expect.any(String) },
+    ]);
+    expect(listed.stdout).not.toContain(ci.slice(4));
+    expect(listed.stdout).not.toContain(laptop.slice(4));
+
+    const byLabel = await admin('token', 'revoke', '--user', userId, '--label', 'ci');
+    expect(byLabel.code, byLabel.stderr).toBe(0);
+    expect(byLabel.stdout.trim()).toBe(`revoked 1 token of ${userId} labelled ci; a running server stops accepting it within 5 s (AUTH_CACHE_SECONDS, its authentication cache)`);
+    // The README's revocation window: another process's revocation applies within AUTH_CACHE_SECONDS.
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 7_000) {
+      status = (await api.request('GET', '/user', { token: ci })).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - revokedAt).toBeLessThan(6_000);
+    expect((await api.request('GET', '/user', { token: laptop })).status).toBe(200);
+
+    const all = await admin('token', 'revoke', '--user', userId);
+    expect(all.stdout.trim()).toMatch(new RegExp(`^revoked 1 token of ${userId}; `));
+    const none = await admin('token', 'revoke', '--user', userId);
+    expect(none.code).toBe(0);
+    expect(none.stdout.trim()).toBe(`no active token of ${userId}; nothing to revoke`);
+    const after = JSON.parse((await admin('token', 'list', '--user', userId)).stdout) as { label: string; revokedAt?: string }[];
+    expect(after.map((t) => [t.label, typeof t.revokedAt])).toEqual([['ci', 'string'], ['laptop', 'string']]);
+
+    const both = await admin('token', 'revoke', '--user', userId, '--token', laptop);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^--token and --user cannot be combined\n/);
+    const neither = await admin('token', 'revoke');
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(/^--token <token> or --user <userId> is required\n/);
+    const nobody = await admin('token', 'list', '--user', `nobody${randomId(6)}`);
+    expect(nobody.code).toBe(2);
+    expect(nobody.stderr).toMatch(/^No user nobody/);
+  }, 180_000);
 });

@@ -4,7 +4,8 @@ import { addMember } from '../commands/members/add.ts';
 import { createAccessToken } from '../commands/tokens/create.ts';
 import { createOrganization } from '../commands/organizations/create.ts';
 import { createUser, getUser } from '../commands/users/create.ts';
-import { revokeAccessToken } from '../commands/tokens/revoke.ts';
+import { revokeAccessToken, revokeUserTokens } from '../commands/tokens/revoke.ts';
+import { listAccessTokens } from '../commands/tokens/list.ts';
 import { roles, type Role } from '../http/schemas.ts';
 import { chooseLocalStack, readLocalStacks } from './local-stack-file.ts';
 import { config } from '../config.ts';
@@ -19,7 +20,9 @@ const usage = `Usage: npm run admin -- <command> [options]
   org create --title <title> --owner <userId> [--id <id>]
   member add --org <orgId> --user <userId> --role <${roles.join('|')}|guest>
   token create --user <userId> [--label <label>]     prints the token once (stored hashed)
+  token list --user <userId>                          the user's tokens: label, dates (never the secret)
   token revoke --token <token>
+  token revoke --user <userId> [--label <label>]      every active token of the user (of that label)
   blobs sweep                                          deletes blobs no record names, older than
                                                        BLOB_SWEEP_GRACE_HOURS (24); prints the counts
 
@@ -143,16 +146,41 @@ switch (command) {
     console.log(token);
     break;
   }
+  case 'token list': {
+    const user = await requireUser(need('user'));
+    const tokens = await listAccessTokens(user.id);
+    console.log(JSON.stringify(tokens.map((t) => ({
+      label: t.label, createdAt: t.createdAt,
+      ...(t.expiresAt !== undefined ? { expiresAt: new Date(t.expiresAt * 1000).toISOString() } : {}),
+      ...(t.revokedAt ? { revokedAt: t.revokedAt } : {}),
+    })), null, 2));
+    break;
+  }
   case 'token revoke': {
-    if (!await revokeAccessToken(need('token'))) {
-      console.error('token revoke failed: no access token matches the one given (nothing was revoked)');
-      process.exit(1);
+    // By secret, or every active token of a user (optionally one label's) when the secrets are lost.
+    if (values.token !== undefined && values.user !== undefined) fail('--token and --user cannot be combined');
+    let revoked: string;
+    if (values.user !== undefined) {
+      const user = await requireUser(need('user'));
+      const count = await revokeUserTokens(user.id, values.label);
+      if (count === 0) {
+        console.log(`no active token of ${user.id}${values.label !== undefined ? ` labelled ${values.label}` : ''}; nothing to revoke`);
+        break;
+      }
+      revoked = `revoked ${count} token${count === 1 ? '' : 's'} of ${user.id}${values.label !== undefined ? ` labelled ${values.label}` : ''}`;
+    } else {
+      if (values.token === undefined) fail('--token <token> or --user <userId> is required');
+      if (!await revokeAccessToken(need('token'))) {
+        console.error('token revoke failed: no access token matches the one given (nothing was revoked)');
+        process.exit(1);
+      }
+      revoked = 'revoked';
     }
     // A server keeps what authentication read for AUTH_CACHE_SECONDS (shared/http/auth-cache.ts),
     // and this process cannot clear another's cache.
     console.log(authCacheSeconds === 0
-      ? 'revoked; a running server refuses it from its next request (AUTH_CACHE_SECONDS=0)'
-      : `revoked; a running server stops accepting it within ${authCacheSeconds} s (AUTH_CACHE_SECONDS, its authentication cache)`);
+      ? `${revoked}; a running server refuses it from its next request (AUTH_CACHE_SECONDS=0)`
+      : `${revoked}; a running server stops accepting it within ${authCacheSeconds} s (AUTH_CACHE_SECONDS, its authentication cache)`);
     break;
   }
   case 'blobs sweep': {
