@@ -6,6 +6,7 @@ import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace, editChangeRequest, createChangeRequest, mergeChangeRequest } from './support/factories.ts';
 import { cloneBranch, commitFiles, createRepo, git, useGitServer } from './support/git-server.ts';
 import { settleGit } from './support/git-sync.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
 
 /**
  * Git sync with repositories as teams keep them: what is not documentation (submodules,
@@ -179,5 +180,25 @@ describe('export onto a branch that moved on since the last sync', () => {
     expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
     expect(refused.message).toContain('the branch main no longer holds the commit this space last synced with');
     expect(await fileAt(name, 'README.md')).toMatchObject({ head: rewritten, text: '# Home\n\nRewritten.\n' });
+  });
+});
+
+describe('branches', () => {
+  it('an import of a branch that does not exist fails once with its name, and is not retried', async () => {
+    const name = `branches-${Date.now()}-${counter++}`;
+    await createRepo(server, name, { 'README.md': '# Home\n' });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    const before = (await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body.revision;
+    expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/feature/ünïcode' } })).status).toBe(204);
+    const failed = (await settle(spaceId)).operations.last;
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1, ref: 'refs/heads/feature/ünïcode' });
+    expect(failed.message).toBe(`Git import refs/heads/feature/ünïcode from ${url} failed: The branch feature/ünïcode does not exist in the repository`);
+    // Past the queue's visibility timeout (1 s in tests) nothing comes back: the job was deleted, not left to SQS.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await pollOnce('git', 1);
+    const later = (await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token })).body.operations.last;
+    expect(later).toMatchObject({ id: failed.id, status: 'failed', attempts: 1 });
+    expect((await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body.revision).toBe(before);
   });
 });

@@ -63,6 +63,9 @@ export function repoNameOf(url: string): string {
   }
 }
 
+/** A failure that retrying cannot change (a branch that is not there, a conflict): recorded, not retried. */
+export class FinalError extends Error {}
+
 export interface FlatEntry {
   oid: string;
   mode: string;
@@ -117,7 +120,7 @@ export class Checkout {
       const has = (name: string) => refs.has(name);
       let source: string | undefined;
       if (has(ref)) source = ref;
-      else if (options.requireRef) throw new Error(`The branch ${branch} does not exist in the repository`);
+      else if (options.requireRef) throw new FinalError(`The branch ${branch} does not exist in the repository`);
       else if (options.fallbackRef && has(options.fallbackRef)) source = options.fallbackRef;
       else source = refs.get('ref: HEAD') ?? [...refs.keys()].find((name) => name.startsWith('refs/heads/'));
       if (!source) {

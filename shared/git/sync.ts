@@ -5,7 +5,8 @@
  * import's transaction only succeeds once per operation. Every failure is recorded on the
  * operation (clear message, URL without credentials) and rethrown, so SQS retries it and
  * finally moves it to the DLQ; a refusal of the egress guard (address not allowed, over the
- * size cap, too many redirects) is final and is not retried.
+ * size cap, too many redirects), a branch to import that does not exist and an export's
+ * conflict are final and are not retried.
  */
 import { transact, type Write } from '../db/writes.ts';
 import { movePrimaryRevision } from '../content/primary-revision.ts';
@@ -15,7 +16,7 @@ import { gitInfoEntity, gitOperationEntity, type GitOperationItem } from '../db/
 import { loadRevision, prepareRevision } from '../content/revisions.ts';
 import { revisionEntity } from '../db/entities/revision.ts';
 import type { Job } from '../jobs/jobs.ts';
-import { Checkout, redactText, redactUrl, repoNameOf, type FlatEntry } from './repo.ts';
+import { Checkout, FinalError, redactText, redactUrl, repoNameOf, type FlatEntry } from './repo.ts';
 import type { Manifest } from '../content/types.ts';
 import { importRepository } from './import.ts';
 import { exportManifest } from './export.ts';
@@ -32,9 +33,6 @@ import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
 export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
 class Skip extends Error {}
-
-/** A sync that cannot go on as asked (the branch moved on under an export): failed, not retried. */
-class Conflict extends Error {}
 
 /** Attempts of a sync: the git queue's receive limit, after which SQS moves the job to the DLQ. */
 export const MAX_SYNC_ATTEMPTS = MAX_RECEIVE_COUNT;
@@ -83,8 +81,8 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     }
     const message = redactText(describe(error, job), job.url ?? '');
     await updateOperation(spaceId, operationId, { status: 'failed', message, finishedAt: nowIso(), progress: progress.snapshot() });
-    // Completed with a failure once the sync fails for good: a refusal or conflict (not retried) or the last attempt (then the DLQ).
-    const refused = finalRefusal(error) || error instanceof Conflict;
+    // Completed with a failure once the sync fails for good: a refusal (not retried) or the last attempt (then the DLQ).
+    const refused = finalRefusal(error);
     if (refused || attempt >= MAX_SYNC_ATTEMPTS) await emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'failure', undefined));
     if (refused) return;
     throw new Error(message);
@@ -108,8 +106,9 @@ function egressCause(error: unknown): EgressError | undefined {
   return undefined;
 }
 
-/** Retrying cannot change these: the same URL would be refused again. */
+/** Retrying cannot change these: the same URL would be refused again, the branch is not there, the files conflict. */
 function finalRefusal(error: unknown): boolean {
+  if (error instanceof FinalError) return true;
   const failure = egressCause(error)?.failure;
   return failure === 'forbidden' || failure === 'too-large' || failure === 'redirects';
 }
@@ -286,14 +285,14 @@ async function treeToExport(job: GitSyncJob, manifest: Manifest, checkout: Check
   if (job.force || !synced || !checkout.branchExists || checkout.head === synced) return { tree: await exportManifest(manifest, target(files), options) };
   const resolve = 'import the branch first to bring its changes into the space, or export with force to replace them';
   if (!checkout.since) {
-    throw new Conflict(`the branch ${checkout.branch} no longer holds the commit this space last synced with (${synced.slice(0, 7)}: its history was rewritten); nothing was pushed: ${resolve}`);
+    throw new FinalError(`the branch ${checkout.branch} no longer holds the commit this space last synced with (${synced.slice(0, 7)}: its history was rewritten); nothing was pushed: ${resolve}`);
   }
   const base = await checkout.files(checkout.since);
   const ours = await exportManifest(manifest, target(base), options);
   const { tree, conflicts } = mergeTrees(base, ours, files);
   if (conflicts.length > 0) {
     const listed = conflicts.slice(0, 10).join(', ') + (conflicts.length > 10 ? ` and ${conflicts.length - 10} more` : '');
-    throw new Conflict(`the branch ${checkout.branch} moved on since this space last synced with it (${synced.slice(0, 7)}, now ${checkout.head!.slice(0, 7)}) and these files changed on both sides: ${listed}; nothing was pushed: ${resolve}`);
+    throw new FinalError(`the branch ${checkout.branch} moved on since this space last synced with it (${synced.slice(0, 7)}, now ${checkout.head!.slice(0, 7)}) and these files changed on both sides: ${listed}; nothing was pushed: ${resolve}`);
   }
   return { tree, ours };
 }
