@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { conditionExpression, id, listQueryEntries, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
+import { conditionExpression, id, listQueryEntries, oneLine, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 import { siteTypes, siteVisibilities } from '../../shared/db/entities/site.ts';
 
@@ -11,7 +11,7 @@ export const groupSectionParams = v.object({ organizationId: id, siteId: id, sit
 export const shareLinkParams = v.object({ organizationId: id, siteId: id, shareLinkId: id });
 
 const str = () => v.string('must be a string');
-const siteTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'));
+const siteTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'), oneLine);
 const visibility = v.picklist(siteVisibilities, `must be one of ${siteVisibilities.join(', ')}`);
 const basename = v.pipe(str(), v.maxLength(100, 'must be at most 100 characters'), v.regex(/^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/, 'must be 1 to 100 letters, digits, dots, dashes, underscores or tildes'));
 const proxyOrigin = v.pipe(str(), v.maxLength(512, 'must be at most 512 characters'), v.regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by one or more path segments, e.g. example.com/docs'));
@@ -79,7 +79,7 @@ export const moveSiteSpaceBody = v.strictObject({
   ], 'must be {before: {type: site-space, siteSpace}} or {after: {type: site-space, siteSpace}}')),
 });
 
-const sectionTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'));
+const sectionTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'), oneLine);
 
 export const createSectionBody = v.strictObject({
   spaceId: id,
@@ -104,7 +104,7 @@ export const moveSectionBody = v.strictObject({
   ], 'must be {before: {type: site-section, siteSection}} or {after: {type: site-section, siteSection}}')),
 });
 
-const groupTitle = v.pipe(str(), v.trim(), v.minLength(1, 'must be 1 to 100 characters'), v.maxLength(100, 'must be 1 to 100 characters'));
+const groupTitle = v.pipe(str(), v.trim(), v.minLength(1, 'must be 1 to 100 characters'), v.maxLength(100, 'must be 1 to 100 characters'), oneLine);
 
 export const createGroupBody = v.strictObject({
   title: groupTitle,

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { conditionExpression, emojiOrEmpty, id } from '../http/schemas.ts';
+import { conditionExpression, emojiOrEmpty, id, oneLine } from '../http/schemas.ts';
 import { documentLimitsCheck, pageDocumentLimits } from './limits.ts';
 import { markdownPrecheck } from './markdown/limits.ts';
 import { egressUrl } from '../net/url-schema.ts';
@@ -16,7 +16,7 @@ const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9]+(?:[-_.][a-
  * visibility condition here (docs/decisions.md, "Content changes: a page's `condition`").
  */
 const pageMetadata = {
-  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(250, 'must be at most 250 characters'))),
+  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(250, 'must be at most 250 characters'), oneLine)),
   slug: v.optional(slug),
   emoji: v.optional(emojiOrEmpty),
   icon: v.optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),

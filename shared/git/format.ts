@@ -7,6 +7,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { List, ListItem, Nodes, PhrasingContent, RootContent } from 'mdast';
 import { toString } from 'mdast-util-to-string';
+import { toMarkdown } from 'mdast-util-to-markdown';
 import { fromHtml } from 'hast-util-from-html';
 import { toHtml } from 'hast-util-to-html';
 import type { Element, RootContent as HastContent } from 'hast';
@@ -194,19 +195,41 @@ function findLink(nodes: PhrasingContent[]): Extract<Nodes, { type: 'link' }> | 
   return undefined;
 }
 
+// Characters that may make markdown of a title mean something else than its text.
+const MARKDOWN_SIGNIFICANT = /[*_`<>&!~$|#{}\\[\]]|^[\s\d+=-]|\s$/;
+
+/**
+ * A title as SUMMARY.md writes it (link text, or a group's heading), such that parseSummary
+ * reads back the same title: as written when it does (GitBook's own files print back
+ * unchanged), else escaped by mdast-util-to-markdown (a title `Use \`npm\` *now*` would read
+ * back as "Use npm now", `a <b>` would lose its tag). Line breaks, which would end the
+ * entry and start another, are spaces (titles taken through the API have none).
+ */
+function summaryText(title: string, as: 'link' | 'heading'): string {
+  const line = title.replace(/[\r\n\u2028\u2029]+/g, ' ').trim();
+  const print = (text: string) => (as === 'link' ? `* [${text}](page.md)` : `## ${text}`);
+  const reads = (text: string) => {
+    const [group] = parseSummary(print(text));
+    return (as === 'link' ? group?.entries[0]?.title : group?.title) === line;
+  };
+  const plain = as === 'link' ? line.replace(/([[\]\\])/g, '\\$1') : line;
+  if (!MARKDOWN_SIGNIFICANT.test(line) || reads(plain)) return plain;
+  const escaped = toMarkdown({ type: 'paragraph', children: [{ type: 'text', value: line }] }).trimEnd().replace(/(?<!\\)\]/g, '\\]');
+  return escaped;
+}
+
 /** SUMMARY.md as export writes it. */
 export function printSummary(groups: SummaryGroup[]): string {
   const lines = ['# Table of contents', ''];
   const entry = (e: SummaryEntry, depth: number) => {
-    const title = e.title.replace(/([[\]\\])/g, '\\$1');
-    lines.push(`${'  '.repeat(depth)}* [${title}](${linkTarget(e.href ?? e.path ?? '')})`);
+    lines.push(`${'  '.repeat(depth)}* [${summaryText(e.title, 'link')}](${linkTarget(e.href ?? e.path ?? '')})`);
     for (const child of e.children) entry(child, depth + 1);
   };
   for (const [index, group] of groups.entries()) {
     if (group.title !== undefined) {
       if (index > 0 || lines.length > 2) lines.push('');
       const anchor = group.anchor ? ` ${toHtml({ type: 'element', tagName: 'a', properties: { href: `#${group.anchor}`, id: group.anchor }, children: [] })}` : '';
-      lines.push(`## ${group.title}${anchor}`, '');
+      lines.push(`## ${summaryText(group.title, 'heading')}${anchor}`, '');
     }
     for (const e of group.entries) entry(e, 0);
   }

@@ -41,6 +41,13 @@ export const emojiOrEmpty = v.pipe(
   v.check((value) => value === '' || isEmoji(value), 'must be an emoji such as 🎉, its code points such as 1f389, or empty'),
 );
 
+/**
+ * A title is one line: no line breaks or other control characters, which would end a
+ * SUMMARY.md entry or a heading on Git export and start another, or break a header or a log
+ * line. Checked after trimming (surrounding whitespace is dropped, as before).
+ */
+export const oneLine = v.check<string, string>((value) => !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(value), 'must not contain line breaks or control characters');
+
 export const id = v.pipe(v.string('must be a string'), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters'));
 
 /**
