@@ -202,3 +202,36 @@ describe('branches', () => {
     expect((await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body.revision).toBe(before);
   });
 });
+
+describe('pages moved and deleted in Git', () => {
+  it('a moved page keeps its id (and what points at it), a deleted one goes, the others stay as they were', async () => {
+    const name = `moves-${Date.now()}-${counter++}`;
+    await createRepo(server, name, {
+      'README.md': '# Home\n\nRead [the install guide](install.md).\n', 'install.md': '# Install\n\nRun the installer.\n', 'old.md': '# Old\n\nObsolete.\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Install](install.md)\n* [Old](old.md)\n',
+    });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    const importBranch = async () => {
+      expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main' } })).status).toBe(204);
+      expect((await settle(spaceId)).operations.last.status).toBe('succeeded');
+      return (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages as { id: string; title: string; path: string; git: { path: string } }[];
+    };
+    const before = await importBranch();
+    await commitInClone(name, async (work) => {
+      await mkdir(path.join(work, 'guides'));
+      await git(['mv', 'install.md', 'guides/install.md'], work);
+      await git(['rm', '-q', 'old.md'], work);
+      await writeFile(path.join(work, 'README.md'), '# Home\n\nRead [the install guide](guides/install.md).\n');
+      await writeFile(path.join(work, 'SUMMARY.md'), '# Table of contents\n\n* [Home](README.md)\n* [Install](guides/install.md)\n');
+    }, { message: 'Move the install guide, drop the old page' });
+    const after = await importBranch();
+    expect(after.map((p) => [p.id, p.title, p.git.path])).toEqual([
+      [before[0]!.id, 'Home', 'README.md'],
+      [before[1]!.id, 'Install', 'guides/install.md'],
+    ]);
+    // The link follows the page.
+    const home = (await api.request('GET', `/spaces/${spaceId}/content/page/${before[0]!.id}`, { token: org.admin.token })).body.document;
+    expect(JSON.stringify(home)).toContain(`"ref":{"kind":"page","page":"${before[1]!.id}"}`);
+  });
+});

@@ -98,6 +98,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
       previousFiles.set(f.git.path, f);
     }
     for (const r of previous.reusableContents) if (r.git?.path) idsByKey.set(`include:${r.git.path}`, r.id);
+    keepIdsOfMovedPages(previous, content, idsByKey);
   }
   const idFor = (key: string) => {
     const existing = idsByKey.get(key);
@@ -275,6 +276,25 @@ export async function importRepository(source: RepoSource, options: { projectDir
     redirects,
     warnings: warnings.sort(),
   };
+}
+
+/**
+ * A page file moved in Git (its old path gone, the same bytes at a new path) keeps its page
+ * id, as git sees a rename: its comments, change requests and links from elsewhere follow it.
+ * Only exact moves, and only when no other vanished page had the same bytes.
+ */
+function keepIdsOfMovedPages(previous: Manifest, content: Map<string, FlatEntry>, idsByKey: Map<string, string>): void {
+  const vanished = new Map<string, string | undefined>();
+  for (const { page } of walkPages(previous.pages)) {
+    if (!page.git?.path || !page.git.oid || content.has(page.git.path)) continue;
+    vanished.set(page.git.oid, vanished.has(page.git.oid) ? undefined : page.id);
+  }
+  const arrived = new Map<string, string | undefined>();
+  for (const [path, entry] of content) {
+    if (!/\.md$/i.test(path) || idsByKey.has(`page:${path}`) || !vanished.get(entry.oid)) continue;
+    arrived.set(entry.oid, arrived.has(entry.oid) ? undefined : path);
+  }
+  for (const [oid, path] of arrived) if (path) idsByKey.set(`page:${path}`, vanished.get(oid)!);
 }
 
 const frontmatterWarning = (path: string, error: string) => `${path}: the frontmatter is not valid YAML (${error}); the page was read without it`;
