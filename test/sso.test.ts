@@ -72,9 +72,9 @@ describe('POST /orgs/{organizationId}/saml', () => {
     const broken = certificate.replace(/[A-Za-z]{20}/, 'AAAAAAAAAAAAAAAAAAAA');
     for (const [body, field] of [
       [{ ...valid, label: undefined }, 'label'], [{ ...valid, label: '' }, 'label'], [{ ...valid, label: 'x'.repeat(31) }, 'label'],
-      [{ ...valid, entityID: undefined }, 'entityID'], [{ ...valid, entityID: 'e'.repeat(1025) }, 'entityID'],
+      [{ ...valid, entityID: '' }, 'entityID'], [{ ...valid, entityID: 'e'.repeat(1025) }, 'entityID'],
       [{ ...valid, certificate: 'not a certificate' }, 'certificate'], [{ ...valid, certificate: broken }, 'certificate'],
-      [{ ...valid, certificate: undefined }, 'certificate'],
+      [{ ...valid, certificate: '' }, 'certificate'], [{ ...valid, certificate: null }, 'certificate'], [{ ...valid, ssoURL: null }, 'ssoURL'],
       [{ ...valid, ssoURL: 'http://acme.okta.com/sso' }, 'ssoURL'], [{ ...valid, ssoURL: 'nope' }, 'ssoURL'],
       [{ ...valid, defaultRole: 'owner' }, 'defaultRole'], [{ ...valid, defaultTeam: 5 }, 'defaultTeam'],
       [{ ...valid, defaultTeam: 'no-such-team' }, 'defaultTeam'], [{ ...valid, defaultTeam: foreignTeam.id }, 'defaultTeam'],
@@ -205,5 +205,47 @@ describe('GET /orgs/{organizationId}/sso', () => {
     expect((await api.request('GET', `/orgs/${empty.id}/sso`, { token: stranger.token })).body).toEqual({ items: [] });
     expect((await api.request('GET', '/orgs/no-such-org/sso', { token: stranger.token })).status).toBe(404);
     expect((await api.request('GET', `/orgs/${org.id}/sso`)).status).toBe(401);
+  });
+});
+
+describe('a provider created with its label only (pending)', () => {
+  it('gives the service addresses first, serves the SP metadata, refuses logins until an admin completes it, then is active', async () => {
+    const org = await newOrg();
+    // The IdP (Okta, Entra ID) asks for the ACS URL and SP entity id before it shows its own side.
+    const res = await api.request('POST', base(org), { token: org.admin.token, body: { label: 'Entra ID' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.id;
+    expect(res.body).toMatchObject({
+      label: 'Entra ID', status: 'pending', entityID: '', certificate: '', ssoURL: '', defaultRole: null,
+      service: { acsURL: `${api.url}/sso/saml/${id}/acs`, startURL: `${api.url}/sso/saml/${id}/start`, entityID: `${api.url}/sso/saml/${id}` },
+    });
+    const record = (await stored(org, id))!;
+    expect(record.label).toBe('Entra ID');
+    expect(['entityID', 'certificate', 'ssoURL'].filter((k) => k in record)).toEqual([]);
+    expect((await api.request('GET', `${base(org)}/${id}`, { token: org.admin.token })).body.status).toBe('pending');
+    expect((await api.request('GET', base(org), { token: org.admin.token })).body.items.map((p: { status: string }) => p.status)).toEqual(['pending']);
+
+    const metadata = await fetch(res.body.service.entityID);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.text()).toContain(`Location="${res.body.service.acsURL}"`);
+    const start = await fetch(res.body.service.startURL, { redirect: 'manual' });
+    expect(start.status).toBe(409);
+    expect(await start.json()).toEqual({ error: { code: 409, message: `SAML provider ${id} is not configured yet (missing entityID, certificate, ssoURL): an administrator of the organization must complete it` } });
+    const acs = await fetch(res.body.service.acsURL, { method: 'POST', body: new URLSearchParams({ SAMLResponse: 'PHg+' }) });
+    expect(acs.status).toBe(409);
+    expect((await api.request('GET', `/orgs/${org.id}/sso`, { token: org.admin.token })).body).toEqual({ items: [] });
+
+    const partial = await api.request('PATCH', `${base(org)}/${id}`, { token: org.admin.token, body: { entityID: valid.entityID, certificate } });
+    expect(partial.body).toMatchObject({ status: 'pending', entityID: valid.entityID, ssoURL: '' });
+    expect((await (await fetch(res.body.service.startURL, { redirect: 'manual' })).json()).error.message).toMatch(/missing ssoURL\)/);
+
+    const done = await api.request('PATCH', `${base(org)}/${id}`, { token: org.admin.token, body: { ssoURL: valid.ssoURL } });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ status: 'active', ssoURL: valid.ssoURL, entityID: valid.entityID, certificate: certificate.trim() });
+    expect((await stored(org, id))!.ssoURL).toBe(valid.ssoURL);
+    const redirect = await fetch(res.body.service.startURL, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')!.startsWith(`${valid.ssoURL}?SAMLRequest=`)).toBe(true);
+    expect((await api.request('GET', `/orgs/${org.id}/sso`, { token: org.admin.token })).body.items).toEqual([{ id, label: 'Entra ID', startURL: res.body.service.startURL }]);
   });
 });

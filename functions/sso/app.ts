@@ -13,6 +13,7 @@ import { presentSAMLProvider, presentSSOLoginOption } from '../../shared/present
 import { createSAMLProvider } from '../../shared/commands/saml-providers/create.ts';
 import { deleteSAMLProvider } from '../../shared/commands/saml-providers/delete.ts';
 import { updateSAMLProvider } from '../../shared/commands/saml-providers/update.ts';
+import { providerStatus } from '../../shared/sso/providers.ts';
 
 /**
  * SSO (spec 4.15): the SAML providers of an organization (admin only, reads included:
@@ -110,7 +111,8 @@ route(routes, op.listSSOProviderLoginsInOrganization, async (c) => {
   const org = await c.get('loader').get(organizationEntity.key({ orgId: organizationId }));
   if (!org) throw notFound(`No organization found with id ${organizationId}`);
   const providers = await samlProviderEntity.query.inOrg({ orgId: organizationId }).all();
-  return c.json({ items: providers.map((p) => presentSSOLoginOption(p)) });
+  // A pending provider cannot sign anyone in yet: not offered.
+  return c.json({ items: providers.filter((p) => providerStatus(p) === 'active').map((p) => presentSSOLoginOption(p)) });
 });
 
 export const app = groupApp(op.group, routes);

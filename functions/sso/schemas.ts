@@ -44,11 +44,12 @@ const fields = {
   defaultRole: nullableRole,
 };
 
+/** Only the label is required: the identity provider's side may come later (status `pending`), once it is set up with `service`. */
 export const createProviderBody = v.strictObject({
   label: fields.label,
-  entityID: fields.entityID,
-  certificate: fields.certificate,
-  ssoURL: fields.ssoURL,
+  entityID: v.optional(fields.entityID),
+  certificate: v.optional(fields.certificate),
+  ssoURL: v.optional(fields.ssoURL),
   defaultTeam: v.optional(fields.defaultTeam),
   defaultRole: v.optional(fields.defaultRole, null),
 });

@@ -5,7 +5,7 @@ import { validate } from '../../shared/http/validate.ts';
 import { errorBody, errorResponse } from '../../shared/http/errors.ts';
 import { samlRateLimit } from '../../shared/http/rate-limit.ts';
 import { presentUser } from '../../shared/presenters/user.ts';
-import { providerById } from '../../shared/sso/providers.ts';
+import { providerById, requireConfigured } from '../../shared/sso/providers.ts';
 import { samlClient, serviceProviderMetadata } from '../../shared/sso/saml-client.ts';
 import { verifySAMLResponse } from '../../shared/sso/verify-response.ts';
 import { pendingRequests } from '../../shared/sso/pending-requests.ts';
@@ -43,7 +43,7 @@ serviceProviderApp.get('/:providerId', validate('param', serviceProviderParams),
 });
 
 serviceProviderApp.get('/:providerId/start', validate('param', serviceProviderParams), validate('query', startQuery), async (c) => {
-  const provider = await providerById(c.req.valid('param').providerId);
+  const provider = requireConfigured(await providerById(c.req.valid('param').providerId));
   // HTTP-Redirect binding; node-saml stores the request id as pending (shared/sso/pending-requests.ts),
   // and this browser is the one that may receive the answer (shared/sso/browser-binding.ts).
   const cache = pendingRequests(provider, (requestId) => bindRequestToBrowser(c, provider, requestId));
@@ -53,7 +53,7 @@ serviceProviderApp.get('/:providerId/start', validate('param', serviceProviderPa
 });
 
 serviceProviderApp.post('/:providerId/acs', validate('param', serviceProviderParams), validate('form', acsForm), async (c) => {
-  const provider = await providerById(c.req.valid('param').providerId);
+  const provider = requireConfigured(await providerById(c.req.valid('param').providerId));
   const { SAMLResponse, RelayState } = c.req.valid('form');
   const type = accepts(c, { header: 'Accept', supports: ['text/html', 'application/json'], default: 'text/html' });
   const verified = await verifySAMLResponse(provider, SAMLResponse);

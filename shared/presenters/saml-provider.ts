@@ -4,6 +4,7 @@ import type { Role } from '../http/schemas.ts';
 import { config } from '../config.ts';
 import { apiLocation } from './urls.ts';
 import { presentTeam } from './team.ts';
+import { providerStatus } from '../sso/providers.ts';
 import type { SAMLProviderOutput } from './schemas/saml-provider.ts';
 
 /**
@@ -22,13 +23,14 @@ export function presentSAMLProvider(provider: SAMLProviderItem, context: { role:
     object: 'saml-provider',
     id: provider.id,
     label: provider.label,
-    ssoURL: provider.ssoURL,
-    entityID: provider.entityID,
-    certificate: provider.certificate,
+    // A pending provider lacks its identity provider's side: empty strings, as the fields are required.
+    ssoURL: provider.ssoURL ?? '',
+    entityID: provider.entityID ?? '',
+    certificate: provider.certificate ?? '',
     ...(context.team ? { defaultTeam: presentTeam(context.team, { role: context.role }) } : {}),
     defaultRole: provider.defaultRole,
     createdAt: provider.createdAt,
-    status: 'active',
+    status: providerStatus(provider),
     service: samlService(provider),
     urls: { location: apiLocation(`/orgs/${provider.orgId}/saml/${provider.id}`) },
   };

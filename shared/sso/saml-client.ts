@@ -2,6 +2,7 @@ import { SAML, ValidateInResponseTo, generateServiceProviderMetadata, type Cache
 import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
 import { samlService } from '../presenters/saml-provider.ts';
 import { pendingRequests } from './pending-requests.ts';
+import type { ConfiguredSAMLProvider } from './providers.ts';
 import { CLOCK_SKEW_MS, PENDING_REQUEST_TTL_SECONDS } from './settings.ts';
 
 export const NAMEID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
@@ -14,7 +15,7 @@ export const NAMEID_UNSPECIFIED = 'urn:oasis:names:tc:SAML:1.1:nameid-format:uns
  * must name a pending request of this provider. Issuer, Destination, Recipient and replay
  * are checked on top of it (verify-response.ts): node-saml does not check them.
  */
-export function samlClient(provider: SAMLProviderItem, cache: CacheProvider = pendingRequests(provider)): SAML {
+export function samlClient(provider: ConfiguredSAMLProvider, cache: CacheProvider = pendingRequests(provider)): SAML {
   const sp = samlService(provider);
   return new SAML({
     issuer: sp.entityID,

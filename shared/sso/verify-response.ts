@@ -1,6 +1,6 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { SamlStatusError, type Profile } from '@node-saml/node-saml';
-import type { SAMLProviderItem } from '../db/entities/saml-provider.ts';
+import type { ConfiguredSAMLProvider } from './providers.ts';
 import { samlService } from '../presenters/saml-provider.ts';
 import { badRequest } from '../http/errors.ts';
 import { samlClient } from './saml-client.ts';
@@ -26,7 +26,7 @@ export interface VerifiedAssertion {
  * returns, this adds Issuer = the provider's entityID and Recipient = acsURL, and on the
  * response Destination = acsURL. A DTD is refused before any parsing (XXE, entity bombs).
  */
-export async function verifySAMLResponse(provider: SAMLProviderItem, samlResponse: string): Promise<VerifiedAssertion> {
+export async function verifySAMLResponse(provider: ConfiguredSAMLProvider, samlResponse: string): Promise<VerifiedAssertion> {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
   if (/<!DOCTYPE/i.test(xml)) throw badRequest('SAMLResponse: must not contain a document type declaration (DTD)');
   const { acsURL } = samlService(provider);

@@ -8,7 +8,10 @@ export type ProviderFields = Pick<SAMLProviderItem, 'label' | 'entityID' | 'cert
 export async function createSAMLProvider(orgId: string, fields: ProviderFields): Promise<SAMLProviderItem> {
   const now = nowIso();
   const provider: SAMLProviderItem = {
-    id: randomId(), orgId, label: fields.label, entityID: fields.entityID, certificate: fields.certificate, ssoURL: fields.ssoURL,
+    id: randomId(), orgId, label: fields.label,
+    ...(fields.entityID !== undefined ? { entityID: fields.entityID } : {}),
+    ...(fields.certificate !== undefined ? { certificate: fields.certificate } : {}),
+    ...(fields.ssoURL !== undefined ? { ssoURL: fields.ssoURL } : {}),
     ...(fields.defaultTeam !== undefined ? { defaultTeam: fields.defaultTeam } : {}),
     defaultRole: fields.defaultRole, createdAt: now, updatedAt: now,
   };

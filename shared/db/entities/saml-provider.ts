@@ -10,10 +10,11 @@ export interface SAMLProviderItem {
   id: string;
   orgId: string;
   label: string;
-  entityID: string;
+  /** The identity provider's side; a provider lacking any of the three is `pending` (shared/sso/providers.ts). */
+  entityID?: string;
   /** The PEM of the one X.509 certificate the admin pasted (shared/sso/certificate.ts). */
-  certificate: string;
-  ssoURL: string;
+  certificate?: string;
+  ssoURL?: string;
   /** Team id of the org new SSO members join, if any. */
   defaultTeam?: string;
   defaultRole: Role | null;

@@ -7,13 +7,14 @@ export const samlProviderSchema = v.object({
   object: v.literal('saml-provider'),
   id: v.string(),
   label: v.string(),
-  ssoURL: urlSchema,
+  /** Empty while the provider is pending. */
+  ssoURL: v.union([urlSchema, v.literal('')]),
   entityID: v.string(),
   certificate: v.string(),
   defaultTeam: v.optional(teamSchema),
   defaultRole: nullableRoleSchema,
   createdAt: timestampSchema,
-  status: v.literal('active'),
+  status: v.picklist(['active', 'pending']),
   service: v.object({ acsURL: urlSchema, startURL: urlSchema, entityID: urlSchema }),
   urls: v.object({ location: urlSchema }),
 });
