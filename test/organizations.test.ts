@@ -157,6 +157,25 @@ describe('GET /orgs/{organizationId}', () => {
     expect(asGuest.body.permissions).toMatchObject({ view: true, listMembers: false, listTeams: false, createContent: false });
   });
 
+  it('permissions.createContent says what creating at the root allows: the org role raised by defaultRole, never for guests', async () => {
+    const org = await newOrg();
+    const [reader, guest] = [await org.member('read'), await org.member(null)];
+    const attempt = async (token: string) => {
+      const createContent = (await officialClient(token).orgs.getOrganizationById(org.id)).data.permissions.createContent;
+      const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token, body: { title: 'Root space' } });
+      const collection = await api.request('POST', `/orgs/${org.id}/collections`, { token, body: { title: 'Root folder' } });
+      return { createContent, space: space.status, collection: collection.status };
+    };
+    expect(await attempt(reader.token)).toEqual({ createContent: false, space: 403, collection: 403 });
+    expect((await patchOrg(org, { defaultRole: 'create' })).status).toBe(200);
+    expect(await attempt(reader.token)).toEqual({ createContent: true, space: 201, collection: 201 });
+    // The list of the caller's organizations presents the same permissions.
+    const listed = await api.request('GET', '/orgs', { token: reader.token });
+    expect(listed.body.items.find((o: { id: string }) => o.id === org.id).permissions).toMatchObject({ createContent: true, createOpenAPISpec: false, admin: false });
+    // defaultRole raises members' roles, not guests' (docs/permissions.md).
+    expect(await attempt(guest.token)).toEqual({ createContent: false, space: 403, collection: 403 });
+  });
+
   it('404 for non-members, disabled members and missing organizations; 401 without a token', async () => {
     const org = await newOrg();
     const other = await newOrg();

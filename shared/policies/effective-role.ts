@@ -27,6 +27,17 @@ export function effectiveRole(
   return maxRole(member.role, inheritedLevel(org, chain));
 }
 
+/**
+ * The role at the organization's root from an org role (null: guest, undefined: not a
+ * member): what effectiveRole gives with no collection above. A role already raised this
+ * way passes through unchanged, so checks may be given either.
+ */
+export function roleAtRoot(role: Role | null | undefined, org: Pick<OrganizationItem, 'defaultRole'>): Role | null {
+  if (!role) return null;
+  if (role === 'admin') return 'admin';
+  return maxRole(role, org.defaultRole);
+}
+
 export function inheritedLevel(org: OrganizationItem, chain: LevelHolder[]): Role | null {
   for (const holder of chain) if (holder.defaultLevel !== 'inherit') return holder.defaultLevel;
   return org.defaultRole;

@@ -22,6 +22,10 @@ describe('declared policies', () => {
     expect(policies.organization.permissions({ role: undefined })).toMatchObject({ view: false, listMembers: false });
     expect(policies.organization.permissions({ role: null })).toMatchObject({ view: true, listMembers: false, createContent: false });
     expect(policies.site.permissions({ role: 'create' })).toMatchObject({ view: true, edit: true, create: true, admin: false });
+    // createContent is the role at the root: the org role raised by defaultRole, never a guest's.
+    expect(policies.organization.permissions({ role: 'read' }, { defaultRole: 'create' })).toMatchObject({ createContent: true, createOpenAPISpec: false });
+    expect(policies.organization.permissions({ role: null }, { defaultRole: 'create' })).toMatchObject({ createContent: false });
+    expect(policies.organization.permissions({ role: 'read' }, { defaultRole: null })).toMatchObject({ createContent: false });
     expect(policies.translation.permissions({ role: 'edit' })).toEqual({ view: true, edit: false });
   });
 
