@@ -1,4 +1,4 @@
-import { parse as parseYaml, parseDocument, type YAMLError } from 'yaml';
+import { parseDocument, type YAMLError } from 'yaml';
 import { ConditionFailed } from '../../db/errors.ts';
 import { nowIso } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
@@ -46,23 +46,61 @@ async function fetchSource(spec: OpenAPISpecItem): Promise<string> {
   }
 }
 
-/** Where a JSON or YAML syntax error is, without quoting the text around it. */
-function syntaxError(text: string, json: boolean): { message: string; code: string } {
-  // JSON.parse's message quotes the input: the YAML parser (a JSON superset) gives a position instead.
-  const error = parseDocument(text).errors[0] as YAMLError | undefined;
-  const where = error?.linePos ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
-  return { message: `Invalid ${json ? 'JSON' : 'YAML'} syntax${where}${error ? ` (${error.code})` : ''}`, code: 'SYNTAX' };
+/** Nesting deeper than this is refused: storing and rendering a document walk it recursively. */
+export const MAX_SPEC_DEPTH = 128;
+/** Aliases a YAML document may resolve (yaml's guard against billion-laughs expansions). */
+const MAX_YAML_ALIASES = 100;
+
+/** JSON (text starting with `{`, after any byte order mark) or YAML; errors name a position, never quote the text. */
+function parseText(source: string): unknown {
+  const text = source.replace(/^\uFEFF/, '');
+  const json = text.trimStart().startsWith('{');
+  if (json) {
+    try {
+      return JSON.parse(text);
+    } catch { /* located by the YAML parser below (JSON.parse's message quotes the text) */ }
+  }
+  const doc = parseDocument(text);
+  const error = doc.errors[0] as YAMLError | undefined;
+  if (error?.code === 'RESOURCE_EXHAUSTION') throw tooDeep();
+  if (error || json) {
+    const where = error?.linePos ? ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}` : '';
+    throw new ProcessError('PARSE_ERROR', 'The spec is neither valid JSON nor valid YAML', [
+      { message: `Invalid ${json ? 'JSON' : 'YAML'} syntax${where}${error ? ` (${error.code})` : ''}`, code: 'SYNTAX' },
+    ]);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (cause) {
+    if (!(cause instanceof ReferenceError)) throw cause;
+    // yaml's alias-expansion guard (ReferenceError), or an alias to an anchor that is not defined.
+    throw new ProcessError('PARSE_ERROR', 'The spec is not valid YAML', [{
+      message: `YAML aliases (*name) expand to more than ${MAX_YAML_ALIASES} copies of their anchors, or name an anchor that is not defined; expand them in the document`,
+      code: 'ALIASES',
+    }]);
+  }
+}
+
+const tooDeep = () => new ProcessError('PARSE_ERROR', 'The spec nests too deeply', [
+  { message: `The document nests objects and arrays more than ${MAX_SPEC_DEPTH} levels deep`, code: 'DEPTH' },
+]);
+
+/** Whether a parsed value nests deeper than `max` objects or arrays (walked without recursion). */
+function nestsDeeper(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!node || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Parses JSON or YAML and checks the shape of an OpenAPI 3.x / Swagger 2.0 document. */
 export function parseOpenAPIDocument(text: string): Record<string, unknown> {
-  let doc: unknown;
-  const json = text.trimStart().startsWith('{');
-  try {
-    doc = json ? JSON.parse(text) : parseYaml(text, { maxAliasCount: 100 });
-  } catch {
-    throw new ProcessError('PARSE_ERROR', 'The spec is neither valid JSON nor valid YAML', [syntaxError(text, json)]);
-  }
+  const doc = parseText(text);
+  if (nestsDeeper(doc, MAX_SPEC_DEPTH)) throw tooDeep();
   const errors: { message: string; code: string }[] = [];
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ProcessError('PARSE_ERROR', 'The spec is not an object', [{ message: 'The document must be an object', code: 'NOT_AN_OBJECT' }]);
