@@ -410,7 +410,8 @@ describe('SAML service provider: refusals change nothing', () => {
 
   it('refuses an unknown InResponseTo and an unsolicited response', async () => {
     await expectRefused((_id, email) => responseFor(provider, `_${randomId(20)}`, email), 401, 'SAMLResponse: InResponseTo is not valid');
-    await expectRefused((_id, email) => responseFor(provider, null, email), 401, 'SAMLResponse: InResponseTo is missing from response');
+    await expectRefused((_id, email) => responseFor(provider, null, email), 401,
+      'SAMLResponse: InResponseTo is missing: sign-ins started at the identity provider are not accepted, start at the provider\'s startURL');
   });
 
   it('refuses an answer to a request older than its few minutes', async () => {

@@ -65,6 +65,9 @@ export async function verifySAMLResponse(provider: ConfiguredSAMLProvider, samlR
 const clearer: Record<string, string> = {
   'No valid subject confirmation found among those available in the SAML assertion':
     'SAML assertion expired: no SubjectConfirmationData is valid now (NotBefore/NotOnOrAfter, 3 minutes of clock skew)',
+  // What an app tile at the identity provider (IdP-initiated sign-in) posts.
+  'InResponseTo is missing from response':
+    'InResponseTo is missing: sign-ins started at the identity provider are not accepted, start at the provider\'s startURL',
 };
 
 /**
