@@ -83,7 +83,7 @@ describe('submodules and symbolic links', () => {
     const guide = (entries: string[]) => entries.find((e) => e.endsWith('\tguide.md'));
     expect(after.filter((e) => e !== guide(after))).toEqual(before.filter((e) => e !== guide(before)));
     expect(guide(after)).not.toBe(guide(before));
-  });
+  }, 120_000);
 });
 
 describe('export onto a branch that moved on since the last sync', () => {
@@ -128,6 +128,8 @@ describe('export onto a branch that moved on since the last sync', () => {
     await editPage(spaceId, 'FAQ', '# FAQ\n\nNew answers, written in the app.\n');
     const merged = await exportTo(spaceId, url);
     expect(merged).toMatchObject({ operation: 'export', status: 'succeeded' });
+    const { operation } = (await api.request('GET', `/spaces/${spaceId}/git/info`, { token: token() })).body;
+    expect(operation).toEqual({ state: 'success', direction: 'export', startedAt: merged.startedAt, endedAt: merged.finishedAt });
     const after = await fileAt(name, 'guide.md');
     expect(after.text).toBe('# Guide\n\nNew guide, written in Git.\n');
     expect((await fileAt(name, 'faq.md')).text).toBe('# FAQ\n\nNew answers, written in the app.\n');
@@ -153,7 +155,7 @@ describe('export onto a branch that moved on since the last sync', () => {
     expect(await exportTo(spaceId, url, { force: true })).toMatchObject({ status: 'succeeded' });
     expect((await fileAt(name, 'faq.md')).text).toBe('# FAQ\n\nAnswers edited in the app again.\n');
     expect((await fileAt(name, 'guide.md')).text).toBe('# Guide\n\nOld guide.\n');
-  });
+  }, 120_000);
 
   it('refuses to export over a branch whose history was rewritten since the last sync', async () => {
     const name = `rewritten-${Date.now()}-${counter++}`;
@@ -180,7 +182,7 @@ describe('export onto a branch that moved on since the last sync', () => {
     expect(refused).toMatchObject({ status: 'failed', attempts: 1 });
     expect(refused.message).toContain('the branch main no longer holds the commit this space last synced with');
     expect(await fileAt(name, 'README.md')).toMatchObject({ head: rewritten, text: '# Home\n\nRewritten.\n' });
-  });
+  }, 60_000);
 });
 
 describe('branches', () => {
@@ -197,8 +199,10 @@ describe('branches', () => {
     // Past the queue's visibility timeout (1 s in tests) nothing comes back: the job was deleted, not left to SQS.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await pollOnce('git', 1);
-    const later = (await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token })).body.operations.last;
-    expect(later).toMatchObject({ id: failed.id, status: 'failed', attempts: 1 });
+    const info = (await api.request('GET', `/spaces/${spaceId}/git/info`, { token: org.admin.token })).body;
+    expect(info.operations.last).toMatchObject({ id: failed.id, status: 'failed', attempts: 1 });
+    // The public GitSyncState's `operation`, as GitBook's clients read a sync's outcome.
+    expect(info.operation).toEqual({ state: 'failure', direction: 'import', startedAt: failed.startedAt, endedAt: failed.finishedAt, error: failed.message });
     expect((await api.request('GET', `/spaces/${spaceId}`, { token: org.admin.token })).body.revision).toBe(before);
   });
 });
@@ -233,5 +237,5 @@ describe('pages moved and deleted in Git', () => {
     // The link follows the page.
     const home = (await api.request('GET', `/spaces/${spaceId}/content/page/${before[0]!.id}`, { token: org.admin.token })).body.document;
     expect(JSON.stringify(home)).toContain(`"ref":{"kind":"page","page":"${before[1]!.id}"}`);
-  });
+  }, 60_000);
 });

@@ -59,7 +59,22 @@ export function presentOperation(op: GitOperationItem | undefined) {
 }
 
 /**
- * Git info (spec 2.14) plus the last finished and the running (or queued) operation. Before
+ * The public `GitSyncState.operation` of an operation: queued or running is `running`, a
+ * skipped one (an older `timestamp`) a `success` that changed nothing, as its
+ * space_gitsync_completed event says; a failure carries its message as `error`.
+ */
+function publicOperation(op: GitOperationItem) {
+  const state = op.status === 'failed' ? 'failure' as const : op.status === 'succeeded' || op.status === 'skipped' ? 'success' as const : 'running' as const;
+  return {
+    state, direction: op.operation, startedAt: op.startedAt ?? op.requestedAt,
+    ...(state !== 'running' && op.finishedAt ? { endedAt: op.finishedAt } : {}),
+    ...(state === 'failure' && op.message ? { error: op.message } : {}),
+  };
+}
+
+/**
+ * Git info (spec 2.14) plus the last finished and the running (or queued) operation; the
+ * public `operation` is the running one, else the last. Before
  * any import or export the installation is `pending`, its provider GitHub (the interface's
  * default) and it has no `updatedAt`.
  */
@@ -77,6 +92,7 @@ export async function presentGitInfo(spaceId: string): Promise<GitInfoOutput> {
     ...(info?.updatedAt ? { updatedAt: info.updatedAt } : {}),
     ...(info?.ref ? { ref: info.ref } : {}),
     ...(info?.commit ? { commit: info.commit } : {}),
+    ...(running ?? last ? { operation: publicOperation((running ?? last)!) } : {}),
     operations: { last: presentOperation(last), running: presentOperation(running) },
   };
 }

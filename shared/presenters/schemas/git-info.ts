@@ -32,8 +32,17 @@ const operationSchema = v.nullable(v.object({
   progress: v.optional(progressSchema),
 }));
 
+/** The public `GitSyncState.operation`: the latest operation as GitBook's clients read it. */
+const publicOperationSchema = v.optional(v.object({
+  state: v.picklist(['running', 'failure', 'success', 'timeout']),
+  direction: v.picklist(['import', 'export']),
+  startedAt: timestampSchema,
+  endedAt: v.optional(timestampSchema),
+  error: v.optional(v.string()),
+}));
+
 /**
- * Git info (spec 2.14, public `GitSyncState`) plus `ref`, `commit` and the last and running
+ * Git info (spec 2.14, public `GitSyncState`, its `operation` included) plus `ref`, `commit` and the last and running
  * operations. Git sync is set up per space: the installation is the space's own
  * (`installationId` = the space id), `active` once an import or export was requested,
  * `pending` before. `updatedAt` only once there is something to date.
@@ -48,6 +57,7 @@ export const gitInfoSchema = v.object({
   updatedAt: v.optional(timestampSchema),
   ref: v.optional(v.string()),
   commit: v.optional(v.string()),
+  operation: publicOperationSchema,
   operations: v.object({ last: operationSchema, running: operationSchema }),
 });
 export type GitInfoOutput = v.InferOutput<typeof gitInfoSchema>;
