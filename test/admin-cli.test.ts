@@ -177,8 +177,11 @@ describe('admin CLI: listing and revoking a user\'s tokens without their secrets
     const neither = await admin('token', 'revoke');
     expect(neither.code).toBe(2);
     expect(neither.stderr).toMatch(/^--token <token> or --user <userId> is required\n/);
-    const nobody = await admin('token', 'list', '--user', `nobody${randomId(6)}`);
-    expect(nobody.code).toBe(2);
-    expect(nobody.stderr).toMatch(/^No user nobody/);
+    const nobodyId = `nobody${randomId(6)}`;
+    for (const args of [['token', 'list', '--user', nobodyId], ['token', 'create', '--user', nobodyId], ['org', 'create', '--title', 'Acme', '--owner', nobodyId]]) {
+      const nobody = await admin(...args);
+      expect(nobody.code).toBe(1);
+      expect(nobody.stderr).toBe(`${args[0]} ${args[1]} failed: No user ${nobodyId}\n`);
+    }
   }, 180_000);
 });

@@ -109,13 +109,17 @@ function organizationTitle(): string {
   return result.output.title!;
 }
 
+const command = `${positionals[0]} ${positionals[1]}`;
+
+/** A user named by an option; a missing one fails the command (exit 1) as other missing records do, not as a usage error. */
 async function requireUser(id: string) {
   const user = await getUser(id);
-  if (!user) fail(`No user ${id}`);
+  if (!user) {
+    console.error(`${command} failed: No user ${id}`);
+    process.exit(1);
+  }
   return user;
 }
-
-const command = `${positionals[0]} ${positionals[1]}`;
 try {
 switch (command) {
   case 'user create': {
