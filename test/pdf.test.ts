@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { GitBookAPI } from '@gitbook/api';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
 import { db } from '../shared/db/client.ts';
@@ -224,5 +225,50 @@ describe('GET change request pdf', () => {
     expect((await api.request('GET', pdfPath(space.id, cr.id))).status).toBe(401);
     const other = await newOrg();
     expect((await api.request('GET', pdfPath(space.id, cr.id), { token: other.admin.token })).status).toBe(404);
+  });
+});
+
+describe('GET space pdf (getSpacePDF)', () => {
+  it('renders the primary content, not an open change request, through the official client; page, only, 404s', async () => {
+    const org = await newOrg();
+    const { space, cr, guide, reference } = await changeRequestWithPages(org);
+    expect((await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token })).status).toBe(200);
+    // A change request still open: its words are not primary content.
+    const draft = await createChangeRequest(api, org, space, { subject: 'Unmerged' });
+    const edited = await api.request('POST', `/spaces/${space.id}/change-requests/${draft.id}/content`, {
+      token: org.admin.token, body: { changes: [{ operation: 'update_page', page: reference.id, document: { markdown: '# Reference\n\nNot merged yet.\n' } }] },
+    });
+    expect(edited.status).toBe(200);
+
+    const reader = await org.member('read', 'Reader');
+    const client = new GitBookAPI({ authToken: reader.token, endpoint: api.url });
+    const { data } = await client.spaces.getSpacePdf(space.id);
+    expect(Object.keys(data)).toEqual(['url']);
+    const whole = await download(data.url);
+    expect(whole.contentType).toBe('application/pdf');
+    const { pages, text, title } = await pdfText(whole.bytes);
+    expect(title).toBe('Handbook');
+    expect(pages).toHaveLength(3);
+    expect(pages[0]).toContain('Handbook');
+    expect(text.indexOf('Installation steps')).toBeLessThan(text.indexOf('Setup details live in a subpage.'));
+    expect(text.indexOf('Setup details live in a subpage.')).toBeLessThan(text.indexOf('The reference page lists every option.'));
+    expect(text).not.toContain('Not merged yet.');
+
+    const only = await api.request('GET', `/spaces/${space.id}/pdf`, { token: reader.token, query: { page: guide.id, only: true } });
+    expect(only.status).toBe(200);
+    const guideOnly = await pdfText((await download(only.body.url)).bytes);
+    expect(guideOnly.title).toBe('Guide');
+    expect(guideOnly.text).toContain('Installation steps');
+    expect(guideOnly.text).not.toContain('Setup details');
+
+    const noPage = await api.request('GET', `/spaces/${space.id}/pdf`, { token: reader.token, query: { only: true } });
+    expect(noPage.status).toBe(400);
+    expect(noPage.body.error.message).toMatch(/^page: /);
+    expect((await api.request('GET', `/spaces/${space.id}/pdf`, { token: reader.token, query: { page: 'nope' } })).status).toBe(404);
+    expect((await api.request('GET', `/spaces/${space.id}/pdf`)).status).toBe(401);
+    const other = await newOrg();
+    expect((await api.request('GET', `/spaces/${space.id}/pdf`, { token: other.admin.token })).status).toBe(404);
+    expect((await api.request('DELETE', `/spaces/${space.id}`, { token: org.admin.token })).status).toBe(205);
+    expect((await api.request('GET', `/spaces/${space.id}/pdf`, { token: org.admin.token })).status).toBe(404);
   });
 });

@@ -97,6 +97,20 @@ export const getChangeRequestPDF = group.declare({
   },
 });
 
+export const getSpacePDF = group.declare({
+  method: 'GET',
+  path: '/spaces/{spaceId}/pdf',
+  operationId: 'getSpacePDF',
+  summary: 'Get a URL to a PDF export of a space\'s primary content.',
+  role: 'read',
+  inSpec: false,
+  params: spaceParams,
+  query: pdfQuery,
+  responses: {
+    200: { description: 'URL of the PDF (a presigned download, valid for an hour)', schema: pdfExportSchema },
+  },
+});
+
 export const listChangeRequestsForOrganization = group.declare({
   method: 'GET',
   path: '/orgs/{organizationId}/change-requests',
