@@ -110,8 +110,9 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
     await page.goto(`${ATTACKER_ORIGIN}/`);
     const res = await answer;
     expect(res.status()).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: 401, message: 'SAMLResponse: this sign-in was not started in this browser: open the provider\'s startURL again' } });
     expect(page.url()).toBe(provider.service.acsURL);
+    expect(await page.title()).toBe('Sign-in failed');
+    expect(await page.locator('#reason').innerText()).toBe('SAMLResponse: this sign-in was not started in this browser: open the provider\'s startURL again');
     expect(await userEntity.query.byEmail({ email: attackerEmail }).all()).toEqual([]);
     await victim.close();
   });

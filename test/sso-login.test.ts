@@ -197,7 +197,7 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
       }, { accept: 'text/html', ...(cookie ? { cookie } : {}) });
       expect(forged.status, JSON.stringify(forged.body)).toBe(401);
       expect(forged.headers.get('location')).toBeNull();
-      expect(forged.body.error.message).toBe('SAMLResponse: this sign-in was not started in this browser: open the provider\'s startURL again');
+      expect(forged.body).toContain('<p id="reason">SAMLResponse: this sign-in was not started in this browser: open the provider\'s startURL again</p>');
     }
     expect(await usersByEmail(attackerEmail)).toEqual([]);
     expect(await tokensOf(await ssoUserId(attackerEmail))).toEqual([]);
@@ -434,6 +434,32 @@ describe('SAML service provider: refusals change nothing', () => {
       'SAMLResponse: the identity provider refused the sign-in: Responder error: User is not assigned to this application');
     await expectRefused((id, email) => responseFor(provider, id, email, { status: { code: 'Responder', subCode: 'AuthnFailed' }, sign: 'response' }), 401,
       'SAMLResponse: the identity provider refused the sign-in: Responder error: AuthnFailed');
+  });
+
+  it('shows a browser its refusal as a page with the same status and reason (the IdP\'s words escaped); API clients keep JSON', async () => {
+    const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+    const hostile = { code: 'Responder', message: '&lt;img src=x onerror=alert(1)&gt; not assigned' };
+    const refusedPage = await postToAcs(provider, { SAMLResponse: responseFor(provider, await pendingRequestId(provider), freshEmail(), { status: hostile, sign: 'none' }) }, { accept: browserAccept });
+    expect(refusedPage.status).toBe(401);
+    expect(refusedPage.headers.get('content-type')).toContain('text/html');
+    expect(refusedPage.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(refusedPage.headers.get('cache-control')).toBe('no-store');
+    expect(refusedPage.body).toContain('<title>Sign-in failed</title>');
+    expect(refusedPage.body).toContain('<p id="reason">SAMLResponse: the identity provider refused the sign-in: Responder error: &#x3C;img src=x onerror=alert(1)> not assigned</p>');
+    expect(refusedPage.body).not.toContain('<img');
+
+    const unknown = await fetch(`${api.url}/sso/saml/nope${randomId(6)}/start`, { headers: { accept: browserAccept }, redirect: 'manual' });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toMatch(/<p id="reason">No SAML provider found with id nope/);
+    const badRelay = await fetch(`${provider.service.startURL}?RelayState=${encodeURIComponent('https://evil.example/')}`, { headers: { accept: browserAccept }, redirect: 'manual' });
+    expect(badRelay.status).toBe(400);
+    expect(await badRelay.text()).toContain('<p id="reason">RelayState: must be a URL of this service</p>');
+    // No Accept, or */*: JSON as before.
+    for (const accept of [undefined, '*/*']) {
+      const json = await fetch(`${api.url}/sso/saml/nope${randomId(6)}/start`, { headers: accept ? { accept } : {}, redirect: 'manual' });
+      expect(json.headers.get('content-type')).toContain('application/json');
+      expect((await json.json()).error.code).toBe(404);
+    }
   });
 
   it('refuses an assertion without an email address', async () => {

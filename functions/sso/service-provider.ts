@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { accepts } from 'hono/accepts';
 import { bodyLimit } from 'hono/body-limit';
 import { validate } from '../../shared/http/validate.ts';
@@ -18,6 +19,7 @@ import { signInWithSAML } from '../../shared/commands/sso/login.ts';
 import { acsForm, startQuery } from './sp-schemas.ts';
 import { serviceProviderParams } from './schemas.ts';
 import { tokenPage } from './token-page.ts';
+import { errorPage } from './error-page.ts';
 import { observeRequests } from '../../shared/http/observe-requests.ts';
 
 /**
@@ -35,7 +37,15 @@ serviceProviderApp.use('*', bodyLimit({
   onError: (c) => c.json(errorBody(413, 'body: is too large for a SAML response'), 413),
 }));
 serviceProviderApp.notFound((c) => c.json(errorBody(404, `No route for ${c.req.method} ${c.req.path}`), 404));
-serviceProviderApp.onError((error, c) => errorResponse(c, error));
+serviceProviderApp.onError(async (error, c) => {
+  const res = errorResponse(c, error);
+  // A browser (the IdP's auto-posted form, a link to startURL) gets the error as a page.
+  if (accepts(c, { header: 'Accept', supports: ['application/json', 'text/html'], default: 'application/json' }) !== 'text/html') return res;
+  const { error: { code, message } } = await res.json() as { error: { code: number; message: string } };
+  c.header('Cache-Control', 'no-store');
+  c.header('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  return c.html(errorPage({ status: code, message }), res.status as ContentfulStatusCode);
+});
 
 serviceProviderApp.get('/:providerId', validate('param', serviceProviderParams), async (c) => {
   const provider = await providerById(c.req.valid('param').providerId);
