@@ -82,6 +82,14 @@ describe('admin CLI: usage, bad arguments and unknown tokens', () => {
     const userId = `grace${randomId(8).toLowerCase()}`;
     expect((await admin('user', 'create', '--id', userId, '--email', `${userId}@example.com`, '--name', 'Grace')).code).toBe(0);
 
+    for (const name of ['   ', 'n'.repeat(101)]) {
+      const id = `name${randomId(8).toLowerCase()}`;
+      const badName = await admin('user', 'create', '--id', id, '--email', `${id}@example.com`, '--name', name);
+      expect(badName.code).toBe(2);
+      expect(badName.stderr).toMatch(/^--name must be 1 to 100 characters\n/);
+      expect(await getUser(id)).toBeUndefined();
+    }
+
     const slash = `bad/${randomId(6)}`;
     const badUser = await admin('user', 'create', '--id', slash, '--email', 'g@example.com', '--name', 'G');
     expect(badUser.code).toBe(2);

@@ -124,8 +124,11 @@ try {
 switch (command) {
   case 'user create': {
     const email = need('email');
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail('--email is not an email address');
-    const user = await createUser({ email, displayName: need('name'), emailVerified: !values.unverified, id: chosenId('user') });
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email) || email.length > 254) fail('--email is not an email address');
+    // As SSO sign-in keeps them (shared/sso/identity.ts): at most 100 characters.
+    const displayName = need('name').trim();
+    if (displayName.length === 0 || displayName.length > 100) fail('--name must be 1 to 100 characters');
+    const user = await createUser({ email, displayName, emailVerified: !values.unverified, id: chosenId('user') });
     console.log(JSON.stringify({ id: user.id, email: user.email, displayName: user.displayName }, null, 2));
     break;
   }
