@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { GitBookAPI } from '@gitbook/api';
+// Type-only, by path: see test/organizations.test.ts.
+import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
 import { db } from '../shared/db/client.ts';
@@ -241,7 +243,7 @@ describe('GET space pdf (getSpacePDF)', () => {
     expect(edited.status).toBe(200);
 
     const reader = await org.member('read', 'Reader');
-    const client = new GitBookAPI({ authToken: reader.token, endpoint: api.url });
+    const client = new GitBookAPI({ authToken: reader.token, endpoint: api.url }) as unknown as Api<{ authToken?: string }>;
     const { data } = await client.spaces.getSpacePdf(space.id);
     expect(Object.keys(data)).toEqual(['url']);
     const whole = await download(data.url);
