@@ -26,6 +26,33 @@ describe('authentication and errors', () => {
     expect(res.body).toEqual({ error: { code: 404, message: expect.any(String) } });
   });
 
+  it('a path served with other methods answers 405 naming them (Allow), locally and from the catch-all group app as in AWS', async () => {
+    const org = await newOrg();
+    const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Methods' } });
+    for (const token of [org.admin.token, null]) {
+      const put = await api.request('PUT', `/spaces/${space.body.id}`, { token, body: { title: 'x' } });
+      expect(put.status).toBe(405);
+      expect(put.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
+      expect(put.body).toEqual({ error: { code: 405, message: `PUT is not allowed on /v1/spaces/${space.body.id}: use GET, PATCH, DELETE` } });
+    }
+    const listOnly = await api.request('DELETE', '/orgs', { token: org.admin.token });
+    expect(listOnly.status).toBe(405);
+    expect(listOnly.headers.get('allow')).toBe('GET, HEAD');
+    // Nothing changed, and the declared methods still answer.
+    expect((await api.request('GET', `/spaces/${space.body.id}`, { token: org.admin.token })).body.title).toBe('Methods');
+    // In AWS every request no route takes goes to one group's Lambda (the catch-all route): the same answers.
+    const { app } = await import('../functions/organizations/app.ts');
+    const { NOT_FOUND_GROUP } = await import('../infra/constructs/api.ts');
+    expect(NOT_FOUND_GROUP).toBe('organizations');
+    const viaCatchAll = await app.request(`/v1/spaces/${space.body.id}/change-requests`, { method: 'DELETE' });
+    expect(viaCatchAll.status).toBe(405);
+    expect(viaCatchAll.headers.get('allow')).toBe('GET, HEAD, POST');
+    const ownPath = await app.request(`/v1/orgs/${org.id}`, { method: 'PUT', headers: { authorization: `Bearer ${org.admin.token}` } });
+    expect(ownPath.status).toBe(405);
+    expect(ownPath.headers.get('allow')).toBe('GET, HEAD, PATCH');
+    expect((await app.request('/v1/no/such/route', { method: 'PUT' })).status).toBe(404);
+  });
+
   it('a group answers 501 JSON for its operations that have no handler yet', async () => {
     // Every operation is implemented now; the mechanism stays for the next ones.
     const { groupApp } = await import('../shared/http/route.ts');

@@ -19,7 +19,7 @@ beforeAll(async () => {
 
 const TITLES = ['Use `npm` *now*', 'C# & F#', 'my_function', '[Beta] Notes', 'a ] b', '<kbd>Ctrl</kbd> shortcuts', '1. Intro', '*'];
 
-type Page = { title: string; type: string; pages: Page[] };
+type Page = { id: string; title: string; type: string; pages: Page[] };
 const titlesOf = (pages: Page[]): string[] => pages.flatMap((p) => [p.title, ...titlesOf(p.pages)]);
 
 describe('titles through Git export and import', () => {
@@ -38,7 +38,7 @@ describe('titles through Git export and import', () => {
     const space = await createSpace(api, org, { title: 'Titles' });
     expect((await api.request('POST', `/spaces/${space.id}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main' } })).status).toBe(204);
     expect((await settleGit(api, org.admin.token, space.id)).operations.last.status).toBe('succeeded');
-    const group = ((await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token })).body.pages as (Page & { id: string; pages: (Page & { id: string })[] })[]).find((p) => p.type === 'group')!;
+    const group = ((await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token })).body.pages as Page[]).find((p) => p.type === 'group')!;
     expect(group.title).toBe('Guides & *more*');
 
     // The pages get titles with markdown characters through the API...

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
+import { catchAllGroupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { serviceDescription } from '../../shared/http/service-description.ts';
 import { operations } from '../catalogue.ts';
@@ -248,4 +248,5 @@ async function checkDefaultContent(
   }
 }
 
-export const app = groupApp(op.group, serviceDescription(operations), health, routes);
+// The catch-all route's app in AWS (NOT_FOUND_GROUP): it knows every route, to answer a wrong method with 405.
+export const app = catchAllGroupApp(op.group, operations, serviceDescription(operations), health, routes);

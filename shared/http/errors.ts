@@ -7,6 +7,8 @@ import { ConditionFailed, NotFound, TransactionConflict } from '../db/errors.ts'
 export class ApiError extends Error {
   /** Extra fields of the error object, e.g. the conflicts of a merge. */
   details?: Record<string, unknown>;
+  /** Headers the answer carries (a 405's `Allow`). */
+  headers?: Record<string, string>;
 
   constructor(readonly status: ContentfulStatusCode, message: string, details?: Record<string, unknown>) {
     super(message);
@@ -20,6 +22,12 @@ export const unauthorized = (message = 'A valid bearer token is required (Author
 export const forbidden = (message: string) => new ApiError(403, message);
 export const notFound = (message: string) => new ApiError(404, message);
 export const conflict = (message: string) => new ApiError(409, message);
+/** 405 with the `Allow` header RFC 9110 asks of it: the path exists, with other methods. */
+export function methodNotAllowed(message: string, allowed: readonly string[]): ApiError {
+  const error = new ApiError(405, message);
+  error.headers = { Allow: allowed.join(', ') };
+  return error;
+}
 export const notImplemented = (message = 'This operation is not implemented yet') => new ApiError(501, message);
 
 export function errorBody(status: number, message: string, details?: Record<string, unknown>) {
@@ -42,7 +50,10 @@ export function storageErrorAsApiError(error: unknown): ApiError | undefined {
 
 export function errorResponse(c: Context, error: unknown) {
   error = storageErrorAsApiError(error) ?? error;
-  if (error instanceof ApiError) return c.json(errorBody(error.status, error.message, error.details), error.status);
+  if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+    return c.json(errorBody(error.status, error.message, error.details), error.status);
+  }
   if (throttlingErrors.has((error as Error)?.name)) {
     c.header('Retry-After', '1');
     return c.json(errorBody(429, 'Too many requests: the data store is throttling, retry shortly'), 429);

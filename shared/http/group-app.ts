@@ -10,12 +10,19 @@ import { observeRequests } from './observe-requests.ts';
 import type { AppEnv } from './env.ts';
 import type { Operation } from './declare.ts';
 
+/** A group's operations, and for the app that answers unmatched requests every route of the service (its 405s name their methods). */
+export interface GroupRoutes {
+  operations: readonly Operation[];
+  routes?: readonly Operation[];
+}
+
 /**
  * The app every endpoint group starts from: `/v1` base path, request observation, body
  * limit, path parameter checks, bearer authentication, JSON body checks, JSON errors for everything (including unknown routes).
  * Order on every route: authenticate -> validate -> load -> authorize -> act -> present.
  */
-export function createGroupApp(operations: readonly Operation[], ...publicApps: Hono<AppEnv>[]) {
+export function createGroupApp(declared: readonly Operation[] | GroupRoutes, ...publicApps: Hono<AppEnv>[]) {
+  const { operations, routes = operations } = Array.isArray(declared) ? { operations: declared as readonly Operation[] } : (declared as GroupRoutes);
   const app = new Hono<AppEnv>().basePath('/v1');
   // First of all, public routes included: log context, round-trip count, x-request-id, access line.
   app.use('*', observeRequests({ group: 'other', operation: (c) => c.get('operation') }));
@@ -31,7 +38,7 @@ export function createGroupApp(operations: readonly Operation[], ...publicApps: 
   // web Request per call (issue 17: as much CPU as the rest of authentication).
   app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   // Path ids are checked before authenticate reads keys built from them.
-  app.use('*', checkPathParams(operations));
+  app.use('*', checkPathParams(operations, routes));
   app.use('*', async (_c, next) => {
     await loadCursorKey();
     await next();

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { badRequest, notFound } from './errors.ts';
+import { badRequest, methodNotAllowed, notFound, type ApiError } from './errors.ts';
 import type { Operation } from './declare.ts';
 import type { AppEnv } from './env.ts';
 import { appendLogKeys } from '../observability/context.ts';
@@ -100,10 +100,13 @@ export function checkPathParam(name: string, raw: string): string {
 /**
  * Middleware: the request path must be the path of one of `operations` (the group's: API
  * Gateway sends a group's app only its own routes; else 404) whose parameters pass their
- * rule (else 400). Works on the raw URL, so malformed percent-encoding is a 400.
+ * rule (else 400). Works on the raw URL, so malformed percent-encoding is a 400. A path that
+ * `routes` (every route the service has, for the app that answers unmatched requests; the
+ * group's own by default) answers with other methods only is a 405 naming them.
  */
-export const checkPathParams = (operations: readonly Operation[]) => {
+export const checkPathParams = (operations: readonly Operation[], routes: readonly Operation[] = operations) => {
   const compiled = compile(operations);
+  const compiledRoutes = routes === operations ? compiled : compile(routes);
   return createMiddleware<AppEnv>(async (c, next) => {
   const url = c.req.url;
   const start = url.indexOf('/', url.indexOf('://') + 3);
@@ -112,6 +115,11 @@ export const checkPathParams = (operations: readonly Operation[]) => {
   // '', 'v1', ...segments; a trailing slash is ignored as the router ignores it.
   const segments = rawPath.replace(/\/+$/, '').split('/').slice(2);
   const found = match(compiled, c.req.method, segments);
+  // Off the usual path only: the method is not the matched operation's.
+  if (!found || found.op.method !== routeMethod(c.req.method)) {
+    const refusal = unmatched(compiledRoutes, c.req.method, segments, rawPath);
+    if (refusal) throw refusal;
+  }
   if (!found) throw notFound(`No route for ${c.req.method} ${safeDecode(rawPath)}`);
   for (const [name, raw] of found.params) checkPathParam(name, raw);
   appendLogKeys(found.params); // organizationId/spaceId on the request's log lines
@@ -119,6 +127,41 @@ export const checkPathParams = (operations: readonly Operation[]) => {
   await next();
   });
 };
+
+/** HEAD is answered as GET (Hono's routers do so). */
+const routeMethod = (method: string) => (method === 'HEAD' ? 'GET' : method);
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * Why no route answers `method` on the path: 405 naming the methods that do (with `Allow`),
+ * or 404 when none does; undefined when a route with this method matches after all.
+ */
+function unmatched(compiled: CompiledPath[], method: string, segments: string[], rawPath: string): ApiError | undefined {
+  const wanted = routeMethod(method);
+  const allowed = new Set<string>();
+  for (const path of compiled) {
+    if (!matchPath(path, segments)) continue;
+    if (path.op.method === wanted) return undefined;
+    allowed.add(path.op.method);
+    if (path.op.method === 'GET') allowed.add('HEAD');
+  }
+  if (allowed.size === 0) return notFound(`No route for ${method} ${safeDecode(rawPath)}`);
+  const methods = [...allowed].sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+  return methodNotAllowed(`${method} is not allowed on ${safeDecode(rawPath)}: use ${methods.filter((m) => m !== 'HEAD').join(', ')}`, methods);
+}
+
+/** 405 or 404 for a request no route of `routes` answers (the local server's router uses it too). */
+export function noRouteError(routes: readonly Operation[], method: string, rawPath: string): ApiError {
+  const segments = rawPath.replace(/\/+$/, '').split('/').slice(2);
+  return unmatched(compileOnce(routes), method, segments, rawPath) ?? notFound(`No route for ${method} ${safeDecode(rawPath)}`);
+}
+
+const compiledCache = new WeakMap<readonly Operation[], CompiledPath[]>();
+function compileOnce(routes: readonly Operation[]): CompiledPath[] {
+  let compiled = compiledCache.get(routes);
+  if (!compiled) compiledCache.set(routes, (compiled = compile(routes)));
+  return compiled;
+}
 
 function safeDecode(path: string): string {
   try {

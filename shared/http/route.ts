@@ -83,7 +83,20 @@ export function publicRoutes(app: Hono<AppEnv>): Hono<AppEnv> {
  * declared operations nobody registered, so the route table stays complete.
  */
 export function groupApp(group: OperationGroup, ...subApps: Hono<AppEnv>[]): GroupApp {
-  const app = createGroupApp(group.operations, ...subApps.filter((sub) => publicApps.has(sub)));
+  return buildGroupApp(group, group.operations, subApps);
+}
+
+/**
+ * The group app that also answers requests no route matches (API Gateway's catch-all route
+ * in AWS, infra/constructs/api.ts NOT_FOUND_GROUP): `routes` is every route of the service,
+ * so a path served with other methods is a 405 naming them.
+ */
+export function catchAllGroupApp(group: OperationGroup, routes: readonly Operation[], ...subApps: Hono<AppEnv>[]): GroupApp {
+  return buildGroupApp(group, routes, subApps);
+}
+
+function buildGroupApp(group: OperationGroup, routes: readonly Operation[], subApps: Hono<AppEnv>[]): GroupApp {
+  const app = createGroupApp({ operations: group.operations, routes }, ...subApps.filter((sub) => publicApps.has(sub)));
   const done = new Set<Operation>();
   for (const sub of subApps) {
     if (publicApps.has(sub)) continue;

@@ -6,6 +6,7 @@ import { getPath } from 'hono/utils/url';
 import { operations, toHonoPath } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../http/service-description.ts';
 import { errorBody } from '../http/errors.ts';
+import { noRouteError } from '../http/path-params.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../http/health.ts';
 import { groupApps } from './groups.ts';
 import { app as reader } from '../../functions/reader/app.ts';
@@ -52,7 +53,11 @@ export function createLocalApp(): { fetch: Target } {
       // The first route added that matches wins, as with Hono's handlers.
       const [matches] = router.match(method, path);
       const target = matches[0]?.[0];
-      if (!target) return json(errorBody(404, `No route for ${request.method} ${path}`), 404);
+      if (!target) {
+        // As the catch-all route's app answers in AWS: 405 (with Allow) for a path served with other methods, else 404.
+        const refusal = noRouteError(operations, request.method, path);
+        return new Response(JSON.stringify(errorBody(refusal.status, refusal.message)), { status: refusal.status, headers: { 'content-type': 'application/json', ...refusal.headers } });
+      }
       try {
         return await target(request, env);
       } catch {
