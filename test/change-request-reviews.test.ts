@@ -335,8 +335,14 @@ describe('reviews', () => {
       urls: { location: `${api.url}/v1${crPath(f, crId)}/reviews/${res.body.id}` },
     });
     expect(res.headers.get('location')).toBe(res.body.urls.location);
-    // The review's comment is one of the change request's comments.
+    // The review's comment is one of the change request's comments, and names its review (target.review).
+    expect(res.body.comment.target).toEqual({ space: f.spaceId, revision: cr.revision, changeRequest: crId, review: res.body.id });
     expect((await api.request('GET', crPath(f, crId), { token: f.author.token })).body.comments).toBe(1);
+    const plain = await api.request('POST', `${crPath(f, crId)}/comments`, { token: f.author.token, body: { body: { markdown: 'Fixed.' } } });
+    expect(plain.body.target).toEqual({ space: f.spaceId, revision: cr.revision, changeRequest: crId });
+    const listed = (await api.request('GET', `${crPath(f, crId)}/comments`, { token: f.author.token, query: { order: 'asc' } })).body.items;
+    expect(listed.map((c: { target: { review?: string } }) => c.target.review)).toEqual([res.body.id, undefined]);
+    expect((await api.request('DELETE', `${crPath(f, crId)}/comments/${plain.body.id}`, { token: f.author.token })).status).toBe(204);
     const got = await api.request('GET', `${crPath(f, crId)}/reviews/${res.body.id}`, { token: f.named.token });
     expect(got.body).toEqual(res.body);
 

@@ -30,7 +30,7 @@ export function commentsPath(scope: CommentScope): string {
 
 /**
  * Comment (spec 2.10), every field; `resolvedAt`/`resolvedBy` only while resolved;
- * `target.changeRequest` for a comment posted in a change request.
+ * `target.changeRequest` for a comment posted in a change request, `target.review` for one posted with a review.
  */
 export function presentComment(comment: CommentItem, context: CommentPresentationContext): CommentOutput {
   const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, comment.postedAt));
@@ -48,6 +48,7 @@ export function presentComment(comment: CommentItem, context: CommentPresentatio
       space: comment.spaceId,
       revision: comment.target.revision,
       ...(comment.target.changeRequest ? { changeRequest: comment.target.changeRequest } : {}),
+      ...(comment.target.review ? { review: comment.target.review } : {}),
       ...(comment.target.page ? { page: { id: comment.target.page } } : {}),
       ...(comment.target.node ? { node: { id: comment.target.node } } : {}),
       ...(comment.target.tableCell ? { tableCell: { ...comment.target.tableCell } } : {}),

@@ -30,11 +30,13 @@ export async function submitReview(request: RequestScope, spaceId: string, idOrN
     policies.changeRequest.authorize(access, 'review', cr);
     assertReviewable(cr);
     const now = nowIso();
+    const reviewId = randomId();
+    // The comment names its review (the public interface's `target.review`).
     const comment: CommentItem | undefined = input.markdown
-      ? newComment({ spaceId, postedBy: reviewer, markdown: input.markdown, target: { revision: cr.revision, changeRequest: cr.id } })
+      ? newComment({ spaceId, postedBy: reviewer, markdown: input.markdown, target: { revision: cr.revision, changeRequest: cr.id, review: reviewId } })
       : undefined;
     const review: ChangeRequestReviewItem = {
-      id: randomId(), spaceId, changeRequestId: cr.id, reviewer, status: input.status, revision: cr.revision, createdAt: now,
+      id: reviewId, spaceId, changeRequestId: cr.id, reviewer, status: input.status, revision: cr.revision, createdAt: now,
       ...(pending ? { requestedBy: pending.requestedBy } : {}),
       ...(comment ? { commentId: comment.id } : {}),
     };

@@ -23,6 +23,8 @@ export interface CommentTargetItem {
   revision: string;
   /** Id of the change request the comment was posted in. Never changes. */
   changeRequest?: string;
+  /** Id of the review the comment was posted with (a review's comment). Never changes. */
+  review?: string;
   page?: string;
   /** Key of a block of the page's document. */
   node?: string;

@@ -26,6 +26,7 @@ const commentBase = {
     space: v.string(),
     revision: v.string(),
     changeRequest: v.optional(v.string()),
+    review: v.optional(v.string()),
     page: v.optional(v.object({ id: v.string() })),
     node: v.optional(v.object({ id: v.string() })),
     tableCell: v.optional(v.object({ record: v.string(), definition: v.string() })),
