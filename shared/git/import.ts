@@ -166,7 +166,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
       if (readme) roots.unshift(readme.page);
     }
   } else {
-    roots.push(...folderTree('', content, config, plan));
+    roots.push(...folderTree('', folderIndex(content, config), content, config, plan));
   }
 
   // 2. Reusable contents, files, and the resolver that links them.
@@ -299,21 +299,35 @@ function keepIdsOfMovedPages(previous: Manifest, content: Map<string, FlatEntry>
 
 const frontmatterWarning = (path: string, error: string) => `${path}: the frontmatter is not valid YAML (${error}); the page was read without it`;
 
-/** Without SUMMARY.md: README.md is its folder's page, other .md files its children, sub-folders nest. */
-function folderTree(dir: string, content: Map<string, FlatEntry>, config: GitbookConfig, plan: (path: string) => PlannedPage | undefined): ManifestPage[] {
-  const prefix = dir ? `${dir}/` : '';
-  const mdFiles: string[] = [];
-  const subdirs = new Set<string>();
+/** Per folder: its .md files and the sub-folders that hold .md files at any depth. */
+type FolderIndex = Map<string, { files: string[]; dirs: Set<string> }>;
+
+/** The folders of the content, indexed in one pass (a repository may hold tens of thousands of files). */
+function folderIndex(content: Map<string, FlatEntry>, config: GitbookConfig): FolderIndex {
+  const index: FolderIndex = new Map();
+  const at = (dir: string) => {
+    let folder = index.get(dir);
+    if (!folder) index.set(dir, (folder = { files: [], dirs: new Set() }));
+    return folder;
+  };
   for (const path of content.keys()) {
-    if (!path.startsWith(prefix) || path.startsWith('.gitbook/')) continue;
-    const rest = path.slice(prefix.length);
-    if (rest.includes('/')) {
-      const sub = rest.split('/')[0]!;
-      if (!sub.startsWith('.') && [...content.keys()].some((p) => p.startsWith(`${prefix}${sub}/`) && p.endsWith('.md'))) subdirs.add(sub);
-    } else if (rest.endsWith('.md') && path !== config.summary) {
-      mdFiles.push(path);
+    if (path.startsWith('.gitbook/') || !path.endsWith('.md')) continue;
+    if (path !== config.summary) at(dirname(path)).files.push(path);
+    // Each folder above holds .md files (stop where an earlier file already said so).
+    for (let child = dirname(path); child; child = dirname(child)) {
+      const parent = at(dirname(child));
+      if (parent.dirs.has(basename(child))) break;
+      parent.dirs.add(basename(child));
     }
   }
+  return index;
+}
+
+/** Without SUMMARY.md: README.md is its folder's page, other .md files its children, sub-folders nest. */
+function folderTree(dir: string, index: FolderIndex, content: Map<string, FlatEntry>, config: GitbookConfig, plan: (path: string) => PlannedPage | undefined): ManifestPage[] {
+  const folder = index.get(dir);
+  const mdFiles = [...(folder?.files ?? [])];
+  const subdirs = [...(folder?.dirs ?? [])].filter((sub) => !sub.startsWith('.'));
   const readme = dir ? joinPath(dir, 'README.md') : config.readme;
   const pages: ManifestPage[] = [];
   const readmePage = mdFiles.includes(readme) ? plan(readme)?.page : undefined;
@@ -322,10 +336,10 @@ function folderTree(dir: string, content: Map<string, FlatEntry>, config: Gitboo
     const p = plan(path);
     if (p) pages.push(p.page);
   }
-  for (const sub of [...subdirs].sort()) {
+  for (const sub of subdirs.sort()) {
     const subPath = joinPath(dir, sub);
     const subReadme = joinPath(subPath, 'README.md');
-    const children = folderTree(subPath, content, config, plan);
+    const children = folderTree(subPath, index, content, config, plan);
     if (content.has(subReadme)) {
       // folderTree planned the sub-folder's README first; it holds the rest.
       const [head, ...rest] = children;
