@@ -69,6 +69,13 @@ describe('admin CLI: usage, bad arguments and unknown tokens', () => {
     expect(typo.stderr).toMatch(/^Unknown option '--emial'/);
     expect(typo.stderr).toContain('Usage: npm run admin');
     noStackTrace(typo.stderr);
+    const unquotedId = `ada${randomId(8).toLowerCase()}`;
+    const unquoted = await admin('user', 'create', '--id', unquotedId, '--email', `${unquotedId}@example.com`, '--name', 'Ada', 'Lovelace');
+    expect(unquoted.code).toBe(2);
+    expect(unquoted.stderr).toMatch(/^Unexpected argument: Lovelace \(quote a value that holds spaces: --name "Ada Lovelace"\)\n/);
+    Object.assign(process.env, inject('awsEnv'));
+    const { getUser } = await import('../shared/commands/users/create.ts');
+    expect(await getUser(unquotedId)).toBeUndefined();
     const missing = await admin('token', 'create', '--user');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^Option '--user <value>' argument missing/);

@@ -60,6 +60,8 @@ if (values.help) {
   process.exit(0);
 }
 if (positionals.length < 2) fail('Missing command.');
+// `--name Ada Lovelace` unquoted would otherwise store "Ada" and drop the rest without a word.
+if (positionals.length > 2) fail(`Unexpected argument: ${positionals[2]} (quote a value that holds spaces: --name "Ada Lovelace")`);
 
 /** The revocation window of the server(s) the CLI writes for: the local server's own, else this environment's. */
 let authCacheSeconds = config.authCacheMs / 1000;
