@@ -45,6 +45,10 @@ describe('installation tokens', () => {
 
     expect((await api.request('GET', `/spaces/${space.id}`, { token })).status).toBe(200);
     expect((await api.request('GET', `/spaces/${space.id}/content`, { token })).status).toBe(200);
+    // It is its installation: GET /user presents it by the integration's name (there is no user record behind it).
+    const me = await api.request('GET', '/user', { token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ object: 'user', id: `integration:${name}:${installation.id}`, displayName: name, email: '' });
     // Another organization's space does not exist for it.
     expect((await api.request('GET', `/spaces/${foreign.id}`, { token })).status).toBe(404);
     // Scopes it lacks, and operations closed to integrations, are refused naming the scope.
@@ -60,6 +64,22 @@ describe('installation tokens', () => {
     } finally {
       resetClock();
     }
+  }, 60_000);
+});
+
+describe('what an installation writes', () => {
+  it('is shown as written by the integration (createdBy names it), not by a blank user', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Synced' });
+    const name = uniqueName('writer');
+    await publish(org, name, await buildFixture('hello'), { scopes: ['space:content:read', 'space:content:write'] });
+    const installation = (await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never)).data;
+    const integration = (await integrationEntity.get({ name }))!;
+    const token = await mintInstallationToken(integration, (await installationEntity.get({ name, installationId: installation.id }))!);
+    const created = await api.request('POST', `/spaces/${space.id}/change-requests`, { token, body: { subject: 'Sync from the tracker' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const read = await api.request('GET', `/spaces/${space.id}/change-requests/${created.body.id}`, { token: org.admin.token });
+    expect(read.body.createdBy).toMatchObject({ id: `integration:${name}:${installation.id}`, displayName: name });
   }, 60_000);
 });
 

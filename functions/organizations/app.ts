@@ -27,7 +27,8 @@ import { presentAgentInstructions } from '../../shared/presenters/agent-instruct
 import { presentList } from '../../shared/presenters/list.ts';
 import { pageOfArray } from '../../shared/http/array-page.ts';
 import { searchOrganization } from '../../shared/content/search/organization-search.ts';
-import { presentUser } from '../../shared/presenters/user.ts';
+import { absentUser, presentUser } from '../../shared/presenters/user.ts';
+import { integrationOfUserId } from '../../shared/integrations/installation-user.ts';
 import { type UpdateOrganizationBody } from './schemas.ts';
 import { run } from '../../shared/db/writes.ts';
 
@@ -199,8 +200,10 @@ route(routes, op.getOrganizationsForEmailDomain, async (c) => {
 route(routes, op.getAuthenticatedUser, async (c) => {
   const userId = c.get('caller').userId;
   const record = await c.get('loader').get(userEntity.key({ userId }));
-  if (!record) throw notFound(`No user found with id ${userId}`);
-  return c.json(presentUser(userEntity.fromRecord(record)));
+  if (record) return c.json(presentUser(userEntity.fromRecord(record)));
+  // An installation token acts as its installation, which has no user record: it is shown as elsewhere (createdBy, members).
+  if (integrationOfUserId(userId)) return c.json(presentUser(absentUser(userId, nowIso())));
+  throw notFound(`No user found with id ${userId}`);
 });
 
 /** Splits a PATCH body into fields to set and optional fields to remove (null). */

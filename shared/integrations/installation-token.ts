@@ -22,8 +22,8 @@ export const INSTALLATION_TOKEN_TTL_SECONDS = 60 * 60;
 
 export type IntegrationGrant = NonNullable<TokenItem['integration']>;
 
-/** The user id an installation acts as (also `createdBy` of what it writes). */
-export const installationUserId = (name: string, installationId: string) => `integration:${name}:${installationId}`;
+import { installationUserId } from './installation-user.ts';
+export { installationUserId };
 
 /** Role needed by the write scopes; read scopes need `read`. */
 const roleOfScope: Record<string, Role> = {

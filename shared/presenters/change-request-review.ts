@@ -2,7 +2,7 @@ import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import type { ChangeRequestReviewItem } from '../db/entities/change-request-review.ts';
 import type { UserItem } from '../db/entities/user.ts';
 import { isOutdated } from '../commands/change-request-reviews/state.ts';
-import { presentUser } from './user.ts';
+import { absentUser, presentUser } from './user.ts';
 import { apiLocation } from './urls.ts';
 import type { ChangeRequestReviewOutput, RequestedReviewerOutput } from './schemas/change-request-review.ts';
 import type { CommentOutput } from './schemas/comment.ts';
@@ -26,7 +26,7 @@ export function reviewsPath(cr: Pick<ChangeRequestItem, 'spaceId' | 'id'>): stri
 
 /** ChangeRequestReview of the public interface, every field. Reviews never change: updatedAt = createdAt. */
 export function presentReview(review: ChangeRequestReviewItem, context: ReviewPresentationContext): ChangeRequestReviewOutput {
-  const user = (id: string) => presentUser(context.user(id) ?? missingUser(id, review.createdAt));
+  const user = (id: string) => presentUser(context.user(id) ?? absentUser(id, review.createdAt));
   const comment = review.commentId ? context.comment(review.commentId) : undefined;
   return {
     object: 'change-request-review' as const,
@@ -47,7 +47,7 @@ export function presentReview(review: ChangeRequestReviewItem, context: ReviewPr
 export function presentRequestedReviewer(userId: string, context: Pick<ReviewPresentationContext, 'changeRequest' | 'user'>): RequestedReviewerOutput {
   const request = context.changeRequest.reviewRequests?.[userId];
   const at = request?.requestedAt ?? context.changeRequest.createdAt;
-  const user = (id: string) => presentUser(context.user(id) ?? missingUser(id, at));
+  const user = (id: string) => presentUser(context.user(id) ?? absentUser(id, at));
   return {
     object: 'change-request-requested-reviewer' as const,
     revision: request?.revision ?? context.changeRequest.revision,
@@ -58,6 +58,3 @@ export function presentRequestedReviewer(userId: string, context: Pick<ReviewPre
   };
 }
 
-function missingUser(id: string, at: string): UserItem {
-  return { id, displayName: '', email: '', emailVerified: false, createdAt: at, updatedAt: at };
-}

@@ -1,6 +1,6 @@
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import type { UserItem } from '../db/entities/user.ts';
-import { presentUser } from './user.ts';
+import { absentUser, presentUser } from './user.ts';
 import { apiLocation, appLocation } from './urls.ts';
 import type { ChangeRequestOutput } from './schemas/change-request.ts';
 
@@ -26,10 +26,10 @@ export function presentChangeRequest(cr: ChangeRequestItem, context: ChangeReque
     status: cr.status,
     subject: cr.subject,
     ...(cr.description !== undefined ? { description: cr.description } : {}),
-    createdBy: presentUser(context.user(cr.createdBy) ?? unknownUser(cr.createdBy, cr.createdAt)),
+    createdBy: presentUser(context.user(cr.createdBy) ?? absentUser(cr.createdBy, cr.createdAt)),
     createdAt: cr.createdAt,
     updatedAt: cr.updatedAt,
-    ...(cr.mergedBy ? { mergedBy: presentUser(context.user(cr.mergedBy) ?? unknownUser(cr.mergedBy, cr.createdAt)) } : {}),
+    ...(cr.mergedBy ? { mergedBy: presentUser(context.user(cr.mergedBy) ?? absentUser(cr.mergedBy, cr.createdAt)) } : {}),
     ...(cr.mergedAt ? { mergedAt: cr.mergedAt } : {}),
     space: cr.spaceId,
     revision: cr.revision,
@@ -48,7 +48,3 @@ export function presentChangeRequest(cr: ChangeRequestItem, context: ChangeReque
 
 export type PresentedChangeRequest = ChangeRequestOutput;
 
-/** A user whose record is gone still presents, with an empty profile. */
-function unknownUser(id: string, at: string): UserItem {
-  return { id, displayName: '', email: '', emailVerified: false, createdAt: at, updatedAt: at };
-}

@@ -1,6 +1,6 @@
 import type { MemberItem } from '../db/entities/member.ts';
 import type { UserItem } from '../db/entities/user.ts';
-import { presentUser } from './user.ts';
+import { absentUser, presentUser } from './user.ts';
 import type { MemberOutput } from './schemas/member.ts';
 
 /**
@@ -14,7 +14,7 @@ export function presentMember(member: MemberItem, user: UserItem | undefined, co
     object: 'member' as const,
     id: member.userId,
     role: member.role,
-    user: presentUser(user ?? missingUser(member)),
+    user: presentUser(user ?? absentUser(member.userId, member.joinedAt)),
     disabled: member.disabled,
     joinedAt: member.joinedAt,
     ...(member.lastSeenAt ? { lastSeenAt: member.lastSeenAt } : {}),
@@ -25,7 +25,3 @@ export function presentMember(member: MemberItem, user: UserItem | undefined, co
   };
 }
 
-/** A member whose user record is gone still lists, with an empty profile. */
-function missingUser(member: MemberItem): UserItem {
-  return { id: member.userId, displayName: '', email: '', emailVerified: false, createdAt: member.joinedAt, updatedAt: member.joinedAt };
-}

@@ -1,4 +1,5 @@
 import type { UserItem } from '../db/entities/user.ts';
+import { integrationOfUserId } from '../integrations/installation-user.ts';
 import { apiLocation } from './urls.ts';
 import type { UserOutput } from './schemas/user.ts';
 
@@ -11,4 +12,12 @@ export function presentUser(user: UserItem): UserOutput {
     ...(user.photoURL ? { photoURL: user.photoURL } : {}),
     urls: { location: apiLocation(`/users/${user.id}`) },
   };
+}
+
+/**
+ * A user without a record still presents: one whose record is gone (an empty profile), or an
+ * integration installation acting through its token (shown by the integration's name).
+ */
+export function absentUser(id: string, at: string): UserItem {
+  return { id, displayName: integrationOfUserId(id) ?? '', email: '', emailVerified: false, createdAt: at, updatedAt: at };
 }
