@@ -280,7 +280,7 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     expect(await tokensOf(outsider.user.id)).toHaveLength(1);
   });
 
-  it('makes an existing account a member when its verified email is in one of the organization\'s email domains', async () => {
+  it('signs in an existing account of a claimed email domain only once the person joined by that domain themselves', async () => {
     const org = await newOrg();
     const domain = `claimed-${randomId(6).toLowerCase()}.example.com`;
     const patched = await api.request('PATCH', `/orgs/${org.id}`, { token: org.admin.token, body: { emailDomains: [domain] } });
@@ -288,6 +288,13 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     const provider = await createProvider(org, { defaultRole: 'edit' });
     const existing = await newUser('Existing', `existing.${randomId(6).toLowerCase()}@${domain}`);
     const before = await memberCount(org);
+    // Domain claims are not proof of ownership (test/sso-accounts.test.ts): no membership, no token.
+    const refusedLogin = await login(provider, existing.user.email);
+    expect(refusedLogin.status, JSON.stringify(refusedLogin.body)).toBe(403);
+    expect(await memberCount(org)).toBe(before);
+    expect(await tokensOf(existing.user.id)).toHaveLength(1);
+
+    expect((await api.request('POST', `/orgs/${org.id}/join`, { token: existing.token })).status).toBe(204);
     const res = await login(provider, existing.user.email);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.user.id).toBe(existing.user.id);

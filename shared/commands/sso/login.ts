@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { mayJoinByEmailDomain } from '../organizations/join.ts';
 import { nowEpochSeconds, nowIso } from '../../clock.ts';
 import { derivedKey } from '../../secrets/keys.ts';
 import { transact, type Write } from '../../db/writes.ts';
@@ -33,12 +32,12 @@ export interface SSOLogin {
  * join role) or keeps a higher one, joins the provider's defaultTeam, is marked `sso`
  * and seen now; then gets an access token that expires after SSO_TOKEN_TTL.
  *
- * An account that exists but is not a member of this organization becomes a member only
- * when its verified email is in one of the organization's `emailDomains` (the rule of
- * joining by domain): the organization's IdP asserts any email it likes, and the token
- * handed over opens the person's other organizations too, so it must not take over
- * accounts outside the domains the organization claims. Others are refused (an
- * administrator adds them as members first).
+ * The organization's IdP asserts any email it likes, and the token handed over opens the
+ * account's other organizations too. So an account that exists signs in only once it is a
+ * member (it joined itself, or accepted an invitation), whatever its domain: `emailDomains`
+ * are claimed by any admin without proof of ownership. And an account a login creates has
+ * an email the service never verified (emailVerified false), so it cannot join other
+ * organizations by that domain.
  */
 export async function signInWithSAML(provider: SAMLProviderItem, identity: SSOIdentity): Promise<SSOLogin> {
   const org = await organizationEntity.get({ orgId: provider.orgId }, { consistent: true });
@@ -55,11 +54,11 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
   const existing = await findUser(identity.email);
   const user: UserItem = existing ?? {
     id: await ssoUserId(identity.email), displayName: identity.displayName, email: identity.email,
-    emailVerified: true, createdAt: now, updatedAt: now,
+    emailVerified: false, createdAt: now, updatedAt: now,
   };
   const current = existing ? await memberEntity.get({ orgId: org.id, userId: user.id }, { consistent: true }) : undefined;
-  if (existing && !current && !mayJoinByEmailDomain(existing, org)) {
-    throw new Rejection(403, 'An account with this email already exists and is not a member of this organization, and its verified email is not in one of the organization\'s email domains: an administrator must add it before it can sign in with SSO');
+  if (existing && !current) {
+    throw new Rejection(403, 'An account with this email already exists and is not a member of this organization: it signs in with SSO once the person has joined (by invitation or by email domain)');
   }
   if (current?.disabled) throw new Rejection(403, 'Your membership of this organization is disabled');
   const team = provider.defaultTeam ? await readTeam(org.id, provider.defaultTeam) : undefined;
@@ -73,8 +72,8 @@ async function provision(provider: SAMLProviderItem, org: OrganizationItem, iden
     writes.push(updateMember(current, member, joinsTeam));
   } else {
     member = { ...newMember(org.id, user, role), sso: true, lastSeenAt: now, teams: joinsTeam ? 1 : 0 };
-    // A new person gets a user record; an existing one (in a claimed domain) only the membership.
-    if (!existing) writes.push(userEntity.create({ userId: user.id }, user));
+    // Only a new person gets here (an existing account must be a member already).
+    writes.push(userEntity.create({ userId: user.id }, user));
     writes.push(memberEntity.create({ orgId: org.id, userId: user.id }, member));
   }
   if (team && joinsTeam) writes.push(...joinTeamWrites(team, user.id, now));

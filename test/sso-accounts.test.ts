@@ -1,0 +1,79 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../shared/commands/members/add.ts';
+import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
+import { createTestIdP, type TestIdP } from './support/saml-idp.ts';
+import { getRecord } from '../shared/db/operations.ts';
+import { memberEntity } from '../shared/db/entities/member.ts';
+import { tokenEntity } from '../shared/db/entities/token.ts';
+import { userEntity } from '../shared/db/entities/user.ts';
+import { randomId } from '../shared/ids.ts';
+
+/**
+ * Which accounts an organization's identity provider may sign in. Any admin can create an
+ * organization, claim any email domain (claims are not verified) and configure an IdP that
+ * asserts any email: a SAML login must never hand out a token for someone else's account
+ * nor mint accounts that pass for verified elsewhere.
+ */
+const api = useTestApi();
+let attackerIdP: TestIdP;
+beforeAll(async () => {
+  attackerIdP = await createTestIdP('attacker');
+});
+
+interface Provider { id: string; service: { acsURL: string; startURL: string; entityID: string } }
+
+async function attackerOrgClaiming(domain: string): Promise<{ org: TestOrg; provider: Provider }> {
+  const org = await newOrg('Attacker');
+  const patched = await api.request('PATCH', `/orgs/${org.id}`, { token: org.admin.token, body: { emailDomains: [domain] } });
+  expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+  const res = await api.request('POST', `/orgs/${org.id}/saml`, {
+    token: org.admin.token,
+    body: { label: 'Mine', entityID: attackerIdP.entityID, certificate: attackerIdP.certificate, ssoURL: attackerIdP.ssoURL, defaultRole: 'admin' },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { org, provider: res.body };
+}
+
+async function ssoLogin(provider: Provider, email: string) {
+  const started = await fetch(provider.service.startURL, { redirect: 'manual' });
+  const request = attackerIdP.readAuthnRequest(started.headers.get('location')!);
+  const SAMLResponse = attackerIdP.response({ acsURL: provider.service.acsURL, audience: provider.service.entityID, inResponseTo: request.id, email });
+  const res = await fetch(provider.service.acsURL, { method: 'POST', body: new URLSearchParams({ SAMLResponse }), headers: { accept: 'application/json' } });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('SAML login and accounts of other organizations', () => {
+  it('never signs in an existing account that is not a member, even in a domain the organization claims', async () => {
+    const domain = `victim-${randomId(6).toLowerCase()}.example`;
+    const victimOrg = await newOrg('Victim Corp');
+    const victim = await newUser('CEO', `ceo.${randomId(6).toLowerCase()}@${domain}`);
+    await addMember(victimOrg.id, victim.user, 'admin');
+    const { org, provider } = await attackerOrgClaiming(domain);
+
+    const res = await ssoLogin(provider, victim.user.email);
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
+    expect(res.body.error.message).toBe('An account with this email already exists and is not a member of this organization: it signs in with SSO once the person has joined (by invitation or by email domain)');
+    expect(await getRecord(memberEntity.key({ orgId: org.id, userId: victim.user.id }))).toBeUndefined();
+    expect(await tokenEntity.query.byUser({ userId: victim.user.id }).all()).toHaveLength(1);
+  });
+
+  it('creates accounts whose email is not taken as verified: they cannot join other organizations by that domain', async () => {
+    const domain = `target-${randomId(6).toLowerCase()}.example`;
+    const targetOrg = await newOrg('Target');
+    const patched = await api.request('PATCH', `/orgs/${targetOrg.id}`, { token: targetOrg.admin.token, body: { emailDomains: [domain] } });
+    expect(patched.status).toBe(200);
+    const { org, provider } = await attackerOrgClaiming(domain);
+
+    const minted = await ssoLogin(provider, `newhire.${randomId(6).toLowerCase()}@${domain}`);
+    expect(minted.status, JSON.stringify(minted.body)).toBe(200);
+    expect(userEntity.fromRecord((await getRecord(userEntity.key({ userId: minted.body.user.id })))!).emailVerified).toBe(false);
+    expect(await getRecord(memberEntity.key({ orgId: org.id, userId: minted.body.user.id }))).toBeDefined();
+
+    const join = await api.request('POST', `/orgs/${targetOrg.id}/join`, { token: minted.body.token });
+    expect(join.status).toBe(400);
+    expect(await getRecord(memberEntity.key({ orgId: targetOrg.id, userId: minted.body.user.id }))).toBeUndefined();
+    const listed = await api.request('GET', `/email-domains/${domain}/orgs`, { token: minted.body.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+  });
+});
