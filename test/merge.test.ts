@@ -148,6 +148,37 @@ describe('POST .../merge', () => {
     expect(paths).toEqual(['untitled', 'faq', 'faq-second']);
   });
 
+  it('keeps an edit of a rich document block that kept its key, and reports both sides editing it', async () => {
+    const f = await fixture();
+    const para = (key: string, text: string) => ({ object: 'block', type: 'paragraph', key, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
+    const rich = (...nodes: unknown[]) => ({ document: { object: 'document', data: {}, nodes } });
+    const base = await createChangeRequest(api, f.org, f.spaceId);
+    await edit(f.org, f.spaceId, base.id, [{ operation: 'update_page', page: f.pageId, document: rich(para('k1', 'One.'), para('k2', 'Two.')) }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${base.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    // An editor changes a block's text in place: the key stays.
+    const first = await createChangeRequest(api, f.org, f.spaceId);
+    const second = await createChangeRequest(api, f.org, f.spaceId);
+    await edit(f.org, f.spaceId, first.id, [{ operation: 'update_page', page: f.pageId, document: rich(para('k1', 'One.'), para('k2', 'Two.'), para('k3', 'Three by first.')) }]);
+    await edit(f.org, f.spaceId, second.id, [{ operation: 'update_page', page: f.pageId, document: rich(para('k1', 'One, edited by second.'), para('k2', 'Two.')) }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${first.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const res = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${second.id}/merge`, { token: f.org.admin.token });
+    expect(res.status).toBe(200);
+    expect(await primaryMarkdown(f)).toBe('# Untitled\n\nOne, edited by second.\n\nTwo.\n\nThree by first.\n');
+    const stored = (await api.request('GET', `/spaces/${f.spaceId}/content/page/${f.pageId}`, { token: f.org.admin.token })).body.document;
+    expect(stored.nodes.map((n: { key: string }) => n.key)).toEqual(['k1', 'k2', 'k3']);
+
+    // The same keyed block edited differently on both sides: a conflict naming it.
+    const third = await createChangeRequest(api, f.org, f.spaceId);
+    const fourth = await createChangeRequest(api, f.org, f.spaceId);
+    await edit(f.org, f.spaceId, third.id, [{ operation: 'update_page', page: f.pageId, document: rich(para('k1', 'One, edited by second.'), para('k2', 'Two by third.'), para('k3', 'Three by first.')) }]);
+    await edit(f.org, f.spaceId, fourth.id, [{ operation: 'update_page', page: f.pageId, document: rich(para('k1', 'One, edited by second.'), para('k2', 'Two by fourth.'), para('k3', 'Three by first.')) }]);
+    expect((await api.request('POST', `/spaces/${f.spaceId}/change-requests/${third.id}/merge`, { token: f.org.admin.token })).status).toBe(200);
+    const clash = await api.request('POST', `/spaces/${f.spaceId}/change-requests/${fourth.id}/merge`, { token: f.org.admin.token });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.conflicts).toEqual([expect.objectContaining({ page: f.pageId, blocks: { ours: ['k2'], base: ['k2'], theirs: ['k2'] } })]);
+    expect(await primaryMarkdown(f)).toBe('# Untitled\n\nOne, edited by second.\n\nTwo by third.\n\nThree by first.\n');
+  });
+
   it('a page deleted on one side and edited on the other is a conflict', async () => {
     const f = await fixture();
     const first = await createChangeRequest(api, f.org, f.spaceId);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { diff3Merge, diffIndices } from 'node-diff3';
 import type { StoredDocument } from '../types.ts';
 
@@ -11,20 +12,23 @@ export type DocumentMerge =
   | { ok: false; blocks: { ours: string[]; theirs: string[]; base: string[] } };
 
 /**
- * Three-way merge of two edits of one document, block by block. Blocks are matched by
- * their keys (content hashes from the markdown parser: an unchanged block keeps its key, an
- * edited one gets a new one), so edits to different blocks combine; edits that touch the
- * same blocks differently, or insert different blocks at the same place, are a conflict,
- * reported with the blocks involved.
+ * Three-way merge of two edits of one document, block by block. Blocks are matched by their
+ * content: their key (a content hash from the markdown parser: an edited block gets a new
+ * one) and their JSON, since a rich document posted by a client may keep a block's key
+ * through an edit, and an edit must never be taken for an unchanged block. Edits to
+ * different blocks combine; edits that touch the same blocks differently, or insert
+ * different blocks at the same place, are a conflict, reported with the blocks' keys.
  */
 export function mergeDocuments(base: StoredDocument, ours: StoredDocument, theirs: StoredDocument): DocumentMerge {
-  const byKey = new Map<string, Block>();
-  const keysOf = (document: StoredDocument) => (document.nodes as Block[]).map((block) => {
-    const key = block.key ?? `json:${JSON.stringify(block)}`;
-    if (!byKey.has(key)) byKey.set(key, block);
-    return key;
+  const byIdentity = new Map<string, Block>();
+  const identitiesOf = (document: StoredDocument) => (document.nodes as Block[]).map((block) => {
+    // Equal JSON is an equal block: unchanged blocks are copied as stored, in one property order.
+    const identity = `${block.key ?? ''}|${createHash('sha256').update(JSON.stringify(block)).digest('base64url')}`;
+    if (!byIdentity.has(identity)) byIdentity.set(identity, block);
+    return identity;
   });
-  const [o, b, t] = [keysOf(ours), keysOf(base), keysOf(theirs)];
+  const [o, b, t] = [identitiesOf(ours), identitiesOf(base), identitiesOf(theirs)];
+  const keys = (identities: string[]) => identities.map((identity) => byIdentity.get(identity)!.key ?? identity.split('|')[1]!);
   const merged: string[] = [];
   for (const region of diff3Merge(o, b, t)) {
     if ('ok' in region && region.ok) {
@@ -32,11 +36,11 @@ export function mergeDocuments(base: StoredDocument, ours: StoredDocument, their
     } else if ('conflict' in region && region.conflict) {
       const { a, o: original, b: other } = region.conflict;
       const combined = combineDisjoint(a, original, other);
-      if (!combined) return { ok: false, blocks: { ours: a, base: original, theirs: other } };
+      if (!combined) return { ok: false, blocks: { ours: keys(a), base: keys(original), theirs: keys(other) } };
       merged.push(...combined);
     }
   }
-  return { ok: true, document: { ...ours, nodes: merged.map((key) => byKey.get(key)!) } };
+  return { ok: true, document: { ...ours, nodes: merged.map((identity) => byIdentity.get(identity)!) } };
 }
 
 /**
