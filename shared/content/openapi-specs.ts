@@ -1,4 +1,6 @@
 import { openAPISpecEntity } from '../db/entities/openapi-spec.ts';
+import { getJsonBlob } from './blobs.ts';
+import { operationView, webhookView } from './openapi-operation.ts';
 import type { StoredDocument } from './types.ts';
 
 /**
@@ -7,12 +9,16 @@ import type { StoredDocument } from './types.ts';
  * `src`), the reader renders the block from that spec. Matched when read, not when imported:
  * a spec added or re-pointed later matches without touching the revisions. The document's own
  * `data.ref` stays what the page wrote for every other reader (API reads, Git export).
+ * Operation blocks naming a stored spec (these, `openapi-operation`, `openapi-webhook`) then get
+ * the operation of the spec's last processed version (shared/content/openapi-operation.ts).
  */
 
 type Spec = { slug: string; sourceURL?: string };
 type Node = { type?: string; data?: Record<string, unknown>; nodes?: unknown[]; fragments?: { nodes?: unknown[] }[] };
 
 const SPEC_BLOCKS = new Set(['swagger']);
+/** Blocks showing one operation of a spec: the reader gets its view (`data.openapiView`). */
+const OPERATION_BLOCKS = new Set(['swagger', 'openapi-operation', 'openapi-webhook']);
 
 /** The slug of the stored spec a block's ref names, if any. */
 function matchingSpec(ref: unknown, specs: Spec[]): string | undefined {
@@ -25,8 +31,24 @@ function matchingSpec(ref: unknown, specs: Spec[]): string | undefined {
 }
 
 function hasSpecBlocks(nodes: unknown[] = []): boolean {
-  return (nodes as Node[]).some((n) => (n.type !== undefined && SPEC_BLOCKS.has(n.type)) || hasSpecBlocks(n.nodes) || (n.fragments ?? []).some((f) => hasSpecBlocks(f.nodes)));
+  return (nodes as Node[]).some((n) => (n.type !== undefined && OPERATION_BLOCKS.has(n.type)) || hasSpecBlocks(n.nodes) || (n.fragments ?? []).some((f) => hasSpecBlocks(f.nodes)));
 }
+
+/** The document with `change` applied to each block of `types` (data and all). */
+function mapBlocks(document: StoredDocument, types: Set<string>, change: (node: Node) => Node): StoredDocument {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!node || typeof node !== 'object') return node;
+    const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'data' ? v : visit(v)])) as Node;
+    return out.type && types.has(out.type) ? change(out) : out;
+  };
+  return visit(document) as StoredDocument;
+}
+
+const specOf = (node: Node) => {
+  const ref = node.data?.ref as { kind?: string; spec?: unknown } | undefined;
+  return ref?.kind === 'openapi' && typeof ref.spec === 'string' ? ref.spec : undefined;
+};
 
 /**
  * The document with each matched swagger block's `data.ref` the stored spec's
@@ -35,20 +57,54 @@ function hasSpecBlocks(nodes: unknown[] = []): boolean {
  */
 export function linkOpenAPISpecs(document: StoredDocument, specs: Spec[]): StoredDocument {
   if (specs.length === 0) return document;
-  const visit = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(visit);
-    if (!node || typeof node !== 'object') return node;
-    const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, k === 'data' ? v : visit(v)])) as Node;
-    const slug = out.type && SPEC_BLOCKS.has(out.type) ? matchingSpec(out.data?.ref, specs) : undefined;
-    if (slug) out.data = { ...out.data, ref: { kind: 'openapi', spec: slug }, sourceRef: out.data!.ref };
-    return out;
-  };
-  return visit(document) as StoredDocument;
+  return mapBlocks(document, SPEC_BLOCKS, (node) => {
+    const slug = matchingSpec(node.data?.ref, specs);
+    return slug ? { ...node, data: { ...node.data, ref: { kind: 'openapi', spec: slug }, sourceRef: node.data!.ref } } : node;
+  });
 }
 
-/** linkOpenAPISpecs with the organization's stored specs (read only when the document has such blocks). */
+/**
+ * Each operation block naming a stored spec with a processed version gets `data.openapiView`:
+ * the operation (`path`/`method`) or 3.1 webhook (`name`/`method`) of that version, or
+ * `{missing: true}` when the version has none (the reader says so).
+ */
+export function withOperationViews(document: StoredDocument, documents: Map<string, Record<string, unknown>>): StoredDocument {
+  if (documents.size === 0) return document;
+  return mapBlocks(document, OPERATION_BLOCKS, (node) => {
+    const spec = documents.get(specOf(node) ?? '');
+    if (!spec) return node;
+    const data = node.data ?? {};
+    const method = typeof data.method === 'string' ? data.method : '';
+    const view = node.type === 'openapi-webhook'
+      ? webhookView(spec, String(data.name ?? ''), method || 'post')
+      : operationView(spec, String(data.path ?? ''), method);
+    return { ...node, data: { ...data, openapiView: view ?? { missing: true } } };
+  });
+}
+
+/** The slugs of the specs a document's operation blocks name. */
+function namedSpecs(document: StoredDocument): Set<string> {
+  const slugs = new Set<string>();
+  mapBlocks(document, OPERATION_BLOCKS, (node) => {
+    const slug = specOf(node);
+    if (slug) slugs.add(slug);
+    return node;
+  });
+  return slugs;
+}
+
+/**
+ * linkOpenAPISpecs with the organization's stored specs (read only when the document has such
+ * blocks), then the operation views from the last processed version of each spec named.
+ */
 export async function withOpenAPISpecs(document: StoredDocument, orgId: string): Promise<StoredDocument> {
   if (!hasSpecBlocks(document.nodes as unknown[])) return document;
   const specs = await openAPISpecEntity.query.inOrg({ orgId }).all();
-  return linkOpenAPISpecs(document, specs.map((s) => ({ slug: s.slug, ...(s.sourceURL ? { sourceURL: s.sourceURL } : {}) })));
+  const linked = linkOpenAPISpecs(document, specs.map((s) => ({ slug: s.slug, ...(s.sourceURL ? { sourceURL: s.sourceURL } : {}) })));
+  const named = namedSpecs(linked);
+  const documents = new Map<string, Record<string, unknown>>();
+  for (const spec of specs) {
+    if (named.has(spec.slug) && spec.lastVersionBlob) documents.set(spec.slug, await getJsonBlob<Record<string, unknown>>(spec.lastVersionBlob));
+  }
+  return withOperationViews(linked, documents);
 }

@@ -3,6 +3,8 @@ import { h } from 'hastscript';
 import type { ReaderNode, RenderContext } from './document.ts';
 import { anchorOf } from './html.ts';
 import { evaluateCondition, visitorContext } from './conditions.ts';
+import { operationBody } from './openapi.ts';
+import type { OperationView } from '../content/openapi-operation.ts';
 
 /** What a block renderer outside document.ts may call back into. */
 export interface ExtendedRenderHelpers {
@@ -37,18 +39,26 @@ function deepHeading(node: ReaderNode, level: number, { ctx, inlines }: Extended
   return h(`h${Math.min(level + 1, 6)}`, { id }, [h('a.anchor', { href: `#${id}` }, '#'), ...inlines(node.nodes)]);
 }
 
-/** An OpenAPI operation: its method and path, then what the page wrote about it. */
+/**
+ * An OpenAPI operation: its method and path, the operation from the stored spec when the block
+ * names one (`data.openapiView`, shared/content/openapi-specs.ts), then what the page wrote about it.
+ */
 function operation(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementContent[] {
   const data = node.data ?? {};
   const ref = data.ref as { kind?: string; spec?: string; url?: string; file?: string } | undefined;
+  const view = data.openapiView as OperationView | { missing: true } | undefined;
+  const found = view && !('missing' in view) ? view : undefined;
   const method = str(data.method).toUpperCase();
+  const summary = str(data.summary) || found?.summary;
   const head = [
     ...(method ? [h('span.openapi-method', method)] : []),
-    ...(str(data.path) ? [h('code.openapi-path', str(data.path))] : []),
-    ...(str(data.summary) ? [h('span.openapi-summary', str(data.summary))] : []),
+    ...(str(data.path || data.name) ? [h('code.openapi-path', str(data.path || data.name))] : []),
+    ...(summary ? [h('span.openapi-summary', summary)] : []),
     ...(ref?.kind === 'openapi' && ref.spec ? [h('span.openapi-spec', ref.spec)] : []),
-  ];
-  return [h('div.openapi', [h('p.openapi-operation', head), ...helpers.blocks(node.nodes)])];
+  ].flatMap((part, i) => (i > 0 ? [' ', part] : [part]));
+  const fromSpec = found ? operationBody(found)
+    : view ? [h('p.openapi-missing', `The spec ${ref?.spec ?? ''} has no ${method} ${str(data.path || data.name)} operation.`)] : [];
+  return [h('div.openapi', [h('p.openapi-operation', head), ...fromSpec, ...helpers.blocks(node.nodes)])];
 }
 
 /**

@@ -25,6 +25,8 @@ export const READER_CLASSES = [
   // Content-model blocks (shared/reader/blocks-extended.ts)
   'columns', 'column', 'updates', 'update', 'update-date', 'prompt', 'prompt-description', 'openapi', 'openapi-description',
   'openapi-parameter', 'openapi-response', 'openapi-operation', 'openapi-path', 'openapi-method', 'openapi-spec', 'openapi-summary',
+  'openapi-section', 'openapi-schema', 'openapi-type', 'openapi-required', 'openapi-deprecated', 'openapi-enum', 'openapi-example',
+  'openapi-server', 'openapi-missing',
   // Highlighted code (shared/reader/highlight.ts)
   'code-header', 'code-lang', 'shiki', 'shiki-themes', 'github-light-default', 'github-dark-default', 'line',
   // Hint titles, card views of tables, math (shared/reader/tables.ts, math.ts)

@@ -71,6 +71,7 @@ figure{margin:1rem 0}figcaption{font-size:.875rem;color:var(--muted)}
 .footnote{font-size:.875rem;color:var(--muted)}.footnote p{margin:.25rem 0}:not(.footnote)+.footnote{border-top:1px solid var(--border);margin-top:2rem;padding-top:.75rem}.footnote-label{font-weight:600}.footnote-ref a{padding:0 .1rem}
 main blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--border);color:var(--muted)}main li>p{margin:.25rem 0}main h5{font-size:.95rem}main h6{font-size:.9rem}
 ul.tasks{list-style:none;padding-left:1.75rem}ul.tasks>li>input{margin:0 .5rem 0 -1.5rem;vertical-align:-.1em}ul.tasks>li>input+p{display:inline}
+.openapi{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0;padding:0 1rem}.openapi-operation{font-size:1.05rem}.openapi-method{font-weight:700}.openapi-summary{font-weight:600}.openapi-spec,.openapi-type{color:var(--muted)}.openapi h4{margin:1.25rem 0 .5rem}.openapi-missing,.openapi-deprecated{color:var(--muted);font-style:italic}
 .columns{display:flex;gap:1.5rem;margin:1rem 0}.column{flex:1 1 0;min-width:0}.column>:first-child{margin-top:0}.column>:last-child{margin-bottom:0}
 main details{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0;padding:0 1rem}main details>summary{cursor:pointer;padding:.6rem 0;font-weight:600}main details[open]>summary{border-bottom:1px solid var(--border);margin-bottom:.75rem}
 figure.code{border:1px solid var(--border);border-radius:var(--radius);overflow:hidden;position:relative}

@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createOpenAPISpec } from './support/factories.ts';
+import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
+import { publishedSite } from './support/reader-site.ts';
+import { getRecord } from '../shared/db/operations.ts';
+import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
+import { pollOnce } from '../shared/local/queue-poller.ts';
+
+/**
+ * An API docs team's walk: a petstore spec (OpenAPI 3.1 YAML: $refs, allOf, oneOf, enums,
+ * examples, security schemes, path parameters, a webhook, a circular schema, HTML in
+ * descriptions) uploaded as text, a Swagger 2.0 one by URL, pages naming their operations,
+ * a published site: the reader shows what an API consumer needs from the spec itself.
+ */
+
+const api = useTestApi();
+
+const PETSTORE = `openapi: 3.1.0
+info:
+  title: Petstore
+  version: 1.2.0
+servers:
+  - url: https://api.petstore.example/v1
+security:
+  - bearerAuth: []
+paths:
+  /pets:
+    post:
+      summary: Create a pet
+      description: |
+        Adds a pet to the store. <script>window.__xss = 1</script><img src=x onerror="window.__xss=2">
+        See **the guide**.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/NewPet'}
+            examples:
+              cat: {summary: A cat, value: {name: Tom, kind: cat}}
+      responses:
+        '201':
+          description: The created pet
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+        default: {$ref: '#/components/responses/Error'}
+  /pets/{petId}:
+    parameters:
+      - name: petId
+        in: path
+        description: The pet's id
+        schema: {type: integer, format: int64}
+    get:
+      summary: Get a pet
+      operationId: getPet
+      parameters:
+        - name: fields
+          in: query
+          description: Fields to include
+          schema: {type: string, enum: [name, kind, owner]}
+      security:
+        - apiKey: []
+      responses:
+        '200':
+          description: The pet
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Pet'}
+              example: {id: 7, name: Rex, kind: dog}
+        '404': {$ref: '#/components/responses/Error'}
+webhooks:
+  newPet:
+    post:
+      summary: A pet was added
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '#/components/schemas/Pet'}
+      responses:
+        '200': {description: Acknowledged}
+components:
+  securitySchemes:
+    bearerAuth: {type: http, scheme: bearer}
+    apiKey: {type: apiKey, in: header, name: X-API-Key}
+  responses:
+    Error:
+      description: An error
+      content:
+        application/json:
+          schema:
+            type: object
+            properties:
+              message: {type: string}
+  schemas:
+    NewPet:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, description: The pet's name, example: Rex}
+        kind: {type: string, enum: [cat, dog, bird]}
+        owner:
+          oneOf:
+            - {$ref: '#/components/schemas/Person'}
+            - {type: string, description: An owner's id}
+        category: {$ref: '#/components/schemas/Category'}
+        photo: {$ref: 'https://schemas.example/photo.json'}
+    Pet:
+      allOf:
+        - {$ref: '#/components/schemas/NewPet'}
+        - type: object
+          required: [id]
+          properties:
+            id: {type: integer, format: int64}
+    Person:
+      type: object
+      properties:
+        email: {type: string, format: email}
+    Category:
+      type: object
+      properties:
+        label: {type: string}
+        parent: {$ref: '#/components/schemas/Category'}
+`;
+
+const SWAGGER = {
+  swagger: '2.0',
+  info: { title: 'Users', version: '1' },
+  host: 'users.example',
+  basePath: '/api',
+  schemes: ['https'],
+  paths: {
+    '/users/{id}': {
+      get: {
+        summary: 'Get a user',
+        parameters: [{ name: 'id', in: 'path', required: true, type: 'string' }, { name: 'verbose', in: 'query', type: 'boolean' }],
+        responses: { 200: { description: 'The user', schema: { $ref: '#/definitions/User' }, examples: { 'application/json': { login: 'ada' } } } },
+      },
+    },
+  },
+  definitions: { User: { type: 'object', properties: { login: { type: 'string', description: 'Sign-in name' } } } },
+};
+
+const PAGE = `# Pets API
+
+{% openapi-operation spec="petstore" path="/pets/{petId}" method="get" %}
+
+{% openapi src="petstore" path="/pets" method="post" %}
+[petstore](petstore)
+{% endopenapi %}
+
+{% openapi-webhook spec="petstore" name="newPet" method="post" %}
+
+{% openapi-operation spec="petstore" path="/kittens" method="get" %}
+`;
+
+let server: Server;
+let org: TestOrg;
+let pageUrl: string;
+let usersUrl: string;
+
+async function processed(slug: string) {
+  for (let i = 0; i < 40; i++) {
+    const record = await getRecord(openAPISpecEntity.key({ orgId: org.id, slug }));
+    const spec = record ? openAPISpecEntity.fromRecord(record) : undefined;
+    if (spec?.processingState === 'complete') return spec;
+    await pollOnce('jobs', 1);
+  }
+  throw new Error(`spec ${slug} was not processed`);
+}
+
+beforeAll(async () => {
+  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(SWAGGER)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const swaggerUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/swagger.json`;
+  org = await newOrg();
+  await createOpenAPISpec(api, org, 'petstore', { text: PETSTORE });
+  await createOpenAPISpec(api, org, 'users', { url: swaggerUrl });
+  for (const slug of ['petstore', 'users']) expect((await processed(slug)).lastProcessErrorCode, slug).toBeUndefined();
+  const { space, cr } = await spaceWithChangeRequest(api, org, 'API');
+  const existing = await pagesByTitle(api, org, space.id, cr.id);
+  await editContent(api, org, space.id, cr.id, [
+    { operation: 'insert_page', document: { markdown: PAGE } },
+    { operation: 'insert_page', document: { markdown: `# Users\n\n{% swagger src="${swaggerUrl}" path="/users/{id}" method="get" %}\n[Users](${swaggerUrl})\n{% endswagger %}\n` } },
+    ...Object.values(existing).map((page) => ({ operation: 'delete_page', page: page.id })),
+  ]);
+  const merged = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token });
+  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+  const site = await publishedSite(api, org, [space.id], 'public');
+  pageUrl = `${site.url}/pets-api`;
+  usersUrl = `${site.url}/users`;
+}, 120_000);
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const squash = (html: string) => html.replace(/\s+/g, ' ');
+
+describe('OpenAPI operations in the reader', () => {
+  it('an openapi-operation block shows the operation from the stored spec: server, auth, parameters, responses, example', async () => {
+    const res = await fetch(pageUrl);
+    expect(res.status).toBe(200);
+    const html = squash(await res.text());
+    const get = html.slice(html.indexOf('<span class="openapi-method">GET</span>'), html.indexOf('<span class="openapi-method">POST</span>'));
+    expect(get).toContain('<code class="openapi-path">/pets/{petId}</code> <span class="openapi-summary">Get a pet</span> <span class="openapi-spec">petstore</span>');
+    expect(get).toContain('<code>GET https://api.petstore.example/v1/pets/{petId}</code>');
+    expect(get).toContain('<h4>Authorization</h4><ul><li>apiKey (apiKey, X-API-Key in header)</li></ul>');
+    // The operation's own parameter, then the path-level one (required, as path parameters are).
+    expect(get).toContain('<code>fields</code> <span class="openapi-type">query · string</span></p><div class="openapi-description"><p>Fields to include</p></div><p class="openapi-enum">One of: <code>name</code>, <code>kind</code>, <code>owner</code></p>');
+    expect(get).toContain('<code>petId</code> <span class="openapi-type">path · integer &#x3C;int64></span> <strong class="openapi-required">required</strong>');
+    // 200: the Pet schema through allOf (NewPet's properties and its own id), the example.
+    expect(get).toMatch(/<strong>200<\/strong>.*<p>The pet<\/p>.*<code>application\/json<\/code>/);
+    expect(get).toContain('<code>name</code> <span class="openapi-type">string</span> <strong class="openapi-required">required</strong>');
+    expect(get).toContain('<code>id</code> <span class="openapi-type">integer &#x3C;int64></span> <strong class="openapi-required">required</strong>');
+    expect(get).toContain('<code>kind</code> <span class="openapi-type">string</span></p><p class="openapi-enum">One of: <code>cat</code>, <code>dog</code>, <code>bird</code></p>');
+    expect(get).toContain('<p>One of these:</p><ol><li><code>object</code>');
+    expect(get).toContain('<code>email</code> <span class="openapi-type">string &#x3C;email></span>');
+    // The circular Category.parent is named, not expanded forever; the external $ref is named, not fetched.
+    expect(get).toContain('<code>parent</code> <span class="openapi-type">Category</span> <span class="openapi-type">(Category, shown above)</span>');
+    expect(get).toContain('<code>photo</code> <span class="openapi-type">photo.json</span> <span class="openapi-type">(defined in <code>https://schemas.example/photo.json</code>)</span>');
+    expect(get).toMatch(/<details class="openapi-example"><summary>Example<\/summary><pre tabindex="0"><code>\{ "id": 7, "name": "Rex", "kind": "dog" \}<\/code><\/pre><\/details>/);
+    // The 404 through a components response.
+    expect(get).toMatch(/<strong>404<\/strong>.*<p>An error<\/p>.*<code>message<\/code> <span class="openapi-type">string<\/span>/);
+  });
+
+  it('an {% openapi %} block naming the spec by slug shows the request body; HTML in descriptions is not rendered', async () => {
+    const html = squash(await (await fetch(pageUrl)).text());
+    const post = html.slice(html.indexOf('<span class="openapi-method">POST</span>'));
+    expect(post).toContain('<span class="openapi-summary">Create a pet</span>');
+    expect(post).toContain('<h4>Authorization</h4><ul><li>bearerAuth (http, bearer)</li></ul>');
+    expect(post).toMatch(/<h4>Request body<\/h4><p><strong class="openapi-required">required<\/strong><\/p><p><code>application\/json<\/code><\/p>/);
+    expect(post).toContain('<summary>Example</summary><pre tabindex="0"><code>{ "name": "Tom", "kind": "cat" }</code></pre>');
+    // The description's HTML goes through the reader's sanitizer: the script goes with its text, the handler too.
+    expect(post).toMatch(/<div class="openapi-description"><p>Adds a pet to the store\. (<img src="x">)?\s?See <strong>the guide<\/strong>\.<\/p><\/div>/);
+    expect(html).not.toMatch(/__xss|onerror/);
+    // The webhook, and an operation the spec does not have (said, not silently empty).
+    expect(html).toContain('<span class="openapi-summary">A pet was added</span>');
+    expect(html).toContain('<strong>200</strong> </p><div class="openapi-description"><p>Acknowledged</p></div>');
+    expect(html).toContain('<p class="openapi-missing">The spec petstore has no GET /kittens operation.</p>');
+  });
+
+  it('a {% swagger %} block whose src is a stored Swagger 2.0 spec\'s URL shows its operation', async () => {
+    const html = squash(await (await fetch(usersUrl)).text());
+    expect(html).toContain('<span class="openapi-summary">Get a user</span> <span class="openapi-spec">users</span>');
+    expect(html).toContain('<code>GET https://users.example/api/users/{id}</code>');
+    expect(html).toContain('<code>id</code> <span class="openapi-type">path · string</span> <strong class="openapi-required">required</strong>');
+    expect(html).toContain('<code>verbose</code> <span class="openapi-type">query · boolean</span>');
+    expect(html).toContain('<code>login</code> <span class="openapi-type">string</span></p><div class="openapi-description"><p>Sign-in name</p></div>');
+    expect(html).toContain('<pre tabindex="0"><code>{ "login": "ada" }</code></pre>');
+  });
+});
