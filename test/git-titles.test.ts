@@ -90,7 +90,7 @@ describe('titles through Git export and import', () => {
       expect(res.body.error.message).toBe('changes.0.title: must not contain line breaks or control characters');
     }
     expect((await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/pages`, { token: org.admin.token })).body).toEqual(before);
-    // Space, collection and site titles follow the same rule; surrounding whitespace is still trimmed.
+    // Space, collection, site, team and organization titles follow the same rule; surrounding whitespace is still trimmed.
     const spaceTitle = await api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: { title: 'Two\nlines' } });
     expect(spaceTitle.status).toBe(400);
     expect(spaceTitle.body.error.message).toBe('title: must not contain line breaks or control characters');
@@ -103,5 +103,12 @@ describe('titles through Git export and import', () => {
     const site = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Docs\u0007' } });
     expect(site.status).toBe(400);
     expect(site.body.error.message).toBe('title: must not contain line breaks or control characters');
+    // Teams and the organization's own title too (an ANSI escape would reach terminals through the admin CLI's listings).
+    const team = await api.request('PUT', `/orgs/${org.id}/teams`, { token: org.admin.token, body: { title: 'Ops\u001b[31m' } });
+    expect(team.status).toBe(400);
+    expect(team.body.error.message).toBe('title: must not contain line breaks or control characters');
+    const orgTitle = await api.request('PATCH', `/orgs/${org.id}`, { token: org.admin.token, body: { title: 'Acme\nInc' } });
+    expect(orgTitle.status).toBe(400);
+    expect(orgTitle.body.error.message).toBe('title: must not contain line breaks or control characters');
   });
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, listQueryEntries, mergeRules, nullableRole, partialBody, richDocument } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, mergeRules, nullableRole, oneLine, partialBody, richDocument } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 export { searchQuery } from '../../shared/http/schemas.ts';
 
@@ -41,6 +41,7 @@ const title = v.pipe(
   // The public interface's organization titles are at least 2 characters.
   v.minLength(2, 'must be at least 2 characters'),
   v.maxLength(100, 'must be at most 100 characters'),
+  oneLine,
 );
 
 const hostname = v.pipe(

@@ -1,10 +1,10 @@
 import * as v from 'valibot';
-import { id, listQueryEntries } from '../../shared/http/schemas.ts';
+import { id, listQueryEntries, oneLine } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 
 export const teamParams = v.object({ organizationId: id, teamId: id });
 
-const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'));
+const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'), oneLine);
 
 export const MAX_TEAM_MEMBERS_PER_REQUEST = 1000;
 
