@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace, editChangeRequest, createChangeRequest, mergeChangeRequest } from './support/factories.ts';
-import { cloneBranch, commitFiles, createRepo, git, useGitServer } from './support/git-server.ts';
+import { cloneBranch, commitFiles, createRepo, git, pngFile, useGitServer } from './support/git-server.ts';
+import { MAX_IMPORT_FILE_BYTES } from '../shared/git/import.ts';
 import { settleGit } from './support/git-sync.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 
@@ -263,5 +264,30 @@ describe('a repository of many files', () => {
     const pages = (await api.request('GET', `/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     const outline = (list: { title: string; pages: unknown[] }[]): unknown[] => list.map((p) => [p.title, outline(p.pages as never)]);
     expect(outline(pages)).toEqual([['Monorepo', []], ['Guide', []], ['API', [['Auth', []]]]]);
+  }, 120_000);
+});
+
+describe('a file over the size cap', () => {
+  it('is left out with a warning; the pages import, and export keeps the file in the repository', async () => {
+    const name = `large-file-${Date.now()}-${counter++}`;
+    const big = Buffer.alloc(MAX_IMPORT_FILE_BYTES + 1);
+    await createRepo(server, name, {
+      'README.md': '# Home\n\n[The recording](.gitbook/assets/recording.mp4) and ![a chart](.gitbook/assets/chart.png)\n',
+      '.gitbook/assets/recording.mp4': big, '.gitbook/assets/chart.png': pngFile(3, 3), 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n',
+    });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main' } })).status).toBe(204);
+    const last = (await settle(spaceId)).operations.last;
+    expect(last).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(last.message).toBe(`Imported with 1 warning: .gitbook/assets/recording.mp4: ${big.length} bytes, larger than the 100 MB a file may be (left out)`);
+    const content = (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    expect(content.files.map((f: { name: string }) => f.name)).toEqual(['chart.png']);
+    // The link stays as written; an export leaves the file where it is.
+    const home = await api.request('GET', `/spaces/${spaceId}/content/page/${content.pages[0].id}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(home.body.markdown).toContain('[The recording](.gitbook/assets/recording.mp4)');
+    expect((await api.request('POST', `/spaces/${spaceId}/git/export`, { token: org.admin.token, body: { url, ref: 'refs/heads/copy', commitMessage: 'Copy' } })).status).toBe(204);
+    expect((await settle(spaceId)).operations.last).toMatchObject({ operation: 'export', status: 'succeeded' });
+    expect(await lsTree(name, 'copy')).toEqual(await lsTree(name, 'main'));
   }, 120_000);
 });

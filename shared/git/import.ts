@@ -176,7 +176,16 @@ export async function importRepository(source: RepoSource, options: { projectDir
     if (path.startsWith(`${INCLUDES_DIR}/`) && path.endsWith('.md')) includeIds.set(path, idFor(`include:${path}`));
   }
   const fileIds = new Map<string, string>();
-  for (const path of content.keys()) if (path.startsWith(`${ASSETS_DIR}/`)) fileIds.set(path, idFor(`file:${path}`));
+  // A file over the cap is left out (read whole, it would not fit the worker's memory), said in a warning.
+  const skippedFiles = new Set<string>();
+  const tooLarge = (path: string) => {
+    const size = content.get(path)?.size ?? 0;
+    if (size <= MAX_IMPORT_FILE_BYTES) return false;
+    if (!skippedFiles.has(path)) warnings.push(`${path}: ${size} bytes, larger than the ${MAX_IMPORT_FILE_BYTES / 1024 / 1024} MB a file may be (left out)`);
+    skippedFiles.add(path);
+    return true;
+  };
+  for (const path of content.keys()) if (path.startsWith(`${ASSETS_DIR}/`) && !tooLarge(path)) fileIds.set(path, idFor(`file:${path}`));
   const resolver: PathResolver = {
     page: (path) => pageIds.get(path),
     include: (path) => includeIds.get(path),
@@ -184,7 +193,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
       const known = fileIds.get(path);
       if (known) return known;
       // Any other file of the repository that a page links to becomes a file too.
-      if (!content.has(path) || path.endsWith('.md')) return undefined;
+      if (!content.has(path) || path.endsWith('.md') || tooLarge(path)) return undefined;
       const id = idFor(`file:${path}`);
       fileIds.set(path, id);
       return id;
@@ -387,6 +396,12 @@ function dedupeSlugs(pages: ManifestPage[]): void {
     dedupeSlugs(page.pages);
   }
 }
+
+/**
+ * Largest file an import reads (GitHub's own limit per file): a file is read whole before
+ * it is stored, and the git worker has 512 MB.
+ */
+export const MAX_IMPORT_FILE_BYTES = 100 * 1024 * 1024;
 
 /** Page files read ahead of the pool's slots (markdown: small; at most this many held). */
 const READ_AHEAD = 32;

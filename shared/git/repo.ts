@@ -69,6 +69,8 @@ export class FinalError extends Error {}
 export interface FlatEntry {
   oid: string;
   mode: string;
+  /** Bytes of a blob, when the listing said (`ls-tree -l`). */
+  size?: number;
 }
 
 /**
@@ -178,13 +180,14 @@ export class Checkout {
   async files(commit: string | undefined): Promise<Map<string, FlatEntry>> {
     const out = new Map<string, FlatEntry>();
     if (!commit) return out;
-    const listing = await runGit(['ls-tree', '-r', '-z', '--full-tree', commit], { cwd: this.gitdir, home: this.root, timeoutMs: GIT_CLONE_TIMEOUT_MS });
-    // `<mode> <type> <oid>\t<path>\0`, paths as bytes (UTF-8 in practice).
+    const listing = await runGit(['ls-tree', '-r', '-l', '-z', '--full-tree', commit], { cwd: this.gitdir, home: this.root, timeoutMs: GIT_CLONE_TIMEOUT_MS });
+    // `<mode> <type> <oid> <padded size or ->\t<path>\0`, paths as bytes (UTF-8 in practice).
     for (const record of listing.toString('utf8').split('\0')) {
       const tab = record.indexOf('\t');
       if (tab < 0) continue;
-      const [mode, type, oid] = record.slice(0, tab).split(' ');
-      if (type === 'blob' || type === 'commit') out.set(record.slice(tab + 1), { oid: oid!, mode: mode! });
+      const [mode, type, oid, size] = record.slice(0, tab).split(/ +/);
+      if (type === 'blob') out.set(record.slice(tab + 1), { oid: oid!, mode: mode!, size: Number(size) });
+      else if (type === 'commit') out.set(record.slice(tab + 1), { oid: oid!, mode: mode! });
     }
     return out;
   }
