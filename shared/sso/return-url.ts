@@ -17,8 +17,10 @@ export function isServiceUrl(value: string): boolean {
  * Paths of the API's origin whose pages others write: integrations' public endpoints (the
  * answer of a third party's script) and published sites (`/s/...`, which carry integrations'
  * injected scripts). A page there could read the token from the fragment, so a login never
- * returns to them. Compared decoded, case-insensitively and with repeated slashes folded,
- * as routers may match them.
+ * returns to them. Nor to the SAML endpoints (`/sso/...`): a provider's startURL redirects to
+ * the ssoURL any organization's admin sets, and a browser carries the fragment over a
+ * redirect, so the token would reach that site. Compared decoded, case-insensitively and with
+ * repeated slashes folded, as routers may match them.
  */
 function servesOthersContent(pathname: string): boolean {
   let path = pathname;
@@ -26,7 +28,8 @@ function servesOthersContent(pathname: string): boolean {
     path = decodeURIComponent(pathname);
   } catch { /* malformed: compared as written */ }
   path = path.toLowerCase().replace(/\/{2,}/g, '/');
-  return path.startsWith('/s/') || path === '/s' || /^\/v1\/integrations\/[^/]+\/public(\/|$)/.test(path);
+  return path.startsWith('/s/') || path === '/s' || path.startsWith('/sso/') || path === '/sso'
+    || /^\/v1\/integrations\/[^/]+\/public(\/|$)/.test(path);
 }
 
 /** The RelayState URL with the token in its fragment: fragments never reach a server's logs or a Referer. */
