@@ -204,6 +204,28 @@ describe('POST .../merge', () => {
     expect((await primaryTitles(f)).sort()).toEqual(['A', 'B', 'C', 'Untitled']);
   });
 
+  it('a content edit racing the merge is in the merged content or refused (409), never answered 200 and lost', async () => {
+    const f = await fixture();
+    const outcomes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const cr = await createChangeRequest(api, f.org, f.spaceId);
+      await edit(f.org, f.spaceId, cr.id, [{ operation: 'insert_page', title: `Early ${i}`, document: { markdown: 'x\n' } }]);
+      // A long page keeps the edit busy (parse, blobs) while the merge runs.
+      const markdown = Array.from({ length: 400 }, (_, k) => `Paragraph ${k} of late edit ${i}.`).join('\n\n');
+      const [late, merged] = await Promise.all([
+        api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/content`, {
+          token: f.org.admin.token, body: { changes: [{ operation: 'insert_page', title: `Late ${i}`, document: { markdown } }] },
+        }),
+        new Promise((resolve) => setTimeout(resolve, 20 + i * 20)).then(() => api.request('POST', `/spaces/${f.spaceId}/change-requests/${cr.id}/merge`, { token: f.org.admin.token })),
+      ]);
+      expect(merged.status).toBe(200);
+      const inPrimary = (await primaryTitles(f)).includes(`Late ${i}`);
+      outcomes.push(`${late.status}:${inPrimary}`);
+      if (late.status === 409) expect(late.body.error.message).toBe('The change request is merged; its content cannot change');
+    }
+    expect(outcomes.filter((o) => o !== '200:true' && o !== '409:false')).toEqual([]);
+  }, 120_000);
+
   it('needs the edit role; 404 across organizations; 401 without a token', async () => {
     const f = await fixture();
     const cr = await createChangeRequest(api, f.org, f.spaceId);

@@ -80,7 +80,9 @@ function forgetChangeRequest(request: RequestScope, spaceId: string, idOrNumber:
 /**
  * The write that moves a change request to a new revision (a content edit, an update from
  * the space's content): only the fields it changes, conditional on the revision read, so
- * a concurrent PATCH (status, subject, description) or comment count is never written back.
+ * a concurrent PATCH (status, subject, description) or comment count is never written back,
+ * and on the change request still taking content (not merged or archived since it was read:
+ * an edit landing after a merge would be answered 200 and be in no primary content).
  * Returns the change request as it is after the write, for presenting.
  */
 export function changeRequestRevisionWrite(
@@ -96,7 +98,7 @@ export function changeRequestRevisionWrite(
     write: changeRequestEntity.update({ spaceId: cr.spaceId, changeRequestId: cr.id }, {
       set: { revision: input.revision, updatedAt: input.now, revisionMergedAncestor: input.revisionMergedAncestor },
       ...(joins ? { append: { contributors: [input.contributor] } } : {}),
-      if: (w) => w.eq('revision', cr.revision),
+      if: (w) => w.and(w.eq('revision', cr.revision), w.in('status', ['draft', 'open'])),
     }),
   };
 }
