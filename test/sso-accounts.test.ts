@@ -7,6 +7,7 @@ import { memberEntity } from '../shared/db/entities/member.ts';
 import { tokenEntity } from '../shared/db/entities/token.ts';
 import { userEntity } from '../shared/db/entities/user.ts';
 import { randomId } from '../shared/ids.ts';
+import { run } from '../shared/db/writes.ts';
 
 /**
  * Which accounts an organization's identity provider may sign in. Any admin can create an
@@ -75,5 +76,30 @@ describe('SAML login and accounts of other organizations', () => {
     const listed = await api.request('GET', `/email-domains/${domain}/orgs`, { token: minted.body.token });
     expect(listed.status).toBe(200);
     expect(listed.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+  });
+
+  it('refuses a disabled member and signs a removed one in no more, changing nothing', async () => {
+    const domain = `own-${randomId(6).toLowerCase()}.example`;
+    const { org, provider } = await attackerOrgClaiming(domain);
+    const first = await ssoLogin(provider, `member.${randomId(6).toLowerCase()}@${domain}`);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const userId = first.body.user.id;
+    const key = memberEntity.key({ orgId: org.id, userId });
+
+    await run(memberEntity.update({ orgId: org.id, userId }, { set: { disabled: true } }));
+    const disabled = await ssoLogin(provider, first.body.user.email);
+    expect(disabled.status).toBe(403);
+    expect(disabled.body).toEqual({ error: { code: 403, message: 'Your membership of this organization is disabled' } });
+    expect(memberEntity.fromRecord((await getRecord(key))!)).toMatchObject({ disabled: true, role: 'admin' });
+    expect(await tokenEntity.query.byUser({ userId }).all()).toHaveLength(1);
+
+    // Removed by an admin: the earlier token no longer opens the organization, and the IdP cannot bring the account back.
+    await run(memberEntity.update({ orgId: org.id, userId }, { set: { disabled: false } }));
+    expect((await api.request('DELETE', `/orgs/${org.id}/members/${userId}`, { token: org.admin.token })).status).toBe(204);
+    await new Promise((resolve) => setTimeout(resolve, Number(process.env.AUTH_CACHE_SECONDS ?? 5) * 1000 + 500));
+    expect((await api.request('GET', `/orgs/${org.id}`, { token: first.body.token })).status).toBe(404);
+    const removed = await ssoLogin(provider, first.body.user.email);
+    expect(removed.status).toBe(403);
+    expect(await getRecord(key)).toBeUndefined();
   });
 });
