@@ -291,3 +291,26 @@ describe('a file over the size cap', () => {
     expect(await lsTree(name, 'copy')).toEqual(await lsTree(name, 'main'));
   }, 120_000);
 });
+
+describe('.gitbook.yaml and the project directory', () => {
+  it('a root or project directory that is not in the repository fails the import once, naming it; the space keeps its content', async () => {
+    const name = `roots-${Date.now()}-${counter++}`;
+    await createRepo(server, name, { '.gitbook.yaml': 'root: ./documentation/\n', 'docs/README.md': '# Home\n' });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    const before = (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    const importWith = async (body: Record<string, unknown>) => {
+      expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main', ...body } })).status).toBe(204);
+      return (await settle(spaceId)).operations.last;
+    };
+    expect(await importWith({})).toMatchObject({
+      status: 'failed', attempts: 1, message: `Git import refs/heads/main from ${url} failed: .gitbook.yaml: the root documentation is not a folder of the repository`,
+    });
+    expect(await importWith({ repoProjectDirectory: 'packages/docs' })).toMatchObject({
+      status: 'failed', attempts: 1, message: `Git import refs/heads/main from ${url} failed: The project directory packages/docs does not exist in the repository`,
+    });
+    const after = (await api.request('GET', `/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    expect(after.id).toBe(before.id);
+    expect(after.pages).toEqual(before.pages);
+  }, 60_000);
+});

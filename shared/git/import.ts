@@ -13,7 +13,7 @@ import type { Manifest, ManifestFile, ManifestPage, ManifestReusableContent } fr
 import { ASSETS_DIR, basename, dirname, INCLUDES_DIR, joinPath, parseGitbookYaml, parseSummary, type GitbookConfig, type SummaryEntry } from './format.ts';
 import { parsePageFile, type PathResolver } from './pages.ts';
 import { parseMarkdownBlob, parsedBlob } from './parse-cache.ts';
-import { isRegularFile, type FlatEntry } from './repo.ts';
+import { FinalError, isRegularFile, type FlatEntry } from './repo.ts';
 import { silentProgress, type ProgressSink } from './progress.ts';
 
 export interface RepoSource {
@@ -32,7 +32,7 @@ export const IMPORT_CONCURRENCY = 16;
 export function contentView(files: Map<string, FlatEntry>, projectDirectory: string | undefined, readConfig: (entry: FlatEntry) => string | undefined) {
   const project = joinPath(projectDirectory ?? '');
   if (project && ![...files.keys()].some((p) => p.startsWith(`${project}/`))) {
-    throw new Error(`The project directory ${project} does not exist in the repository`);
+    throw new FinalError(`The project directory ${project} does not exist in the repository`);
   }
   const configEntry = files.get(joinPath(project, '.gitbook.yaml'));
   const config: GitbookConfig = parseGitbookYaml(isRegularFile(configEntry) ? readConfig(configEntry) : undefined);
@@ -80,7 +80,9 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const configBytes = isRegularFile(configEntry) ? await source.read(configEntry.oid) : undefined;
   progress.bytes(configBytes?.length ?? 0);
   const configText = configBytes ? text(configBytes) : undefined;
-  const { config, content } = contentView(source.files, options.projectDirectory, () => configText);
+  const { config, base, content } = contentView(source.files, options.projectDirectory, () => configText);
+  // A root that names no folder would import nothing, emptying the space: a mistake to report.
+  if (config.root && content.size === 0) throw new FinalError(`.gitbook.yaml: the root ${base} is not a folder of the repository`);
   const previous = options.previous;
   const idsByKey = new Map<string, string>();
   const previousPages = new Map<string, ManifestPage>();
