@@ -476,6 +476,16 @@ describe('SAML service provider: refusals change nothing', () => {
     }
   });
 
+  it('answers a huge body 413 and a deeply nested document 4xx, without parsing the first', async () => {
+    const huge = await postToAcs(provider, { SAMLResponse: 'A'.repeat(300 * 1024) });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toEqual({ error: { code: 413, message: 'body: is too large for a SAML response' } });
+    const nested = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" Destination="${provider.service.acsURL}">${'<a>'.repeat(20000)}${'</a>'.repeat(20000)}</samlp:Response>`;
+    const deep = await postToAcs(provider, { SAMLResponse: Buffer.from(nested).toString('base64') });
+    expect(deep.status).toBe(401);
+    expect(deep.body.error.message).toMatch(/^SAMLResponse: InResponseTo is missing/);
+  });
+
   it('refuses an assertion without an email address', async () => {
     await expectRefused((id, email) => responseFor(provider, id, email, { nameID: 'not-an-email' }), 401, 'SAMLResponse: the assertion carries no email address (NameID or an email attribute)');
   });
