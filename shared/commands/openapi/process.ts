@@ -1,4 +1,4 @@
-import { parseDocument, type YAMLError } from 'yaml';
+import { isScalar, parseDocument, type YAMLError } from 'yaml';
 import { ConditionFailed } from '../../db/errors.ts';
 import { nowIso } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
@@ -70,7 +70,13 @@ function parseText(source: string): unknown {
     ]);
   }
   try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    const value: unknown = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    // `swagger: 2.0` and `openapi: 3.1` unquoted are YAML numbers (2, 3.1): read as written.
+    for (const key of ['openapi', 'swagger']) {
+      const node = doc.get(key, true);
+      if (isScalar(node) && typeof node.value === 'number' && node.source) (value as Record<string, unknown>)[key] = node.source;
+    }
+    return value;
   } catch (cause) {
     if (!(cause instanceof ReferenceError)) throw cause;
     // yaml's alias-expansion guard (ReferenceError), or an alias to an anchor that is not defined.
@@ -99,6 +105,12 @@ function nestsDeeper(value: unknown, max: number): boolean {
 
 /** Parses JSON or YAML and checks the shape of an OpenAPI 3.x / Swagger 2.0 document. */
 export function parseOpenAPIDocument(text: string): Record<string, unknown> {
+  // A sign-in or error page served at the spec's URL: say so rather than point at a line of it.
+  if (/^\s*</.test(text.replace(/^\uFEFF/, ''))) {
+    throw new ProcessError('PARSE_ERROR', 'The spec is not JSON or YAML', [
+      { message: 'The document is HTML or XML, not an OpenAPI document in JSON or YAML (is the URL a web page rather than the spec file?)', code: 'NOT_AN_OBJECT' },
+    ]);
+  }
   const doc = parseText(text);
   if (nestsDeeper(doc, MAX_SPEC_DEPTH)) throw tooDeep();
   const errors: { message: string; code: string }[] = [];
