@@ -314,3 +314,22 @@ describe('.gitbook.yaml and the project directory', () => {
     expect(after.pages).toEqual(before.pages);
   }, 60_000);
 });
+
+describe('operation timestamps', () => {
+  it('order operations by the time they say, whatever their offset or precision', async () => {
+    const name = `stamps-${Date.now()}-${counter++}`;
+    await createRepo(server, name, { 'README.md': '# Home\n\nFirst.\n' });
+    const url = `${server.url}/${name}.git`;
+    const spaceId = (await createSpace(api, org)).id;
+    const importAt = async (timestamp: string) => {
+      expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url, ref: 'refs/heads/main', force: true, timestamp } })).status).toBe(204);
+      return (await settle(spaceId)).operations.last;
+    };
+    // 10:00 at +02:00 is 08:00 UTC.
+    expect(await importAt('2030-01-01T10:00:00+02:00')).toMatchObject({ status: 'succeeded', timestamp: '2030-01-01T08:00:00.000Z' });
+    // 09:00 UTC is later: applied (as a string, "09:00:00Z" sorts before "10:00:00+02:00").
+    expect(await importAt('2030-01-01T09:00:00Z')).toMatchObject({ status: 'succeeded', timestamp: '2030-01-01T09:00:00.000Z' });
+    // 08:59:59.5 UTC is earlier than 09:00 UTC: skipped (as written, "10:59:59.5+02:00" sorts after it).
+    expect(await importAt('2030-01-01T10:59:59.5+02:00')).toMatchObject({ status: 'skipped' });
+  }, 60_000);
+});

@@ -13,7 +13,12 @@ const ref = v.pipe(
   v.maxLength(250, 'must be at most 250 characters'),
   v.check(isBranchRef, 'must be a valid git branch name (no "..", spaces, ~ ^ : ? * [ \\, @{, or a component starting with ".")'),
 );
-const dateTime = v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO 8601 date-time'));
+/**
+ * Timestamps order operations by comparing them as strings (the worker, and DynamoDB's
+ * condition): each is kept in one form, UTC with milliseconds (`+02:00` offsets and seconds
+ * without fractions otherwise compare out of order).
+ */
+const dateTime = v.pipe(v.string('must be a string'), v.isoTimestamp('must be an ISO 8601 date-time'), v.transform((t) => new Date(t).toISOString()));
 const optionalText = v.optional(v.pipe(v.string('must be a string'), v.maxLength(2048, 'must be at most 2048 characters')));
 
 const common = {
