@@ -251,4 +251,26 @@ describe('OpenAPI operations in the reader', () => {
     expect(html).toContain('<code>login</code> <span class="openapi-type">string</span></p><div class="openapi-description"><p>Sign-in name</p></div>');
     expect(html).toContain('<pre tabindex="0"><code>{ "login": "ada" }</code></pre>');
   });
+
+  it('a public spec\'s urls.published serves its document to anyone; private and unknown specs are 404', async () => {
+    const spec = `/orgs/${org.id}/openapi/petstore`;
+    const before = await api.request('GET', spec, { token: org.admin.token });
+    expect(before.body.urls.published).toBeUndefined();
+    const privateUrl = `${api.url}/s/~openapi/${org.id}/petstore`;
+    expect((await fetch(privateUrl)).status).toBe(404);
+    const made = await api.request('PATCH', spec, { token: org.admin.token, body: { visibility: 'public' } });
+    expect(made.status).toBe(200);
+    expect(made.body.urls.published).toBe(privateUrl);
+    const res = await fetch(made.body.urls.published);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('etag')).toBe(`"${made.body.lastVersion}"`);
+    expect(await res.json()).toMatchObject({ openapi: '3.1.0', info: { title: 'Petstore' }, webhooks: { newPet: {} } });
+    for (const url of [`${api.url}/s/~openapi/${org.id}/nope`, `${api.url}/s/~openapi/other-org/petstore`, `${api.url}/s/~openapi/${org.id}/bad_slug`]) {
+      expect((await fetch(url)).status, url).toBe(404);
+    }
+    await api.request('PATCH', spec, { token: org.admin.token, body: { visibility: 'private' } });
+    expect((await fetch(privateUrl)).status).toBe(404);
+  });
 });

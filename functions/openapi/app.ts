@@ -37,7 +37,7 @@ async function writeAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
 }
 
 const present = (spec: OpenAPISpecItem, access: OrgAccess) =>
-  presentOpenAPISpec(spec, { role: access.role, orgHostname: access.org.hostname });
+  presentOpenAPISpec(spec, { role: access.role });
 
 route(routes, op.listOpenAPISpecs, async (c) => {
   const { organizationId } = c.req.valid('param');

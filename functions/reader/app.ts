@@ -17,6 +17,7 @@ import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent
 import { checkAccess } from './access.ts';
 import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
+import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
 import { siteScripts } from '../../shared/reader/site-scripts.ts';
@@ -84,6 +85,7 @@ const text = (c: Context, body: string, type: string) => c.body(body, 200, { 'Co
 // Per client address, before anything is read: share-key and visitor-token guesses included.
 app.use('*', readerRateLimit);
 mountVisitorKey(app);
+mountPublicOpenAPISpecs(app, notFound);
 
 // The reader's stylesheet and script: content-hashed names, cached for a year, no site data.
 app.get('/s/:siteId/~assets/:file', (c) => {

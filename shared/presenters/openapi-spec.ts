@@ -2,6 +2,7 @@ import type { OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import type { Role } from '../http/schemas.ts';
 import { atLeast } from '../policies/roles.ts';
 import { apiLocation, appLocation } from './urls.ts';
+import { config } from '../config.ts';
 import { withoutCredentials } from '../net/url-credentials.ts';
 import type { OpenAPISpecOutput } from './schemas/openapi-spec.ts';
 
@@ -11,9 +12,9 @@ export const MAX_PROCESS_ERRORS = 20;
 /**
  * OpenAPISpec (spec 2.11). `permissions`: view for any non-guest member (who may read
  * specs), edit for role create and above (organization `createOpenAPISpec`).
- * `urls.published` only when the spec is public, on the org's published hostname.
+ * `urls.published` only when the spec is public: where the reader serves its document.
  */
-export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role | null; orgHostname: string }): OpenAPISpecOutput {
+export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role | null }): OpenAPISpecOutput {
   const path = `/orgs/${spec.orgId}/openapi/${spec.slug}`;
   return {
     object: 'openapi-spec',
@@ -34,7 +35,8 @@ export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role 
     urls: {
       location: apiLocation(path),
       app: appLocation(`/o/${spec.orgId}/openapi/${spec.slug}`),
-      ...(spec.visibility === 'public' ? { published: `https://${context.orgHostname}/openapi/${spec.slug}` } : {}),
+      // Served by the reader (functions/reader/openapi-spec.ts).
+      ...(spec.visibility === 'public' ? { published: `${config.apiUrl}/s/~openapi/${spec.orgId}/${spec.slug}` } : {}),
     },
   };
 }
