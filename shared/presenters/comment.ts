@@ -2,7 +2,7 @@ import { commentScopeOf, type CommentItem, type CommentReplyItem, type CommentSc
 import type { UserItem } from '../db/entities/user.ts';
 import type { Role } from '../http/schemas.ts';
 import { policies } from '../policies/index.ts';
-import { presentUser } from './user.ts';
+import { absentUser, presentUser } from './user.ts';
 import { apiLocation } from './urls.ts';
 import type { CommentOutput, CommentReplyOutput } from './schemas/comment.ts';
 
@@ -33,7 +33,7 @@ export function commentsPath(scope: CommentScope): string {
  * `target.changeRequest` for a comment posted in a change request, `target.review` for one posted with a review.
  */
 export function presentComment(comment: CommentItem, context: CommentPresentationContext): CommentOutput {
-  const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, comment.postedAt));
+  const user = (id: string) => presentUser(context.users.get(id) ?? absentUser(id, comment.postedAt));
   const base = {
     object: 'comment' as const,
     id: comment.id,
@@ -63,7 +63,7 @@ export function presentComment(comment: CommentItem, context: CommentPresentatio
 
 /** CommentReply (spec 2.10), every field; `scope` is its comment's. */
 export function presentCommentReply(reply: CommentReplyItem, context: CommentPresentationContext, scope: CommentScope): CommentReplyOutput {
-  const user = (id: string) => presentUser(context.users.get(id) ?? missingUser(id, reply.postedAt));
+  const user = (id: string) => presentUser(context.users.get(id) ?? absentUser(id, reply.postedAt));
   return {
     object: 'comment-reply' as const,
     id: reply.id,
@@ -84,9 +84,4 @@ function presentReactions(reactions: StoredReaction[], user: (id: string) => Ret
     count: r.users.length,
     users: r.users.map((u) => ({ user: user(u.userId), reactedAt: u.reactedAt })),
   }));
-}
-
-/** A user whose record is gone still presents, with an empty profile. */
-function missingUser(userId: string, at: string): UserItem {
-  return { id: userId, displayName: '', email: '', emailVerified: false, createdAt: at, updatedAt: at };
 }
