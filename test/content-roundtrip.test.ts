@@ -213,7 +213,7 @@ describe('the new blocks in the reader, search, PDF and translations', () => {
     expect(html).toMatch(/<details><summary>How does it <code>work<\/code>\?<\/summary><p>The frame gets a signed token.<\/p>/);
     expect(html).toContain('<details open><summary>Open by default</summary>');
     expect(html).toContain('<div class="columns"><div class="column"><p>Left column.</p></div>');
-    expect(html).toContain('<span class="openapi-method">POST</span><code class="openapi-path">/pets</code>');
+    expect(html).toContain('<span class="openapi-method">POST</span> <code class="openapi-path">/pets</code>');
     expect(html).toContain('<p>Creates a pet in the store.</p>');
     expect(html).toContain('<time datetime="2024-05-01">2024-05-01</time>');
     expect(html).toContain('<p class="prompt-description">Summarise this page</p>');
