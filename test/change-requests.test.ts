@@ -405,6 +405,11 @@ describe('GET /spaces/{spaceId}/change-requests', () => {
     } while (page);
     expect(pages).toBe(3);
     expect(seen).toEqual([5, 4, 3, 2, 1]);
+    // A cursor pages on the query that made it: with another status filter it is refused.
+    const first = await api.request('GET', `/spaces/${space.id}/change-requests`, { token: org.admin.token, query: { status: 'draft', limit: 2 } });
+    const other = await api.request('GET', `/spaces/${space.id}/change-requests`, { token: org.admin.token, query: { status: 'open', limit: 2, page: first.body.next.page } });
+    expect(other.status).toBe(400);
+    expect(other.body.error.message).toMatch(/^page: /);
   });
 
   it('validates the query and needs read access', async () => {

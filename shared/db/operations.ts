@@ -64,8 +64,10 @@ export async function queryPage(options: QueryOptions): Promise<QueryPage> {
   }
   const keyAttributes = options.index ? [PK, SK, attrs.pk, attrs.sk] : [PK, SK];
   await loadCursorKey();
-  // A cursor is only accepted for the query that produced it (shared/http/cursor.ts).
-  const scope = `query:${options.index ?? 'table'}:${options.partition}:${options.prefix ?? ''}`;
+  // A cursor is only accepted for the query that produced it (shared/http/cursor.ts): its
+  // partition, key prefix and filter (a `status=open` cursor does not page `status=draft`).
+  const filterScope = options.filter ? `:${JSON.stringify([options.filter.expression, options.filter.values])}` : '';
+  const scope = `query:${options.index ?? 'table'}:${options.partition}:${options.prefix ?? ''}${filterScope}`;
   const encodeCursor = (key: Record<string, unknown>) => sealCursor(scope, key);
   let startKey = options.cursor ? openCursor(options.cursor, scope, isStartKey(keyAttributes, attrs.pk, options.partition)) : undefined;
   const records: StoredRecord[] = [];
