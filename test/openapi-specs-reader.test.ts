@@ -154,6 +154,8 @@ const PAGE = `# Pets API
 {% openapi-webhook spec="petstore" name="newPet" method="post" %}
 
 {% openapi-operation spec="petstore" path="/kittens" method="get" %}
+
+{% openapi-schemas spec="petstore" schemas="Category,Person" grouped="false" %}
 `;
 
 let server: Server;
@@ -240,6 +242,10 @@ describe('OpenAPI operations in the reader', () => {
     expect(html).toContain('<span class="openapi-summary">A pet was added</span>');
     expect(html).toContain('<strong>200</strong> </p><div class="openapi-description"><p>Acknowledged</p></div>');
     expect(html).toContain('<p class="openapi-missing">The spec petstore has no GET /kittens operation.</p>');
+    // openapi-schemas: each named schema, under GitBook's default title; its own circular ref named.
+    const schemas = html.slice(html.indexOf('<h4>The Category object</h4>'));
+    expect(schemas).toMatch(/^<h4>The Category object<\/h4><ul class="openapi-schema"><li><p><code>label<\/code> <span class="openapi-type">string<\/span><\/p><\/li><li><p><code>parent<\/code> <span class="openapi-type">Category<\/span> <span class="openapi-type">\(Category, shown above\)<\/span>/);
+    expect(schemas).toContain('<h4>The Person object</h4><ul class="openapi-schema"><li><p><code>email</code> <span class="openapi-type">string &#x3C;email></span></p></li></ul>');
   });
 
   it('a {% swagger %} block whose src is a stored Swagger 2.0 spec\'s URL shows its operation', async () => {

@@ -237,3 +237,12 @@ export function webhookView(doc: Obj, name: string, method: string): OperationVi
   const hooks = isObj(doc.webhooks) ? doc.webhooks : {};
   return Object.hasOwn(hooks, name) ? view(doc, hooks[name], method, name) : undefined;
 }
+
+/** Named schemas of a document (`components.schemas`, or Swagger 2.0 `definitions`), in the order asked; unknown names are left out. */
+export function schemasView(doc: Obj, names: string[]): { name: string; schema: SchemaView }[] {
+  const base = isObj(doc.components) && isObj(doc.components.schemas) ? '#/components/schemas/' : '#/definitions/';
+  return names.slice(0, MAX_LISTED).flatMap((name) => {
+    const ref = `${base}${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    return pointer(doc, ref) === undefined ? [] : [{ name, schema: schemaView(doc, { $ref: ref }, new Set(), 0) }];
+  });
+}

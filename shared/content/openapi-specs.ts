@@ -1,6 +1,6 @@
 import { openAPISpecEntity } from '../db/entities/openapi-spec.ts';
 import { getJsonBlob } from './blobs.ts';
-import { operationView, webhookView } from './openapi-operation.ts';
+import { operationView, schemasView, webhookView } from './openapi-operation.ts';
 import type { StoredDocument } from './types.ts';
 
 /**
@@ -17,8 +17,8 @@ type Spec = { slug: string; sourceURL?: string };
 type Node = { type?: string; data?: Record<string, unknown>; nodes?: unknown[]; fragments?: { nodes?: unknown[] }[] };
 
 const SPEC_BLOCKS = new Set(['swagger']);
-/** Blocks showing one operation of a spec: the reader gets its view (`data.openapiView`). */
-const OPERATION_BLOCKS = new Set(['swagger', 'openapi-operation', 'openapi-webhook']);
+/** Blocks showing part of a spec: the reader gets its view (`data.openapiView`, `data.openapiSchemas`). */
+const OPERATION_BLOCKS = new Set(['swagger', 'openapi-operation', 'openapi-webhook', 'openapi-schemas']);
 
 /** The slug of the stored spec a block's ref names, if any. */
 function matchingSpec(ref: unknown, specs: Spec[]): string | undefined {
@@ -66,7 +66,8 @@ export function linkOpenAPISpecs(document: StoredDocument, specs: Spec[]): Store
 /**
  * Each operation block naming a stored spec with a processed version gets `data.openapiView`:
  * the operation (`path`/`method`) or 3.1 webhook (`name`/`method`) of that version, or
- * `{missing: true}` when the version has none (the reader says so).
+ * `{missing: true}` when the version has none (the reader says so); an `openapi-schemas`
+ * block gets `data.openapiSchemas`, the schemas it names.
  */
 export function withOperationViews(document: StoredDocument, documents: Map<string, Record<string, unknown>>): StoredDocument {
   if (documents.size === 0) return document;
@@ -74,6 +75,12 @@ export function withOperationViews(document: StoredDocument, documents: Map<stri
     const spec = documents.get(specOf(node) ?? '');
     if (!spec) return node;
     const data = node.data ?? {};
+    if (node.type === 'openapi-schemas') {
+      // The public model's array, or the markdown attribute as written (`schemas="Pet,Category"`).
+      const names = Array.isArray(data.schemas) ? data.schemas.filter((n): n is string => typeof n === 'string')
+        : typeof data.schemas === 'string' ? data.schemas.split(',').map((n) => n.trim()).filter(Boolean) : [];
+      return { ...node, data: { ...data, openapiSchemas: schemasView(spec, names) } };
+    }
     const method = typeof data.method === 'string' ? data.method : '';
     const view = node.type === 'openapi-webhook'
       ? webhookView(spec, String(data.name ?? ''), method || 'post')

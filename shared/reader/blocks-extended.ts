@@ -3,7 +3,7 @@ import { h } from 'hastscript';
 import type { ReaderNode, RenderContext } from './document.ts';
 import { anchorOf } from './html.ts';
 import { evaluateCondition, visitorContext } from './conditions.ts';
-import { operationBody } from './openapi.ts';
+import { operationBody, schemasBody } from './openapi.ts';
 import type { OperationView } from '../content/openapi-operation.ts';
 
 /** What a block renderer outside document.ts may call back into. */
@@ -87,9 +87,11 @@ export function renderExtendedBlock(node: ReaderNode, helpers: ExtendedRenderHel
       return [h('article.update', [h('p.update-date', h('time', { dateTime: str(data.date) }, str(data.date))), ...blocks(node.nodes)])];
     case 'prompt':
       return [h('div.prompt', [...(str(data.description) ? [h('p.prompt-description', str(data.description))] : []), ...blocks(node.nodes)])];
+    case 'openapi-schemas':
+      if (Array.isArray(data.openapiSchemas)) return [h('div.openapi', [...schemasBody(data.openapiSchemas, str(data.title) || undefined), ...blocks(node.nodes)])];
+      return operation(node, helpers);
     case 'swagger':
     case 'openapi-operation':
-    case 'openapi-schemas':
     case 'openapi-webhook':
       return operation(node, helpers);
     case 'swagger-description':

@@ -102,3 +102,13 @@ export function operationBody(view: OperationView): ElementContent[] {
   }
   return out;
 }
+
+/** An `openapi-schemas` block: each named schema under its title ("The Pet object" by default, as GitBook titles them). */
+export function schemasBody(list: { name: string; schema: SchemaView }[], title: string | undefined): ElementContent[] {
+  return list.map(({ name, schema }) => h('div.openapi-section', [
+    h('h4', title || `The ${name} object`),
+    ...(schema.type && !schema.properties ? [h('p', h('span.openapi-type', schema.type))] : []),
+    ...description(schema.description),
+    ...schemaTree(schema),
+  ]));
+}
