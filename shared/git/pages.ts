@@ -177,6 +177,15 @@ export interface IdPaths {
   includes: Map<string, string>;
 }
 
+/**
+ * What GitBook writes for a link to a page that no longer exists. A link resolved to a page's
+ * id on import or edit keeps that id when the page is deleted; printed, the id would read as a
+ * path nobody wrote (`[the API](ZmwpF3...)`).
+ */
+export const BROKEN_REFERENCE = 'broken-reference';
+/** A page id (shared/ids.ts randomId): what an unresolved page ref holds when its page was deleted. */
+const PAGE_ID = /^[0-9A-Za-z]{20}$/;
+
 /** ids -> relative targets from the file at `path` (export); `paths` may hold absolute URLs instead. */
 export function refsToPaths(document: StoredDocument, path: string, paths: IdPaths): StoredDocument {
   const fromDir = dirname(path);
@@ -187,6 +196,8 @@ export function refsToPaths(document: StoredDocument, path: string, paths: IdPat
     if (ref.kind === 'anchor' && typeof ref.page === 'string' && paths.pages.has(ref.page)) {
       return { kind: 'anchor', anchor: ref.anchor, page: rel(paths.pages.get(ref.page)!) };
     }
+    // A deleted page's id (a path as written, resolved to nothing on import, stays as written).
+    if ((ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string' && PAGE_ID.test(ref.page)) return { kind: 'page', page: BROKEN_REFERENCE };
     if (ref.kind === 'file' && typeof ref.file === 'string' && paths.files.has(ref.file)) return { kind: 'file', file: rel(paths.files.get(ref.file)!) };
     return undefined;
   }, (node) => {
