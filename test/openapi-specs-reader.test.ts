@@ -162,6 +162,9 @@ let server: Server;
 let org: TestOrg;
 let pageUrl: string;
 let usersUrl: string;
+let swaggerUrl: string;
+/** What the spec server answers (a test changes it, then asks for processing again). */
+let swaggerServed: unknown = SWAGGER;
 
 async function processed(slug: string) {
   for (let i = 0; i < 40; i++) {
@@ -174,9 +177,9 @@ async function processed(slug: string) {
 }
 
 beforeAll(async () => {
-  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(SWAGGER)));
+  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(swaggerServed)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const swaggerUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/swagger.json`;
+  swaggerUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/swagger.json`;
   org = await newOrg();
   await createOpenAPISpec(api, org, 'petstore', { text: PETSTORE });
   await createOpenAPISpec(api, org, 'users', { url: swaggerUrl });
@@ -278,5 +281,20 @@ describe('OpenAPI operations in the reader', () => {
     }
     await api.request('PATCH', spec, { token: org.admin.token, body: { visibility: 'private' } });
     expect((await fetch(privateUrl)).status).toBe(404);
+  });
+
+  it('a page showing a spec changes with the spec: a new version is a new ETag, never a stale 304', async () => {
+    const first = await fetch(usersUrl);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"/);
+    expect((await fetch(usersUrl, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    swaggerServed = { ...SWAGGER, paths: { '/users/{id}': { get: { ...SWAGGER.paths['/users/{id}'].get, summary: 'Fetch one user' } } } };
+    const put = await api.request('PUT', `/orgs/${org.id}/openapi/users`, { token: org.admin.token, body: { source: { url: swaggerUrl } } });
+    expect(put.status).toBe(200);
+    expect((await processed('users')).lastProcessErrorCode).toBeUndefined();
+    const after = await fetch(usersUrl, { headers: { 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(squash(await after.text())).toContain('<span class="openapi-summary">Fetch one user</span>');
   });
 });

@@ -16,7 +16,7 @@ import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
 import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
-import { withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
+import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
@@ -240,17 +240,20 @@ async function read(c: Context) {
   }
   // PDFs cost a rendering each: only sites that offer the action answer them.
   if (asPdf && !customization.pageActions.items.includes('pdf')) return notFound(c);
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey])) return c.body(null, 304);
+  // A page showing stored OpenAPI specs changes when they do (shared/content/openapi-specs.ts).
+  const pageDocument = await loadPageDocument(located.page);
+  const specs = await openAPISpecsOf(pageDocument, space.space.orgId);
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs)])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest, space), 'text/markdown');
 
-  const evaluated = evaluateDocument(await loadPageDocument(located.page), { space: manifest.variables, page: located.page.variables ?? {} });
+  const evaluated = evaluateDocument(pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
     const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }
   // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
-  const document = await withOpenAPISpecs(evaluated, space.space.orgId);
+  const document = await withOpenAPISpecs(evaluated, specs);
   const body = await renderDocument(document, {
     manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
   });

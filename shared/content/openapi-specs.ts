@@ -1,4 +1,4 @@
-import { openAPISpecEntity } from '../db/entities/openapi-spec.ts';
+import { openAPISpecEntity, type OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import { getJsonBlob } from './blobs.ts';
 import { operationView, schemasView, webhookView } from './openapi-operation.ts';
 import type { StoredDocument } from './types.ts';
@@ -100,13 +100,23 @@ function namedSpecs(document: StoredDocument): Set<string> {
   return slugs;
 }
 
+/** The organization's stored specs when the document has blocks that may show one (else none: no read). */
+export async function openAPISpecsOf(document: StoredDocument, orgId: string): Promise<OpenAPISpecItem[]> {
+  if (!hasSpecBlocks(document.nodes as unknown[])) return [];
+  return openAPISpecEntity.query.inOrg({ orgId }).all();
+}
+
+/** What of the specs a rendering depends on (for the reader's ETag): their slugs, URLs and versions. */
+export function openAPISpecsKey(specs: OpenAPISpecItem[]): string {
+  return specs.map((s) => `${s.slug}:${s.lastVersion ?? ''}:${s.sourceURL ?? ''}`).join(',');
+}
+
 /**
- * linkOpenAPISpecs with the organization's stored specs (read only when the document has such
- * blocks), then the operation views from the last processed version of each spec named.
+ * linkOpenAPISpecs with the organization's stored specs (openAPISpecsOf), then the operation
+ * views from the last processed version of each spec named.
  */
-export async function withOpenAPISpecs(document: StoredDocument, orgId: string): Promise<StoredDocument> {
-  if (!hasSpecBlocks(document.nodes as unknown[])) return document;
-  const specs = await openAPISpecEntity.query.inOrg({ orgId }).all();
+export async function withOpenAPISpecs(document: StoredDocument, specs: OpenAPISpecItem[]): Promise<StoredDocument> {
+  if (specs.length === 0) return document;
   const linked = linkOpenAPISpecs(document, specs.map((s) => ({ slug: s.slug, ...(s.sourceURL ? { sourceURL: s.sourceURL } : {}) })));
   const named = namedSpecs(linked);
   const documents = new Map<string, Record<string, unknown>>();
