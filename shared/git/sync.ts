@@ -106,9 +106,17 @@ function egressCause(error: unknown): EgressError | undefined {
   return undefined;
 }
 
-/** Retrying cannot change these: the same URL would be refused again, the branch is not there, the files conflict. */
+/**
+ * The server's answers retrying cannot change: the repository is not there, or not to these
+ * credentials (401, 403; GitHub answers 404 to a private repository asked without them).
+ */
+const FINAL_HTTP_STATUSES = new Set([401, 403, 404]);
+
+/** Retrying cannot change these: the same URL would be refused again, the repository or branch is not there, the files conflict. */
 function finalRefusal(error: unknown): boolean {
   if (error instanceof FinalError) return true;
+  const e = error as { code?: string; data?: { statusCode?: number } };
+  if (e.code === 'HttpError' && FINAL_HTTP_STATUSES.has(e.data?.statusCode ?? 0)) return true;
   const failure = egressCause(error)?.failure;
   return failure === 'forbidden' || failure === 'too-large' || failure === 'redirects';
 }
