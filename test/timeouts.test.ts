@@ -71,3 +71,30 @@ describe('local server time limits', () => {
     expect(spaces.body.items).toEqual([]);
   });
 });
+
+describe('answers before the whole body arrived', () => {
+  it('a 413 past the body limit closes the connection (Connection: close), so a keep-alive client does not reuse it', async () => {
+    const org = await newOrg();
+    const { port } = new URL(api.url);
+    const size = 7 * 1024 * 1024;
+    // The body is announced in full but sent only in part: the server answers 413 from Content-Length alone.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      let response = '';
+      socket.setEncoding('utf8');
+      socket.on('connect', () => socket.write(
+        `POST /v1/orgs/${org.id}/spaces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${org.admin.token}\r\n`
+        + `Content-Type: application/json\r\nContent-Length: ${size}\r\n\r\n{"title":"${'x'.repeat(64 * 1024)}`,
+      ));
+      socket.on('data', (chunk) => (response += chunk));
+      socket.on('close', () => resolve(response));
+      socket.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve(response) : reject(error)));
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    // A request whose body arrived whole keeps its connection alive.
+    const small = await fetch(`${api.url}/v1/orgs/${org.id}/spaces`, { method: 'POST', headers: { authorization: `Bearer ${org.admin.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Fine' }) });
+    expect(small.status).toBe(201);
+    expect(small.headers.get('connection')).not.toBe('close');
+  });
+});

@@ -1,5 +1,5 @@
 import { serve, type ServerType } from '@hono/node-server';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 
@@ -36,7 +36,23 @@ export function serveLocal(options: { fetch: Fetch; port: number; hostname: stri
     (server as Server).once('error', reject);
     (server as Server).keepAliveTimeout = LOCAL_SERVER_LIMITS.keepAliveTimeoutMs;
     (server as Server).on('clientError', answerClientError);
+    (server as Server).prependListener('request', closeWhenAnsweredEarly);
   });
+}
+
+/**
+ * An answer written before its request's body has all arrived (a 413 past a body limit, a
+ * refusal before reading) says `Connection: close` and closes the connection: the adapter
+ * drains the rest of the body for a moment, then destroys the socket, and a client that kept
+ * the connection alive would send its next request into that closing socket ("other side
+ * closed"). Patched before the app's listener runs, so it applies to every answer.
+ */
+function closeWhenAnsweredEarly(request: IncomingMessage, response: ServerResponse): void {
+  const writeHead = response.writeHead;
+  response.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    if (!request.complete) this.shouldKeepAlive = false;
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
 }
 
 /**
