@@ -6,6 +6,8 @@ import { installInOrg, listEvents, messages, publishScript, settled, uniqueName 
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { randomId } from '../shared/ids.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /**
  * The events the service emits to installed integrations (docs/integrations.md, Events),
@@ -207,42 +209,51 @@ describe('space_gitsync_started and space_gitsync_completed', () => {
     expect(updated.event.createdAt <= completed.event.createdAt).toBe(true);
   }, 60_000);
 
-  it('a sync that fails (a branch or a repository that does not exist): started once, completed with state failure after the last attempt', async () => {
+  it('a sync that fails for good (a branch or a repository that does not exist) completes with state failure at once; one that may pass later, after the last attempt', async () => {
     const spaces: { id: string; revision: string }[] = [];
     const { org, name, installation } = await installed(async (org) => {
-      spaces.push(await createSpace(api, org, { title: 'No branch' }), await createSpace(api, org, { title: 'No repository' }));
+      for (const title of ['No branch', 'No repository', 'Server down']) spaces.push(await createSpace(api, org, { title }));
     });
     const repo = `events-${randomId(8).toLowerCase()}`;
     await createRepo(gitServer, repo, { 'README.md': '# Only main\n' });
+    // A Git server that is down for now (503): worth retrying.
+    const down = createServer((_req, res) => res.writeHead(503).end('maintenance'));
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}/docs.git`;
     const cases = [
-      { space: spaces[0]!, url: `${gitServer.url}/${repo}.git`, ref: 'refs/heads/missing', reason: /The branch missing does not exist/ },
-      { space: spaces[1]!, url: `${gitServer.url}/missing-${repo}.git`, ref: 'refs/heads/main', reason: /HTTP 404|could not be reached/ },
+      { space: spaces[0]!, url: `${gitServer.url}/${repo}.git`, ref: 'refs/heads/missing', reason: /The branch missing does not exist/, final: true },
+      { space: spaces[1]!, url: `${gitServer.url}/missing-${repo}.git`, ref: 'refs/heads/main', reason: /the server answered HTTP 404/, final: true },
+      { space: spaces[2]!, url: downUrl, ref: 'refs/heads/main', reason: /the server answered HTTP 503/, final: false },
     ];
-    for (const { space, url, ref, reason } of cases) {
-      await importInto(org, space.id, url, ref);
-      // The first attempt fails and will be retried: started, but not completed yet.
-      await pollOnce('git', 1);
-      expect((await get(org, `/spaces/${space.id}/git/info`)).body.operations.last).toMatchObject({ status: 'failed', attempts: 1 });
-      const spaceEvents = async (type: string) => (await listEvents(api, org, name, type)).filter((e) => e.payload.spaceId === space.id);
-      expect(await spaceEvents('space_gitsync_started')).toHaveLength(1);
-      expect(await spaceEvents('space_gitsync_completed')).toHaveLength(0);
+    try {
+      for (const { space, url, ref, reason, final } of cases) {
+        await importInto(org, space.id, url, ref);
+        await pollOnce('git', 1);
+        expect((await get(org, `/spaces/${space.id}/git/info`)).body.operations.last).toMatchObject({ status: 'failed', attempts: 1 });
+        const spaceEvents = async (type: string) => (await listEvents(api, org, name, type)).filter((e) => e.payload.spaceId === space.id);
+        expect(await spaceEvents('space_gitsync_started')).toHaveLength(1);
+        // A refusal retrying cannot change is not retried: completed now. Otherwise the first attempt will be retried: not completed yet.
+        if (!final) expect(await spaceEvents('space_gitsync_completed')).toHaveLength(0);
 
-      const completed = await gitEvent(org, name, 'space_gitsync_completed', space.id);
-      const last = (await get(org, `/spaces/${space.id}/git/info`)).body.operations.last;
-      expect(last).toMatchObject({ status: 'failed', attempts: 3 });
-      expect(last.message).toMatch(reason);
-      expect(completed.event.status).toBe('success');
-      expect(completed.event.payload).toEqual({
-        type: 'space_gitsync_completed', eventId: completed.event.id, installationId: installation.id,
-        spaceId: space.id, state: 'failure', revisionId: '', commitId: '',
-      });
-      expect(loggedPayload(completed)).toEqual({ spaceId: space.id, state: 'failure', revisionId: '', commitId: '' });
-      // Retries are one sync: one started event, with the (unchanged) primary revision.
-      const started = await spaceEvents('space_gitsync_started');
-      expect(started).toHaveLength(1);
-      expect(started[0]!.payload).toMatchObject({ spaceId: space.id, revisionId: space.revision, commitId: '' });
-      expect(await spaceEvents('space_gitsync_completed')).toHaveLength(1);
-      expect(await primaryRevision(org, space.id)).toBe(space.revision);
+        const completed = await gitEvent(org, name, 'space_gitsync_completed', space.id);
+        const last = (await get(org, `/spaces/${space.id}/git/info`)).body.operations.last;
+        expect(last).toMatchObject({ status: 'failed', attempts: final ? 1 : 3 });
+        expect(last.message).toMatch(reason);
+        expect(completed.event.status).toBe('success');
+        expect(completed.event.payload).toEqual({
+          type: 'space_gitsync_completed', eventId: completed.event.id, installationId: installation.id,
+          spaceId: space.id, state: 'failure', revisionId: '', commitId: '',
+        });
+        expect(loggedPayload(completed)).toEqual({ spaceId: space.id, state: 'failure', revisionId: '', commitId: '' });
+        // Retries are one sync: one started event, with the (unchanged) primary revision.
+        const started = await spaceEvents('space_gitsync_started');
+        expect(started).toHaveLength(1);
+        expect(started[0]!.payload).toMatchObject({ spaceId: space.id, revisionId: space.revision, commitId: '' });
+        expect(await spaceEvents('space_gitsync_completed')).toHaveLength(1);
+        expect(await primaryRevision(org, space.id)).toBe(space.revision);
+      }
+    } finally {
+      await new Promise((resolve) => down.close(resolve));
     }
   }, 90_000);
   it('a sync skipped for an older timestamp completes with success and the primary revision it left in place', async () => {
