@@ -9,13 +9,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
 import { egressMatrix, LEAK, startEgressFixtures, type EgressFixtures, type MatrixCase } from './support/egress-fixtures.ts';
-import { getRecord } from '../shared/db/operations.ts';
-import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { fileUrlLimits } from '../shared/content/file-input.ts';
 import { randomId } from '../shared/ids.ts';
 import { storedInPartition } from './support/stored.ts';
 import { organizationEntity } from '../shared/db/entities/organization.ts';
+import { processedSpec } from './support/openapi-specs.ts';
 
 const api = useTestApi();
 let f: EgressFixtures;
@@ -45,15 +44,7 @@ async function expectAllRefused(attempt: (c: MatrixCase) => Promise<string>, rea
 
 describe('OpenAPI source URL', () => {
   const base = () => `/orgs/${org.id}/openapi`;
-  async function processed(slug: string) {
-    for (let i = 0; i < 40; i++) {
-      const record = await getRecord(openAPISpecEntity.key({ orgId: org.id, slug }));
-      const spec = record ? openAPISpecEntity.fromRecord(record) : undefined;
-      if (spec?.processingState === 'complete') return spec;
-      await pollOnce('jobs', 1);
-    }
-    throw new Error(`spec ${slug} was not processed`);
-  }
+  const processed = (slug: string) => processedSpec(org.id, slug);
 
   it('refuses every matrix URL: literal addresses at once (400), the rest when fetched (FETCH_ERROR)', async () => {
     await expectAllRefused(async (c) => {

@@ -3,10 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
-import { getRecord } from '../shared/db/operations.ts';
-import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
+import { processedSpec } from './support/openapi-specs.ts';
 
 /** Hostile spec sources: each ends as a readable PARSE_ERROR (or a stored document), never a stuck run. */
 
@@ -32,20 +30,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const stored = async (org: TestOrg, slug: string) => {
-  const record = await getRecord(openAPISpecEntity.key({ orgId: org.id, slug }));
-  return record ? openAPISpecEntity.fromRecord(record) : undefined;
-};
 
-/** Runs the jobs queue until the spec's processing run ended. */
-async function processed(org: TestOrg, slug: string) {
-  for (let i = 0; i < 40; i++) {
-    const spec = await stored(org, slug);
-    if (spec?.processingState === 'complete') return spec;
-    await pollOnce('jobs', 1);
-  }
-  throw new Error(`spec ${slug} was not processed (state ${(await stored(org, slug))?.processingState})`);
-}
+const processed = (org: TestOrg, slug: string) => processedSpec(org.id, slug);
 
 const head = 'openapi: 3.0.3\ninfo: {title: T, version: "1"}\npaths: {}\n';
 

@@ -5,9 +5,7 @@ import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
 import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { publishedSite } from './support/reader-site.ts';
-import { getRecord } from '../shared/db/operations.ts';
-import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
+import { processedSpec } from './support/openapi-specs.ts';
 
 /**
  * An API docs team's walk: a petstore spec (OpenAPI 3.1 YAML: $refs, allOf, oneOf, enums,
@@ -166,15 +164,7 @@ let swaggerUrl: string;
 /** What the spec server answers (a test changes it, then asks for processing again). */
 let swaggerServed: unknown = SWAGGER;
 
-async function processed(slug: string) {
-  for (let i = 0; i < 40; i++) {
-    const record = await getRecord(openAPISpecEntity.key({ orgId: org.id, slug }));
-    const spec = record ? openAPISpecEntity.fromRecord(record) : undefined;
-    if (spec?.processingState === 'complete') return spec;
-    await pollOnce('jobs', 1);
-  }
-  throw new Error(`spec ${slug} was not processed`);
-}
+const processed = (slug: string) => processedSpec(org.id, slug);
 
 beforeAll(async () => {
   server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(swaggerServed)));

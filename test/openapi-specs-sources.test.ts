@@ -3,10 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
-import { getRecord } from '../shared/db/operations.ts';
-import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
-import { pollOnce } from '../shared/local/queue-poller.ts';
+import { processedSpec } from './support/openapi-specs.ts';
 
 /** Sources as teams have them: unquoted YAML versions, a URL that answers a web page. */
 
@@ -28,15 +26,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-async function processed(org: TestOrg, slug: string) {
-  for (let i = 0; i < 40; i++) {
-    const record = await getRecord(openAPISpecEntity.key({ orgId: org.id, slug }));
-    const spec = record ? openAPISpecEntity.fromRecord(record) : undefined;
-    if (spec?.processingState === 'complete') return spec;
-    await pollOnce('jobs', 1);
-  }
-  throw new Error(`spec ${slug} was not processed`);
-}
+const processed = (org: TestOrg, slug: string) => processedSpec(org.id, slug);
 
 describe('OpenAPI sources as written', () => {
   it('unquoted `swagger: 2.0` and `openapi: 3.1` (YAML numbers) are read as the versions they name', async () => {

@@ -3,12 +3,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
-import { getRecord } from '../shared/db/operations.ts';
 import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { openAPIFetchLimits, parseOpenAPIDocument } from '../shared/commands/openapi/process.ts';
 import { storedLike } from './support/stored.ts';
+import { processedSpec, storedSpec } from './support/openapi-specs.ts';
 
 const api = useTestApi();
 let server: Server;
@@ -39,20 +39,9 @@ afterAll(async () => {
 });
 
 const base = (org: TestOrg) => `/orgs/${org.id}/openapi`;
-const stored = async (org: TestOrg, slug: string) => {
-  const record = await getRecord(openAPISpecEntity.key({ orgId: org.id, slug }));
-  return record ? openAPISpecEntity.fromRecord(record) : undefined;
-};
+const stored = (org: TestOrg, slug: string) => storedSpec(org.id, slug);
 
-/** Polls the jobs queue until the spec's processing run ended (other files' jobs may share the queue). */
-async function processed(org: TestOrg, slug: string) {
-  for (let i = 0; i < 40; i++) {
-    const spec = await stored(org, slug);
-    if (spec?.processingState === 'complete') return spec;
-    await pollOnce('jobs', 1);
-  }
-  throw new Error(`spec ${slug} was not processed`);
-}
+const processed = (org: TestOrg, slug: string) => processedSpec(org.id, slug);
 
 
 describe('POST /orgs/{organizationId}/openapi', () => {
