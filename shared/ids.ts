@@ -2,8 +2,14 @@ import { randomBytes, hash } from 'node:crypto';
 
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+const ID_LENGTH = 20;
+const GENERATED_ID = new RegExp(`^[${alphabet}]{${ID_LENGTH}}$`);
+
+/** Whether `value` has the shape of a randomId() of the default length (page, space, ... ids). */
+export const isGeneratedId = (value: string): boolean => GENERATED_ID.test(value);
+
 /** Random base62 string; 20 characters carry ~119 bits. */
-export function randomId(length = 20): string {
+export function randomId(length = ID_LENGTH): string {
   const bytes = randomBytes(length * 2);
   let out = '';
   for (let i = 0; out.length < length && i < bytes.length; i++) {

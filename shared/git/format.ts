@@ -214,8 +214,7 @@ function summaryText(title: string, as: 'link' | 'heading'): string {
   };
   const plain = as === 'link' ? line.replace(/([[\]\\])/g, '\\$1') : line;
   if (!MARKDOWN_SIGNIFICANT.test(line) || reads(plain)) return plain;
-  const escaped = toMarkdown({ type: 'paragraph', children: [{ type: 'text', value: line }] }).trimEnd().replace(/(?<!\\)\]/g, '\\]');
-  return escaped;
+  return toMarkdown({ type: 'paragraph', children: [{ type: 'text', value: line }] }).trimEnd().replace(/(?<!\\)\]/g, '\\]');
 }
 
 /** SUMMARY.md as export writes it. */

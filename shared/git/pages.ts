@@ -13,6 +13,7 @@ import { decodeTargetPath } from '../content/markdown/refs.ts';
 import { parseMarkdown, type ParsedMarkdown } from '../content/markdown/parse-pool.ts';
 import type { ManifestPage, StoredDocument } from '../content/types.ts';
 import { basename, dirname, joinPath, relativePath } from './format.ts';
+import { isGeneratedId } from '../ids.ts';
 
 /** Page fields a file's frontmatter carries. */
 export const METADATA_FIELDS = ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover'] as const;
@@ -182,9 +183,7 @@ export interface IdPaths {
  * id on import or edit keeps that id when the page is deleted; printed, the id would read as a
  * path nobody wrote (`[the API](ZmwpF3...)`).
  */
-export const BROKEN_REFERENCE = 'broken-reference';
-/** A page id (shared/ids.ts randomId): what an unresolved page ref holds when its page was deleted. */
-const PAGE_ID = /^[0-9A-Za-z]{20}$/;
+const BROKEN_REFERENCE = 'broken-reference';
 
 /** ids -> relative targets from the file at `path` (export); `paths` may hold absolute URLs instead. */
 export function refsToPaths(document: StoredDocument, path: string, paths: IdPaths): StoredDocument {
@@ -197,7 +196,7 @@ export function refsToPaths(document: StoredDocument, path: string, paths: IdPat
       return { kind: 'anchor', anchor: ref.anchor, page: rel(paths.pages.get(ref.page)!) };
     }
     // A deleted page's id (a path as written, resolved to nothing on import, stays as written).
-    if ((ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string' && PAGE_ID.test(ref.page)) return { kind: 'page', page: BROKEN_REFERENCE };
+    if ((ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string' && isGeneratedId(ref.page)) return { kind: 'page', page: BROKEN_REFERENCE };
     if (ref.kind === 'file' && typeof ref.file === 'string' && paths.files.has(ref.file)) return { kind: 'file', file: rel(paths.files.get(ref.file)!) };
     return undefined;
   }, (node) => {

@@ -105,15 +105,14 @@ export function checkPathParam(name: string, raw: string): string {
  * group's own by default) answers with other methods only is a 405 naming them.
  */
 export const checkPathParams = (operations: readonly Operation[], routes: readonly Operation[] = operations) => {
-  const compiled = compile(operations);
-  const compiledRoutes = routes === operations ? compiled : compile(routes);
+  const compiled = compileOnce(operations);
+  const compiledRoutes = compileOnce(routes);
   return createMiddleware<AppEnv>(async (c, next) => {
   const url = c.req.url;
   const start = url.indexOf('/', url.indexOf('://') + 3);
   const end = url.search(/[?#]/);
   const rawPath = url.slice(start, end === -1 ? undefined : end);
-  // '', 'v1', ...segments; a trailing slash is ignored as the router ignores it.
-  const segments = rawPath.replace(/\/+$/, '').split('/').slice(2);
+  const segments = segmentsOf(rawPath);
   const found = match(compiled, c.req.method, segments);
   // Off the usual path only: the method is not the matched operation's.
   if (!found || found.op.method !== routeMethod(c.req.method)) {
@@ -127,6 +126,9 @@ export const checkPathParams = (operations: readonly Operation[], routes: readon
   await next();
   });
 };
+
+/** '', 'v1', ...segments of a raw path: a trailing slash is ignored as the router ignores it. */
+const segmentsOf = (rawPath: string) => rawPath.replace(/\/+$/, '').split('/').slice(2);
 
 /** HEAD is answered as GET (Hono's routers do so). */
 const routeMethod = (method: string) => (method === 'HEAD' ? 'GET' : method);
@@ -152,8 +154,7 @@ function unmatched(compiled: CompiledPath[], method: string, segments: string[],
 
 /** 405 or 404 for a request no route of `routes` answers (the local server's router uses it too). */
 export function noRouteError(routes: readonly Operation[], method: string, rawPath: string): ApiError {
-  const segments = rawPath.replace(/\/+$/, '').split('/').slice(2);
-  return unmatched(compileOnce(routes), method, segments, rawPath) ?? notFound(`No route for ${method} ${safeDecode(rawPath)}`);
+  return unmatched(compileOnce(routes), method, segmentsOf(rawPath), rawPath) ?? notFound(`No route for ${method} ${safeDecode(rawPath)}`);
 }
 
 const compiledCache = new WeakMap<readonly Operation[], CompiledPath[]>();

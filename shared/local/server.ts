@@ -16,8 +16,8 @@ import { app as integrationRuntime } from '../../functions/integration-runtime/a
 /** What serves a request: a group's app, the reader, the runtime (each a Lambda in AWS). */
 type Target = (request: Request, env?: unknown) => Response | Promise<Response>;
 
-const json = (body: unknown, status: number) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 /**
  * One HTTP entry for local runs and tests that routes each operation to its group's app,
@@ -56,7 +56,7 @@ export function createLocalApp(): { fetch: Target } {
       if (!target) {
         // As the catch-all route's app answers in AWS: 405 (with Allow) for a path served with other methods, else 404.
         const refusal = noRouteError(operations, request.method, path);
-        return new Response(JSON.stringify(errorBody(refusal.status, refusal.message)), { status: refusal.status, headers: { 'content-type': 'application/json', ...refusal.headers } });
+        return json(errorBody(refusal.status, refusal.message), refusal.status, refusal.headers);
       }
       try {
         return await target(request, env);

@@ -1,5 +1,5 @@
 import type { ManifestFile } from '../content/types.ts';
-import { listedRef, rewriteRefTags } from '../content/markdown/html-images.ts';
+import { listedRefs, rewriteRefTags } from '../content/markdown/html-images.ts';
 import { imageSources } from '../content/images/variants.ts';
 
 /**
@@ -16,9 +16,10 @@ import { imageSources } from '../content/images/variants.ts';
 export type FileOfRef = (ref: unknown) => { file: ManifestFile; href: string } | undefined;
 
 export function htmlWithFileUrls(html: string, data: Record<string, unknown> | undefined, fileOf: FileOfRef, linkHref: (ref: unknown) => string): string {
-  if (!Array.isArray(data?.images) && !Array.isArray(data?.links)) return html;
+  const refOf = listedRefs(data);
+  if (!refOf) return html;
   return rewriteRefTags(html, (tag) => {
-    const ref = listedRef(tag, data);
+    const ref = refOf(tag);
     if (!ref) return undefined;
     if (tag.tagName === 'a') return { value: linkHref(ref) };
     const found = fileOf(ref);

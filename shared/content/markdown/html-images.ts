@@ -140,9 +140,15 @@ export function rewriteRefTags(html: string, change: (tag: RefTag) => TagChange 
   return out;
 }
 
-/** The listed image or link a tag's value stands for. */
-export function listedRef(tag: RefTag, data: Record<string, unknown> | undefined): ContentRef | undefined {
-  return tag.tagName === 'img' ? htmlImagesOf(data).find((i) => i.src === tag.value)?.ref : htmlLinksOf(data).find((l) => l.href === tag.value)?.ref;
+/**
+ * The ref a tag's value stands for, among the images and links a node's data lists (read
+ * once); undefined when it lists none, so the HTML need not be parsed.
+ */
+export function listedRefs(data: Record<string, unknown> | undefined): ((tag: RefTag) => ContentRef | undefined) | undefined {
+  const images = htmlImagesOf(data);
+  const links = htmlLinksOf(data);
+  if (images.length === 0 && links.length === 0) return undefined;
+  return (tag) => (tag.tagName === 'img' ? images.find((i) => i.src === tag.value)?.ref : links.find((l) => l.href === tag.value)?.ref);
 }
 
 /**
@@ -151,9 +157,10 @@ export function listedRef(tag: RefTag, data: Record<string, unknown> | undefined
  * (`a%20b.png` for `a b.png`) is left as written, so an unchanged page prints the same bytes.
  */
 export function printedHtml(html: string, data: Record<string, unknown> | undefined, targetOf: (ref: unknown) => string): string {
-  if (htmlImagesOf(data).length === 0 && htmlLinksOf(data).length === 0) return html;
+  const refOf = listedRefs(data);
+  if (!refOf) return html;
   return rewriteRefTags(html, (tag) => {
-    const ref = listedRef(tag, data);
+    const ref = refOf(tag);
     const target = ref ? targetOf(ref) : '';
     return target && decodeTargetPath(target) !== decodeTargetPath(tag.value) ? { value: target } : undefined;
   });
