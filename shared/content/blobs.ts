@@ -4,6 +4,7 @@ import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
 import { nowMs } from '../clock.ts';
 import { deepFreeze } from '../deep-freeze.ts';
+import { MULTIPART_THRESHOLD_BYTES, putLargeObject } from '../aws/large-put.ts';
 
 /**
  * Content-addressed blobs in S3 (`blobs/<sha256>`): page documents, manifests, file bytes.
@@ -86,8 +87,15 @@ export async function putBytesBlob(bytes: Uint8Array, contentType = 'application
  * PUTs a blob under its SHA-256, which is already known: S3 checks the bytes against it
  * (x-amz-checksum-sha256, instead of the SDK computing a CRC32 of its own) and the request
  * signature uses it as the payload hash, so the body is hashed once, not three times.
+ * A blob of MULTIPART_THRESHOLD_BYTES or more goes up in parts instead (shared/aws/large-put.ts):
+ * same key, so the same dedup; S3 checks each part's checksum, as there is no whole-object
+ * SHA-256 check for a multipart upload.
  */
 async function putBlob(hash: string, body: Uint8Array | string, contentType: string): Promise<void> {
+  if ((typeof body === 'string' ? Buffer.byteLength(body) : body.length) >= MULTIPART_THRESHOLD_BYTES) {
+    await putLargeObject({ bucket: config.bucketName, key: blobKey(hash), body: typeof body === 'string' ? Buffer.from(body) : body, contentType });
+    return;
+  }
   const command = new PutObjectCommand({
     Bucket: config.bucketName, Key: blobKey(hash), Body: body, ContentType: contentType, ChecksumSHA256: Buffer.from(hash, 'hex').toString('base64'),
   });
