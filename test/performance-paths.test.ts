@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newOrg, newUser, useTestApi } from './support/api.ts';
-import { createPage, createSpace } from './support/factories.ts';
+import { createChangeRequest, createComment, createPage, createSpace, editChangeRequest, mergeChangeRequest } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { rateLimitCounterEntity } from '../shared/db/entities/rate-limit.ts';
 import { advanceClock, nowEpochSeconds } from '../shared/clock.ts';
@@ -71,5 +71,27 @@ describe('GET /content from stored bytes (shared/presenters/presented-json-cache
     await createPage(api, org, space, { title: 'Second' });
     const next = await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token });
     expect(next.body.pages.map((p: { title: string }) => p.title)).toEqual(expect.arrayContaining(['First', 'Second']));
+  });
+
+  it('serves the revision fields around the cached tree as they are now (a merged change request gains a comment)', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Merged' });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Add a page' });
+    await editChangeRequest(api, org, space, cr, [{ operation: 'insert_page', title: 'Merged page', document: { markdown: 'Text\n' } }]);
+    await mergeChangeRequest(api, org, space, cr);
+    const before = await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token });
+    expect(before.status).toBe(200);
+    expect(before.body.mergedFrom).toMatchObject({ id: cr.id, comments: 0 });
+    // The whole answer is reused while nothing around the tree changed.
+    const same = await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token });
+    expect(same.body).toEqual(before.body);
+    await createComment(api, org, space, { changeRequest: cr });
+    const after = await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token });
+    expect(after.body.mergedFrom).toMatchObject({ id: cr.id, comments: 1 });
+    expect(after.body.pages).toEqual(before.body.pages);
+    expect(after.body.id).toBe(before.body.id);
+    // The pages-only answer has its own entry around the same tree.
+    const pages = await api.request('GET', `/spaces/${space.id}/content/pages`, { token: org.admin.token });
+    expect(pages.body).toEqual({ pages: before.body.pages });
   });
 });

@@ -8,7 +8,7 @@ import { pageOfArray } from '../../shared/http/array-page.ts';
 import { findPage } from '../../shared/content/tree.ts';
 import type { LoadedRevision } from '../../shared/content/revisions.ts';
 import type { ContentContext, ContentOptions } from '../../shared/presenters/revision.ts';
-import { PresentedJsonCache, jsonWithSerializedField } from '../../shared/presenters/presented-json-cache.ts';
+import { PresentedJsonCache } from '../../shared/presenters/presented-json-cache.ts';
 import { config } from '../../shared/config.ts';
 import { presentFile, presentPage } from '../../shared/presenters/revision.ts';
 import { presentLoadedRevision } from '../../shared/presenters/read/revision.ts';
@@ -18,13 +18,16 @@ import { contentQuery, filesQuery, pageQuery } from './schemas.ts';
 
 type Loaded = LoadedRevision & ContentContext;
 
-/** Presented page trees by manifest, space and options: 32 MB (about ten 5,000-page spaces). */
+/** Answers holding a presented page tree, by manifest, space, options and answer: 32 MB (about ten 5,000-page spaces). */
 const pagesJson = new PresentedJsonCache(32 * 1024 * 1024);
 
-/** The presented page tree of a revision, as JSON bytes (a manifest never changes, so neither does this). */
-function presentedPages(content: Loaded, options: ContentOptions): Buffer {
-  const key = `${content.revision.manifest}|${content.space.id}|${options.metadata}|${config.appUrl}`;
-  return pagesJson.get(key, () => content.manifest.pages.map((page) => presentPage(page, '', content, options)));
+/**
+ * `value` as JSON bytes with its `pages` the presented page tree of the revision (a manifest
+ * never changes, so neither does the tree): `answer` names the operation, whose other fields differ.
+ */
+function withPresentedPages(answer: 'revision' | 'pages', value: Record<string, unknown>, content: Loaded, options: ContentOptions): Buffer {
+  const key = `${answer}|${content.revision.manifest}|${content.space.id}|${options.metadata}|${config.appUrl}`;
+  return pagesJson.answer(key, value, 'pages', () => content.manifest.pages.map((page) => presentPage(page, '', content, options)));
 }
 
 const jsonText = (c: Context<AppEnv>, bytes: Buffer) =>
@@ -59,12 +62,12 @@ export function revisionReads<P extends v.GenericSchema>(
     const options = c.req.valid('query');
     const withoutPages = { ...content, manifest: { ...content.manifest, pages: [] } };
     const rest = await presentLoadedRevision(c.var.scope, withoutPages, options);
-    return jsonText(c, jsonWithSerializedField({ ...rest }, 'pages', presentedPages(content, options)));
+    return jsonText(c, withPresentedPages('revision', { ...rest }, content, options));
   });
 
   route(app, operations.pages, async (c) => {
     const content = await load(c, c.req.valid('param') as v.InferOutput<P>);
-    return jsonText(c, Buffer.concat([Buffer.from('{"pages":'), presentedPages(content, c.req.valid('query')), Buffer.from('}')]));
+    return jsonText(c, withPresentedPages('pages', {}, content, c.req.valid('query')));
   });
 
   route(app, operations.files, async (c) => {
