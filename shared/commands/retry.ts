@@ -20,10 +20,18 @@ export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, 
     } catch (error) {
       const retryable = isStorageConflict(error) || (error instanceof ApiError && error.status === 409 && !(error instanceof Rejection));
       if (!retryable || attempt + 1 >= attempts) throw error;
-      const base = Math.min(500, 10 * 2 ** attempt);
-      await new Promise((resolve) => setTimeout(resolve, base + Math.random() * base));
+      await conflictPause(attempt);
     }
   }
+}
+
+/**
+ * The wait before attempt `attempt + 1` after a conflict: jittered and exponential (10 ms
+ * doubling, capped at 500 ms), so writers that collided spread out instead of colliding again.
+ */
+export function conflictPause(attempt: number): Promise<void> {
+  const base = Math.min(500, 10 * 2 ** attempt);
+  return new Promise((resolve) => setTimeout(resolve, base + Math.random() * base));
 }
 
 /** Splits a list into chunks of at most `size`. */

@@ -2,6 +2,8 @@ import { ApiError, conflict } from '../http/errors.ts';
 import { policies } from '../policies/index.ts';
 import { nowIso } from '../clock.ts';
 import { transact } from '../db/writes.ts';
+import { TransactionConflict } from '../db/errors.ts';
+import { conflictPause } from '../commands/retry.ts';
 import { RecordLoader } from '../http/loader.ts';
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import { changeRequestRevisionWrite } from '../commands/change-requests/update.ts';
@@ -17,7 +19,11 @@ class ConcurrentEdit extends ApiError {
   }
 }
 
-const ATTEMPTS = 5;
+/**
+ * Enough for a burst of clients editing one change request at once (20 in
+ * test/concurrent-writers.test.ts): each attempt waits a jittered, growing pause first.
+ */
+const ATTEMPTS = 12;
 
 export type ChangeRequestContent = Awaited<ReturnType<typeof loadChangeRequestContent>>;
 
@@ -26,7 +32,8 @@ export type ChangeRequestContent = Awaited<ReturnType<typeof loadChangeRequestCo
  * caller may edit (`edit` role, unlocked space, change request not merged or archived),
  * lets `edit` compute the new manifest from the current one, and stores it as one new
  * revision. Only the change request's revision, updatedAt and contributors change,
- * conditional on the revision read; a concurrent edit makes this one run again on top of it.
+ * conditional on the revision read; a concurrent edit makes this one run again on top of it
+ * (after a jittered pause, so colliding edits spread out rather than collide again).
  */
 export async function editChangeRequestContent<R>(
   request: RequestScope,
@@ -36,7 +43,10 @@ export async function editChangeRequestContent<R>(
 ): Promise<{ result: R; changeRequest: ChangeRequestItem; content: ChangeRequestContent }> {
   const userId = request.caller.userId;
   for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) request.loader = new RecordLoader();
+    if (attempt > 0) {
+      await conflictPause(attempt - 1);
+      request.loader = new RecordLoader();
+    }
     const content = await loadChangeRequestContent(request, spaceId, changeRequestId);
     const { changeRequest: cr, space } = content;
     policies.space.authorize(content, 'edit', space);
@@ -49,7 +59,8 @@ export async function editChangeRequestContent<R>(
       await transact([next.put, write], () => new ConcurrentEdit());
       return { result, changeRequest: updated, content };
     } catch (error) {
-      if (!(error instanceof ConcurrentEdit) || attempt >= ATTEMPTS - 1) throw error;
+      const concurrent = error instanceof ConcurrentEdit || error instanceof TransactionConflict;
+      if (!concurrent || attempt >= ATTEMPTS - 1) throw error;
     }
   }
 }

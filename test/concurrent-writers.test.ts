@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { useTestApi, newOrg, type TestOrg, type TestResponse } from './support/api.ts';
+import { createChangeRequest, createSpace } from './support/factories.ts';
+import { spaceEntity } from '../shared/db/entities/space.ts';
+
+/**
+ * "Concurrent writers lose nothing": many clients write the same thing at once, over real
+ * HTTP. Every answer is a success or a clear 409 JSON error (never a 500), and the stored
+ * effect holds every write answered with success exactly once.
+ */
+const api = useTestApi();
+
+/** Fails on any answer that is neither 2xx nor a 409 JSON error naming why; returns the successes. */
+function successesOrConflicts(results: TestResponse[]): TestResponse[] {
+  for (const r of results) {
+    if (r.status >= 200 && r.status < 300) continue;
+    expect(r.status, JSON.stringify(r.body)).toBe(409);
+    expect(r.body).toEqual({ error: expect.objectContaining({ code: 409, message: expect.any(String) }) });
+  }
+  return results.filter((r) => r.status >= 200 && r.status < 300);
+}
+
+const titles = (pages: { title: string }[]) => pages.map((p) => p.title);
+
+async function pagesOf(org: TestOrg, spaceId: string, crId?: string): Promise<{ id: string; title: string; pages: unknown[] }[]> {
+  const path = crId ? `/spaces/${spaceId}/change-requests/${crId}/content/pages` : `/spaces/${spaceId}/content/pages`;
+  const res = await api.request('GET', path, { token: org.admin.token });
+  expect(res.status).toBe(200);
+  return res.body.pages;
+}
+
+function edit(org: TestOrg, spaceId: string, crId: string, changes: unknown[]) {
+  return api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/content`, { token: org.admin.token, body: { changes } });
+}
+
+function merge(org: TestOrg, spaceId: string, crId: string) {
+  return api.request('POST', `/spaces/${spaceId}/change-requests/${crId}/merge`, { token: org.admin.token });
+}
+
+describe('change request content', () => {
+  it('20 batches into one change request at once all land, each page once', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const cr = await createChangeRequest(api, org, space);
+    const names = Array.from({ length: 20 }, (_, i) => `Page ${i}`);
+    const results = await Promise.all(names.map((title) => edit(org, space.id, cr.id, [{ operation: 'insert_page', title, document: { markdown: `${title} body.\n` } }])));
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status !== 200)?.body)).toEqual(names.map(() => 200));
+    expect(titles(await pagesOf(org, space.id, cr.id)).sort()).toEqual(['Untitled', ...names].sort());
+  }, 60_000);
+
+  it('20 edits of different pages of one change request at once all land', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const cr = await createChangeRequest(api, org, space);
+    const inserted = await edit(org, space.id, cr.id, Array.from({ length: 20 }, (_, i) => ({ operation: 'insert_page', title: `P${i}`, document: {} })));
+    expect(inserted.status).toBe(200);
+    const pages = (await pagesOf(org, space.id, cr.id)).filter((p) => p.title !== 'Untitled');
+    const results = await Promise.all(pages.map((p) => edit(org, space.id, cr.id, [{ operation: 'update_page', page: p.id, title: `${p.title} renamed`, document: { markdown: `${p.title} new.\n` } }])));
+    expect(results.map((r) => r.status)).toEqual(pages.map(() => 200));
+    const after = await pagesOf(org, space.id, cr.id);
+    expect(titles(after).sort()).toEqual(['Untitled', ...pages.map((p) => `${p.title} renamed`)].sort());
+    const one = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${pages[7]!.id}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(one.body.markdown).toContain('P7 new.');
+  }, 60_000);
+
+  it('20 pages inserted under one parent at once keep every child and the parent', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const cr = await createChangeRequest(api, org, space);
+    const parent = await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Parent', document: {} }]);
+    expect(parent.status).toBe(200);
+    const parentId = (await pagesOf(org, space.id, cr.id)).find((p) => p.title === 'Parent')!.id;
+    const names = Array.from({ length: 20 }, (_, i) => `Child ${i}`);
+    const results = await Promise.all(names.map((title, i) => edit(org, space.id, cr.id, [{ operation: 'insert_page', into: parentId, at: i % 2 ? 0 : undefined, title, document: {} }])));
+    expect(results.map((r) => r.status)).toEqual(names.map(() => 200));
+    const tree = await pagesOf(org, space.id, cr.id);
+    const children = (tree.find((p) => p.id === parentId)!.pages as { title: string }[]);
+    expect(titles(children).sort()).toEqual([...names].sort());
+  }, 60_000);
+});
+
+describe('merges', () => {
+  it('two merges of one change request at once: one merges, the other is 409, the page is there once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const space = await createSpace(api, org);
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Once', document: { markdown: 'x\n' } }])).status).toBe(200);
+      const before = await spaceEntity.get({ spaceId: space.id }, { consistent: true });
+      const results = await Promise.all([merge(org, space.id, cr.id), merge(org, space.id, cr.id), merge(org, space.id, cr.id)]);
+      expect(successesOrConflicts(results)).toHaveLength(1);
+      expect(titles(await pagesOf(org, space.id))).toEqual(['Untitled', 'Once']);
+      const after = await spaceEntity.get({ spaceId: space.id }, { consistent: true });
+      expect(after).toMatchObject({ changeRequests: before!.changeRequests, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+    }
+  }, 60_000);
+
+  it('10 independent change requests merged at once: each one merged is in the content once', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const crs = [];
+    for (let i = 0; i < 10; i++) {
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: `M${i}`, document: { markdown: `${i}\n` } }])).status).toBe(200);
+      crs.push(cr);
+    }
+    const results = await Promise.all(crs.map((cr) => merge(org, space.id, cr.id)));
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status !== 200)?.body)).toEqual(crs.map(() => 200));
+    expect(titles(await pagesOf(org, space.id)).sort()).toEqual(['Untitled', ...crs.map((_, i) => `M${i}`)].sort());
+    const stored = await spaceEntity.get({ spaceId: space.id }, { consistent: true });
+    expect(stored).toMatchObject({ changeRequests: 10, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+  }, 120_000);
+
+  it('updates of change requests racing merges into the primary content lose neither side', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const crs = [];
+    for (let i = 0; i < 6; i++) {
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: `U${i}`, document: {} }])).status).toBe(200);
+      crs.push(cr);
+    }
+    const [merging, updating] = [crs.slice(0, 3), crs.slice(3)];
+    const results = await Promise.all([
+      ...merging.map((cr) => merge(org, space.id, cr.id)),
+      ...updating.map((cr) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/update`, { token: org.admin.token })),
+    ]);
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status >= 300)?.body)).toEqual(results.map(() => 200));
+    // Each updated change request still holds its own page; merging them all now loses nothing.
+    for (const cr of updating) expect(titles(await pagesOf(org, space.id, cr.id))).toContain(`U${crs.indexOf(cr)}`);
+    for (const cr of updating) expect((await merge(org, space.id, cr.id)).status).toBe(200);
+    expect(titles(await pagesOf(org, space.id)).sort()).toEqual(['U0', 'U1', 'U2', 'U3', 'U4', 'U5', 'Untitled']);
+  }, 120_000);
+});
+
+describe('the primary content', () => {
+  it('templates applied while 10 change requests merge: every one lands on top of the others', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const crs = [];
+    for (let i = 0; i < 10; i++) {
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: `T${i}`, document: {} }])).status).toBe(200);
+      crs.push(cr);
+    }
+    const templates = ['getting-started', 'api-reference', 'changelog'];
+    const results = await Promise.all([
+      ...crs.map((cr) => merge(org, space.id, cr.id)),
+      ...templates.map((id) => api.request('POST', `/spaces/${space.id}/content/template`, { token: org.admin.token, body: { id } })),
+    ]);
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status >= 300)?.body)).toEqual([...crs.map(() => 200), ...templates.map(() => 201)]);
+    const expected = ['Untitled', ...crs.map((_, i) => `T${i}`), 'Introduction', 'Quickstart', 'Overview', 'Authentication', 'Endpoints', 'Changelog'];
+    expect(titles(await pagesOf(org, space.id)).sort()).toEqual(expected.sort());
+  }, 120_000);
+});
