@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, type TestOrg, type TestResponse } from './support/api.ts';
-import { createChangeRequest, createSpace } from './support/factories.ts';
+import { createChangeRequest, createCollection, createSpace } from './support/factories.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
+import { listChildren } from '../shared/commands/content/tree.ts';
 
 /**
  * "Concurrent writers lose nothing": many clients write the same thing at once, over real
@@ -152,4 +153,35 @@ describe('the primary content', () => {
     const expected = ['Untitled', ...crs.map((_, i) => `T${i}`), 'Introduction', 'Quickstart', 'Overview', 'Authentication', 'Endpoints', 'Changelog'];
     expect(titles(await pagesOf(org, space.id)).sort()).toEqual(expected.sort());
   }, 120_000);
+});
+
+describe('the organization content tree', () => {
+  it('spaces created in one collection at once get distinct positions, and moves among them answer 200', async () => {
+    const org = await newOrg();
+    const collection = await createCollection(api, org, { title: 'C' });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: `S${i}`, parent: collection.id } })));
+    expect(results.map((r) => r.status)).toEqual(results.map(() => 201));
+    const children = await listChildren(org.id, collection.id);
+    expect(children).toHaveLength(10);
+    expect(new Set(children.map((c) => c.position)).size).toBe(10);
+    // Move the last after the first: the place asked for, whatever order creation left.
+    const [first, second] = children;
+    const last = children.at(-1)!;
+    const moved = await api.request('POST', `/spaces/${last.id}/move`, { token: org.admin.token, body: { position: { after: { type: 'space', space: first!.id } } } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect((await listChildren(org.id, collection.id)).slice(0, 3).map((c) => c.id)).toEqual([first!.id, last.id, second!.id]);
+  });
+
+  it('spaces moved to the end of one collection at once keep distinct positions', async () => {
+    const org = await newOrg();
+    const target = await createCollection(api, org, { title: 'Target' });
+    const spaces = [];
+    for (let i = 0; i < 8; i++) spaces.push(await createSpace(api, org, { title: `S${i}` }));
+    const results = await Promise.all(spaces.map((s) => api.request('POST', `/spaces/${s.id}/move`, { token: org.admin.token, body: { parent: target.id } })));
+    expect(results.map((r) => r.status)).toEqual(spaces.map(() => 200));
+    const children = await listChildren(org.id, target.id);
+    expect(children.map((c) => c.id).sort()).toEqual(spaces.map((s) => s.id).sort());
+    expect(new Set(children.map((c) => c.position)).size).toBe(8);
+  });
 });

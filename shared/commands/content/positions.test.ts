@@ -14,7 +14,18 @@ describe('positionAmong', () => {
   it('puts a node at the end when no position is given', () => {
     const p = positionAmong(siblings, 'new', undefined);
     expect(p > 'a2').toBe(true);
-    expect(positionAmong([], 'new', undefined)).toBe('a0');
+    // The first key ('a0') with a random tail: two requests that read the same siblings at once differ.
+    expect(positionAmong([], 'new', undefined)).toMatch(/^a0[0-9A-Za-z]{3}[1-9A-Za-z]$/);
+    expect(positionAmong([], 'new', undefined)).not.toBe(positionAmong([], 'new', undefined));
+    expect(positionAmong(siblings, 'new', undefined)).not.toBe(positionAmong(siblings, 'new', undefined));
+  });
+
+  it('steps over positions left equal by earlier writes instead of failing', () => {
+    const tied = [node('space', 'a', 'a0'), node('space', 'b', 'a1'), node('space', 'c', 'a1'), node('space', 'd', 'a2')];
+    const after = positionAmong(tied, 'new', { after: { type: 'space', space: 'b' } });
+    expect(sorted('a1', after, 'a2')).toEqual(['a1', after, 'a2']);
+    const before = positionAmong(tied, 'new', { before: { type: 'space', space: 'c' } });
+    expect(sorted('a1', before, 'a2')).toEqual(['a1', before, 'a2']);
   });
 
   it('puts a node right before or after the referenced sibling', () => {

@@ -1,4 +1,5 @@
-import { generateKeyBetween } from 'fractional-indexing';
+import { randomInt } from 'node:crypto';
+import { BASE_62_DIGITS, generateKeyBetween } from 'fractional-indexing';
 import { contentChildren } from '../../db/entities/content-children.ts';
 import type { SpaceItem } from '../../db/entities/space.ts';
 import type { CollectionItem } from '../../db/entities/collection.ts';
@@ -28,7 +29,7 @@ export function pointerId(pointer: { type: 'space'; space: string } | { type: 'c
  */
 export function positionAmong(siblings: TreeNode[], movingId: string, position: ContentPosition | undefined): string {
   const others = siblings.filter((s) => s.id !== movingId);
-  if (!position) return generateKeyBetween(others.at(-1)?.position ?? null, null);
+  if (!position) return distinctKeyBetween(others.at(-1)?.position ?? null, null, others);
   const pointer = 'before' in position ? position.before : position.after;
   const targetId = pointerId(pointer);
   const index = others.findIndex((s) => s.id === targetId && s.type === pointer.type);
@@ -38,7 +39,25 @@ export function positionAmong(siblings: TreeNode[], movingId: string, position: 
   const [low, high] = 'before' in position
     ? [others[index - 1]?.position ?? null, others[index]!.position]
     : [others[index]!.position, others[index + 1]?.position ?? null];
-  return generateKeyBetween(low, high);
+  return distinctKeyBetween(low, high, others);
+}
+
+/** Random characters after a computed key: fractional-indexing's digits, the last never '0' (no key ends in it). */
+const TAIL_LENGTH = 4;
+
+/**
+ * A key between `low` and `high` with a random tail. Requests that read the same siblings at
+ * the same time (ten spaces created in one collection at once) would otherwise compute the same
+ * key, and a later move between two equal positions has no key to take. Positions left equal by
+ * earlier writes are stepped over: the node lands after them.
+ */
+function distinctKeyBetween(low: string | null, high: string | null, siblings: TreeNode[]): string {
+  if (low !== null && high !== null && low >= high) high = siblings.find((s) => s.position > low)?.position ?? null;
+  const key = generateKeyBetween(low, high);
+  let tail = '';
+  for (let i = 0; i < TAIL_LENGTH; i++) tail += BASE_62_DIGITS[randomInt(i === TAIL_LENGTH - 1 ? 1 : 0, BASE_62_DIGITS.length)];
+  // The tail only grows the key, so it stays above low; below high unless key is high's prefix.
+  return high === null || key + tail < high ? key + tail : key;
 }
 
 /** True when the node would keep its place: same parent and same neighbours. */
