@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, type TestOrg, type TestResponse } from './support/api.ts';
 import { createChangeRequest, createCollection, createSpace } from './support/factories.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
+import { collectionEntity } from '../shared/db/entities/collection.ts';
 import { listChildren } from '../shared/commands/content/tree.ts';
 
 /**
@@ -183,5 +184,59 @@ describe('the organization content tree', () => {
     const children = await listChildren(org.id, target.id);
     expect(children.map((c) => c.id).sort()).toEqual(spaces.map((s) => s.id).sort());
     expect(new Set(children.map((c) => c.position)).size).toBe(8);
+  });
+
+  it('two collections moved into each other at once never make a cycle', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const a = await createCollection(api, org, { title: 'A' });
+      const b = await createCollection(api, org, { title: 'B' });
+      const results = await Promise.all([
+        api.request('POST', `/collections/${a.id}/move`, { token: org.admin.token, body: { parent: b.id } }),
+        api.request('POST', `/collections/${b.id}/move`, { token: org.admin.token, body: { parent: a.id } }),
+      ]);
+      for (const r of results) expect([200, 400, 409], JSON.stringify(r.body)).toContain(r.status);
+      const [sa, sb] = [await collectionEntity.get({ collectionId: a.id }, { consistent: true }), await collectionEntity.get({ collectionId: b.id }, { consistent: true })];
+      expect(sa!.parent === b.id && sb!.parent === a.id, 'A and B are each other\'s parent').toBe(false);
+      // Whichever moved, the other is still reachable from the root.
+      const roots = (await listChildren(org.id, undefined)).map((c) => c.id);
+      expect(roots.filter((id) => id === a.id || id === b.id)).toHaveLength(1);
+    }
+  });
+
+  it('a space moved into a collection while that collection moves keeps true ancestors', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const outer = await createCollection(api, org, { title: 'Outer' });
+      const inner = await createCollection(api, org, { title: 'Inner' });
+      const space = await createSpace(api, org, { title: 'S' });
+      const results = await Promise.all([
+        api.request('POST', `/collections/${inner.id}/move`, { token: org.admin.token, body: { parent: outer.id } }),
+        api.request('POST', `/spaces/${space.id}/move`, { token: org.admin.token, body: { parent: inner.id } }),
+      ]);
+      successesOrConflicts(results);
+      const storedInner = (await collectionEntity.get({ collectionId: inner.id }, { consistent: true }))!;
+      const storedSpace = (await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!;
+      if (storedSpace.parent === inner.id) expect(storedSpace.ancestors).toEqual([...storedInner.ancestors, inner.id]);
+    }
+  });
+
+  it('spaces and collections created in a collection while it moves keep true ancestors', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const outer = await createCollection(api, org, { title: 'Outer' });
+      const inner = await createCollection(api, org, { title: 'Inner' });
+      const template = await createSpace(api, org, { title: 'Original', parent: inner.id });
+      const results = await Promise.all([
+        api.request('POST', `/collections/${inner.id}/move`, { token: org.admin.token, body: { parent: outer.id } }),
+        ...Array.from({ length: 3 }, (_, i) => api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: `S${i}`, parent: inner.id } })),
+        ...Array.from({ length: 3 }, (_, i) => api.request('POST', `/orgs/${org.id}/collections`, { token: org.admin.token, body: { title: `C${i}`, parent: inner.id } })),
+        api.request('POST', `/spaces/${template.id}/duplicate`, { token: org.admin.token }),
+      ]);
+      successesOrConflicts(results);
+      const storedInner = (await collectionEntity.get({ collectionId: inner.id }, { consistent: true }))!;
+      const expected = [...storedInner.ancestors, inner.id];
+      for (const child of await listChildren(org.id, inner.id)) expect(child.item.ancestors, child.item.title).toEqual(expected);
+    }
   });
 });

@@ -12,7 +12,7 @@ import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { listChildren, positionAmong, keepsPlace } from '../../shared/commands/content/tree.ts';
-import { relocate } from '../../shared/commands/content/move.ts';
+import { placedUnder, relocate, transactAsRead } from '../../shared/commands/content/move.ts';
 import { deleteCollectionTree } from '../../shared/commands/collections/delete.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
@@ -65,7 +65,7 @@ route(routes, op.moveCollection, async (c) => {
   const { collection, role } = access;
   policies.collection.authorize(access, 'admin', collection);
   const parentId = body.parent === undefined ? collection.parent : body.parent ?? undefined;
-  let ancestors: string[] = [];
+  let parentRecord: CollectionItem | undefined;
   if (parentId) {
     if (parentId === collection.id) throw badRequest('parent: a collection cannot be its own parent');
     const parent = await loadCollectionAccess(c.var.scope, parentId).catch(() => {
@@ -74,14 +74,14 @@ route(routes, op.moveCollection, async (c) => {
     if (parent.collection.orgId !== collection.orgId) throw badRequest(`parent: no collection ${parentId} in this organization`);
     if (parent.collection.ancestors.includes(collection.id)) throw badRequest('parent: a collection cannot move into its own descendant');
     policies.collection.authorize(parent, 'create', parent.collection);
-    ancestors = [...parent.collection.ancestors, parent.collection.id];
+    parentRecord = parent.collection;
   }
   const siblings = await listChildren(collection.orgId, parentId);
   if (parentId === collection.parent && keepsPlace(siblings, collection.id, body.position)) {
     throw conflict('Operation would not result in any update');
   }
   const position = positionAmong(siblings, collection.id, body.position);
-  const moved = await relocate({ type: 'collection', item: collection }, { orgId: collection.orgId, parent: parentId, ancestors, position });
+  const moved = await relocate({ type: 'collection', item: collection }, { orgId: collection.orgId, parent: parentRecord, position });
   return c.json(presentCollection(moved.item as CollectionItem, { role }));
 });
 
@@ -96,7 +96,7 @@ route(routes, op.transferCollection, async (c) => {
   policies.organization.authorize(target, 'createContent', target.org);
   const siblings = await listChildren(organization, undefined);
   const position = positionAmong(siblings, collection.id, undefined);
-  const moved = await relocate({ type: 'collection', item: collection }, { orgId: organization, parent: undefined, ancestors: [], position });
+  const moved = await relocate({ type: 'collection', item: collection }, { orgId: organization, parent: undefined, position });
   return c.json(presentCollection(moved.item as CollectionItem, { role: target.role === 'admin' ? 'admin' : role }));
 });
 
@@ -118,12 +118,14 @@ route(routes, op.createCollection, async (c) => {
   const orgAccess = await loadRootAccess(c.var.scope, organizationId);
   let role = orgAccess.role;
   let ancestors: string[] = [];
+  let parentRecord: CollectionItem | undefined;
   if (body.parent) {
     const parent = await loadCollectionAccess(c.var.scope, body.parent).catch(() => {
       throw badRequest(`parent: no collection ${body.parent} in this organization`);
     });
     if (parent.collection.orgId !== organizationId) throw badRequest(`parent: no collection ${body.parent} in this organization`);
     role = parent.role;
+    parentRecord = parent.collection;
     ancestors = [...parent.collection.ancestors, parent.collection.id];
   }
   if (body.parent) policies.collection.authorize({ role }, 'create');
@@ -142,7 +144,7 @@ route(routes, op.createCollection, async (c) => {
     createdAt: now,
     updatedAt: now,
   };
-  await run(collectionEntity.create({ collectionId: collection.id }, collection));
+  await transactAsRead([collectionEntity.create({ collectionId: collection.id }, collection), ...(parentRecord ? [placedUnder(parentRecord, now)] : [])]);
   c.header('Location', apiLocation(`/collections/${collection.id}`));
   return c.json(presentCollection(collection, { role: orgAccess.role === 'admin' ? 'admin' : role }), 201);
 });

@@ -6,7 +6,7 @@ import type { AppEnv } from '../../shared/http/env.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { isExpired, loadCollectionAccess, loadContentAccess, loadRootAccess, loadSpaceAccess } from '../../shared/policies/access.ts';
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
-import { collectionEntity } from '../../shared/db/entities/collection.ts';
+import { collectionEntity, type CollectionItem } from '../../shared/db/entities/collection.ts';
 import { transact } from '../../shared/db/writes.ts';
 import type { WhereFn } from '../../shared/db/conditions.ts';
 import { nowIso } from '../../shared/clock.ts';
@@ -14,7 +14,7 @@ import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { keepsPlace, listChildren, positionAmong } from '../../shared/commands/content/tree.ts';
-import { relocate } from '../../shared/commands/content/move.ts';
+import { placedUnder, relocate, transactAsRead } from '../../shared/commands/content/move.ts';
 import { softDeleteSpaceWrite } from '../../shared/commands/spaces/delete.ts';
 import { newSpace, visibilityAt } from '../../shared/commands/spaces/create.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
@@ -90,12 +90,14 @@ route(routes, op.restoreSpace, async (c) => {
 route(routes, op.duplicateSpace, async (c) => {
   const { spaceId } = c.req.valid('param');
   const { space, org } = await loadSpaceAccess(c.var.scope, spaceId);
-  if (space.parent) policies.collection.authorize(await loadCollectionAccess(c.var.scope, space.parent), 'create');
+  const parent = space.parent ? await loadCollectionAccess(c.var.scope, space.parent) : undefined;
+  if (parent) policies.collection.authorize(parent, 'create');
   else policies.organization.authorize(await loadRootAccess(c.var.scope, space.orgId), 'createContent');
   const siblings = await listChildren(space.orgId, space.parent);
   const copy: SpaceItem = {
     ...newSpace({
-      orgId: space.orgId, createdBy: c.get('caller').userId, parent: space.parent, ancestors: space.ancestors,
+      orgId: space.orgId, createdBy: c.get('caller').userId, parent: space.parent,
+      ancestors: parent ? [...parent.collection.ancestors, parent.collection.id] : [],
       // Right after the original.
       position: positionAmong(siblings, '', { after: { type: 'space', space: space.id } }),
       title: `${space.title} (copy)`.slice(0, 50), emoji: space.emoji, language: space.language, editMode: space.editMode,
@@ -111,9 +113,10 @@ route(routes, op.duplicateSpace, async (c) => {
     spaceId: copy.id, manifest: original?.manifest ?? await initialManifest(true), parents: [], type: 'initial', createdBy: copy.createdBy,
   });
   copy.revision = first.revision.id;
-  await transact([
+  await transactAsRead([
     spaceEntity.create({ spaceId: copy.id }, copy),
     first.put,
+    ...(parent ? [placedUnder(parent.collection, copy.createdAt)] : []),
   ]);
   const access = await loadContentAccess(c.var.scope, copy.orgId, copy, copy.ancestors);
   c.header('Location', apiLocation(`/spaces/${copy.id}`));
@@ -127,13 +130,13 @@ route(routes, op.moveSpace, async (c) => {
   const { space, org } = access;
   policies.space.authorize(access, 'admin', space);
   const parentId = body.parent === undefined ? space.parent : body.parent ?? undefined;
-  const ancestors = await targetAncestors(c, space.orgId, parentId, 'parent');
+  const parent = await targetParent(c, space.orgId, parentId, 'parent');
   const siblings = await listChildren(space.orgId, parentId);
   if (parentId === space.parent && keepsPlace(siblings, space.id, body.position)) {
     throw conflict('Operation would not result in any update');
   }
   const position = positionAmong(siblings, space.id, body.position);
-  const moved = (await relocate({ type: 'space', item: space }, { orgId: space.orgId, parent: parentId, ancestors, position })).item as SpaceItem;
+  const moved = (await relocate({ type: 'space', item: space }, { orgId: space.orgId, parent, position })).item as SpaceItem;
   const after = await loadContentAccess(c.var.scope, moved.orgId, moved, moved.ancestors);
   return c.json(presentSpace(moved, { role: after.role, org }));
 });
@@ -156,9 +159,9 @@ route(routes, op.transferSpace, async (c) => {
   const parentId = body.collection;
   if (orgId === space.orgId && parentId === space.parent) throw conflict('Transfer would not result in any update');
   await loadRootAccess(c.var.scope, orgId);
-  const ancestors = await targetAncestors(c, orgId, parentId, 'collection');
+  const parent = await targetParent(c, orgId, parentId, 'collection');
   const position = positionAmong(await listChildren(orgId, parentId), space.id, undefined);
-  const moved = (await relocate({ type: 'space', item: space }, { orgId, parent: parentId, ancestors, position })).item as SpaceItem;
+  const moved = (await relocate({ type: 'space', item: space }, { orgId, parent, position })).item as SpaceItem;
   const after = await loadContentAccess(c.var.scope, moved.orgId, moved, moved.ancestors);
   return c.json(presentSpace(moved, { role: after.role, org: after.org }));
 });
@@ -190,7 +193,8 @@ route(routes, op.createSpace, async (c) => {
   const { organizationId } = c.req.valid('param');
   const body = c.req.valid('json');
   await loadRootAccess(c.var.scope, organizationId);
-  const ancestors = await targetAncestors(c, organizationId, body.parent, 'parent');
+  const parent = await targetParent(c, organizationId, body.parent, 'parent');
+  const ancestors = parent ? [...parent.ancestors, parent.id] : [];
   const siblings = await listChildren(organizationId, body.parent);
   const space = newSpace({
     orgId: organizationId, createdBy: c.get('caller').userId, parent: body.parent, ancestors,
@@ -202,9 +206,10 @@ route(routes, op.createSpace, async (c) => {
     spaceId: space.id, manifest: await initialManifest(body.empty ?? false), parents: [], type: 'initial', createdBy: space.createdBy,
   });
   space.revision = initial.revision.id;
-  await transact([
+  await transactAsRead([
     spaceEntity.create({ spaceId: space.id }, space),
     initial.put,
+    ...(parent ? [placedUnder(parent, space.createdAt)] : []),
   ]);
   const access = await loadContentAccess(c.var.scope, organizationId, space, ancestors);
   c.header('Location', apiLocation(`/spaces/${space.id}`));
@@ -212,20 +217,20 @@ route(routes, op.createSpace, async (c) => {
 });
 
 /**
- * Ancestors of a new parent collection in `orgId`, checking the caller may create
- * there (the create role on the collection, or on the organization for the root).
+ * The new parent collection in `orgId` as read (none for the root), checking the caller may
+ * create there (the create role on the collection, or on the organization for the root).
  */
-async function targetAncestors(c: Context<AppEnv>, orgId: string, parentId: string | undefined, field: string): Promise<string[]> {
+async function targetParent(c: Context<AppEnv>, orgId: string, parentId: string | undefined, field: string): Promise<CollectionItem | undefined> {
   if (!parentId) {
     policies.organization.authorize(await loadRootAccess(c.var.scope, orgId), 'createContent');
-    return [];
+    return undefined;
   }
   const parent = await loadCollectionAccess(c.var.scope, parentId).catch(() => {
     throw badRequest(`${field}: no collection ${parentId} in this organization`);
   });
   if (parent.collection.orgId !== orgId) throw badRequest(`${field}: no collection ${parentId} in this organization`);
   policies.collection.authorize(parent, 'create');
-  return [...parent.collection.ancestors, parent.collection.id];
+  return parent.collection;
 }
 
 /** Replaces the space record if no other request changed it since it was read (409 otherwise). */

@@ -2,6 +2,8 @@ import { spaceEntity, type SpaceItem } from '../../db/entities/space.ts';
 import { collectionEntity, type CollectionItem } from '../../db/entities/collection.ts';
 import { transact, type Write } from '../../db/writes.ts';
 import { conflict } from '../../http/errors.ts';
+import { TransactionConflict } from '../../db/errors.ts';
+import { conflictPause } from '../retry.ts';
 import { nowIso } from '../../clock.ts';
 import { descendants, type TreeNode } from './tree.ts';
 import { visibilityAt } from '../spaces/create.ts';
@@ -17,43 +19,75 @@ function putIfUnchanged(node: Node, previousUpdatedAt: string): Write<unknown> {
 }
 
 /**
- * Moves a space or collection to a new parent/position and/or organization. For a
- * collection, every descendant gets its new ancestor path (and organization) too.
- * Up to 100 records change atomically; a larger subtree is written in chunks of 100,
- * each conditional on the record being unchanged.
+ * Moves a space or collection to a new parent collection (the root when none) and position,
+ * and/or organization. For a collection, every descendant gets its new ancestor path (and
+ * organization) too. Up to 100 records change atomically; a larger subtree is written in
+ * chunks of 100, each conditional on the record being unchanged. The first chunk also holds
+ * `placedUnder` of the new parent as it was read.
  */
 export async function relocate(
   node: Node,
-  target: { orgId: string; parent: string | undefined; ancestors: string[]; position: string },
+  target: { orgId: string; parent: CollectionItem | undefined; position: string },
 ): Promise<Node> {
   const now = nowIso();
   const previous = node.item.updatedAt;
+  const { parent } = target;
   const moved = {
     ...node.item,
     orgId: target.orgId,
-    parent: target.parent,
-    ancestors: target.ancestors,
+    parent: parent?.id,
+    ancestors: parent ? [...parent.ancestors, parent.id] : [],
     position: target.position,
     updatedAt: now,
   } as Node['item'];
-  if (!target.parent) delete moved.parent;
-  if (node.type === 'space') (moved as SpaceItem).visibility = visibilityAt(node.item.visibility, target.parent);
+  if (!parent) delete moved.parent;
+  if (node.type === 'space') (moved as SpaceItem).visibility = visibilityAt(node.item.visibility, parent?.id);
   const root = { type: node.type, item: moved } as Node;
-  const writes = [putIfUnchanged(root, previous)];
+  const writes = [putIfUnchanged(root, previous), ...(parent ? [placedUnder(parent, now)] : [])];
   const spaces = node.type === 'space' ? [node.item.id] : [];
   if (node.type === 'collection') {
     const below = await descendants(node.item.orgId, node.item.id);
     for (const child of below) writes.push(putIfUnchanged(rebase(child, root.item as CollectionItem, now), child.item.updatedAt));
     spaces.push(...below.filter((child) => child.type === 'space').map((child) => child.item.id));
   }
-  for (let i = 0; i < writes.length; i += 100) {
-    await transact(writes.slice(i, i + 100), () => conflict('The content was changed by another request; retry'));
-  }
+  for (let i = 0; i < writes.length; i += 100) await transactAsRead(writes.slice(i, i + 100));
   // Into another organization: the change requests of every space moved follow it.
   if (target.orgId !== node.item.orgId) {
     for (const spaceId of spaces) await moveChangeRequestsToOrganization(spaceId, target.orgId);
   }
   return root;
+}
+
+/**
+ * What a node placed under `parent` (moved or created there) writes beside itself: the parent
+ * must still exist where it was read (its ancestors, which the node copies), and its
+ * `updatedAt` moves. A concurrent move of that collection is conditional on its `updatedAt`
+ * and rewrites only the descendants it read, so one of the two fails (409) instead of leaving
+ * the node with stale ancestors, or two collections each other's parent.
+ */
+export function placedUnder(parent: CollectionItem, now: string): Write<unknown> {
+  return collectionEntity.update({ collectionId: parent.id }, {
+    set: { updatedAt: now },
+    if: (w) => w.and(w.exists(), w.eq('orgId', parent.orgId), w.eq('ancestors', parent.ancestors)),
+  });
+}
+
+const TRANSACTION_ATTEMPTS = 8;
+
+/**
+ * Writes records prepared from what was read. A failed condition (something changed since)
+ * is 409; a TransactionConflict (another transaction on one of these records in flight, such
+ * as siblings placed under one parent at once) sends the same writes again after a pause.
+ */
+export async function transactAsRead(writes: Write<unknown>[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await transact(writes, () => conflict('The content was changed by another request; retry'));
+    } catch (error) {
+      if (!(error instanceof TransactionConflict) || attempt + 1 >= TRANSACTION_ATTEMPTS) throw error;
+      await conflictPause(attempt);
+    }
+  }
 }
 
 /** A descendant of a moved collection, with its ancestors re-rooted under the collection's new path. */
