@@ -4,6 +4,10 @@ import { createChangeRequest, createCollection, createSpace } from './support/fa
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { collectionEntity } from '../shared/db/entities/collection.ts';
 import { listChildren } from '../shared/commands/content/tree.ts';
+import { siteEntity } from '../shared/db/entities/site.ts';
+import { memberEntity } from '../shared/db/entities/member.ts';
+import { teamEntity, teamMemberEntity } from '../shared/db/entities/team.ts';
+import { getRecord } from '../shared/db/operations.ts';
 
 /**
  * "Concurrent writers lose nothing": many clients write the same thing at once, over real
@@ -238,5 +242,82 @@ describe('the organization content tree', () => {
       const expected = [...storedInner.ancestors, inner.id];
       for (const child of await listChildren(org.id, inner.id)) expect(child.item.ancestors, child.item.title).toEqual(expected);
     }
+  });
+});
+
+describe('site structure', () => {
+  it('sections created and site spaces added at once all land; moves at once keep every section once', async () => {
+    const org = await newOrg();
+    const spaces = await Promise.all(Array.from({ length: 3 }, (_, i) => createSpace(api, org, { title: `Space ${i}` })));
+    const site = (await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Docs' } })).body;
+    const base = `/orgs/${org.id}/sites/${site.id}`;
+    const call = (method: string, path: string, body?: unknown) => api.request(method, `${base}${path}`, { token: org.admin.token, body });
+    const created = await Promise.all(Array.from({ length: 12 }, (_, i) => call('POST', '/sections', { spaceId: spaces[i % 3]!.id, title: `Section ${i}` })));
+    expect(created.map((r) => r.status), JSON.stringify(created.find((r) => r.status !== 201)?.body)).toEqual(created.map(() => 201));
+    const sections = created.map((r) => r.body.id as string);
+    const added = await Promise.all(sections.map((id, i) => call('POST', '/site-spaces', { spaceId: spaces[i % 3]!.id, sectionId: id })));
+    expect(added.map((r) => r.status)).toEqual(added.map(() => 201));
+    const moves = await Promise.all(sections.map((id, i) => call('POST', `/sections/${id}/move`, { position: { before: { type: 'site-section', siteSection: sections[(i + 5) % 12] } } })));
+    successesOrConflicts(moves);
+    const listed = (await call('GET', '/sections')).body.items as { id: string; siteSpaces: unknown[] }[];
+    expect(listed.map((x) => x.id).sort()).toEqual([...sections].sort());
+    for (const section of listed) expect(section.siteSpaces).toHaveLength(2);
+    expect(await getRecord(siteEntity.key({ siteId: site.id }))).toMatchObject({ siteSpaces: 24 });
+  }, 60_000);
+});
+
+describe('comments', () => {
+  it('20 comments posted and 10 deleted at once: every post listed once, the counter true', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const base = `/spaces/${space.id}/comments`;
+    const first = await Promise.all(Array.from({ length: 10 }, (_, i) => api.request('POST', base, { token: org.admin.token, body: { body: { markdown: `first ${i}` } } })));
+    expect(first.map((r) => r.status)).toEqual(first.map(() => 200));
+    const results = await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => api.request('POST', base, { token: org.admin.token, body: { body: { markdown: `second ${i}` } } })),
+      ...first.map((r) => api.request('DELETE', `${base}/${r.body.id}`, { token: org.admin.token })),
+    ]);
+    expect(results.slice(0, 20).map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    for (const r of results.slice(20)) expect([204, 205], JSON.stringify(r.body)).toContain(r.status);
+    const listed = await api.request('GET', base, { token: org.admin.token, query: { status: 'all', limit: 100 } });
+    expect(listed.body.items.map((c: { id: string }) => c.id).sort()).toEqual(results.slice(0, 20).map((r) => r.body.id).sort());
+    expect((await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!.comments).toBe(20);
+  }, 60_000);
+});
+
+describe('members and teams', () => {
+  it('a member removed while teams naming them are created: no team keeps them, every count matches', async () => {
+    for (let round = 0; round < 2; round++) {
+      const org = await newOrg();
+      const member = await org.member('edit', 'Leaving');
+      const stays = await org.member('edit', 'Staying');
+      const results = await Promise.all([
+        ...Array.from({ length: 8 }, (_, i) => api.request('PUT', `/orgs/${org.id}/teams`, { token: org.admin.token, body: { title: `Team ${i}`, members: [member.user.id, stays.user.id] } })),
+        api.request('DELETE', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token }),
+      ]);
+      for (const r of results.slice(0, 8)) {
+        if (r.status === 400) expect(r.body.error.message).toBe(`members: ${member.user.id} is not a member of this organization`);
+        else expect(r.status, JSON.stringify(r.body)).toBe(201);
+      }
+      expect([204, 205], JSON.stringify(results[8]!.body)).toContain(results[8]!.status);
+      expect(await getRecord(memberEntity.key({ orgId: org.id, userId: member.user.id }))).toBeUndefined();
+      const teams = await teamEntity.query.inOrg({ orgId: org.id }).all();
+      expect(teams.map((t) => t.title).sort()).toEqual(results.slice(0, 8).filter((r) => r.status === 201).map((r) => r.body.title).sort());
+      for (const team of teams) {
+        const memberships = await teamMemberEntity.query.byTeam({ orgId: org.id, teamId: team.id }).all();
+        expect(memberships.map((m) => m.userId)).toEqual([stays.user.id]);
+        expect(team.members).toBe(1);
+      }
+      expect((await getRecord(memberEntity.key({ orgId: org.id, userId: stays.user.id })))!.teams).toBe(teams.length);
+    }
+  }, 60_000);
+
+  it('20 role changes of one member at once: every answer 200 or 409, the stored role one of them', async () => {
+    const org = await newOrg();
+    const member = await org.member('read', 'Target');
+    const roles = ['read', 'comment', 'edit', 'review', 'create'];
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => api.request('PATCH', `/orgs/${org.id}/members/${member.user.id}`, { token: org.admin.token, body: { role: roles[i % 5] } })));
+    successesOrConflicts(results);
+    expect(roles).toContain((await getRecord(memberEntity.key({ orgId: org.id, userId: member.user.id })))!.role);
   });
 });
