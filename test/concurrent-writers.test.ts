@@ -245,6 +245,28 @@ describe('the organization content tree', () => {
   });
 });
 
+describe('collection deletion', () => {
+  it('spaces created or moved into a collection while it is deleted are never left under a deleted collection', async () => {
+    for (let round = 0; round < 10; round++) {
+      const org = await newOrg();
+      const doomed = await createCollection(api, org, { title: 'Doomed' });
+      const nested = await createCollection(api, org, { title: 'Nested', parent: doomed.id });
+      const outside = await Promise.all(Array.from({ length: 3 }, (_, i) => createSpace(api, org, { title: `Out ${i}` })));
+      const results = await Promise.all([
+        api.request('DELETE', `/collections/${doomed.id}`, { token: org.admin.token }),
+        ...Array.from({ length: 3 }, (_, i) => api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: `New ${i}`, parent: i ? nested.id : doomed.id } })),
+        ...outside.map((sp, i) => api.request('POST', `/spaces/${sp.id}/move`, { token: org.admin.token, body: { parent: i ? nested.id : doomed.id } })),
+      ]);
+      // A placement that lost to the deletion names the missing parent (400) or the race (409).
+      for (const r of results) if (r.status >= 300) expect([400, 409], JSON.stringify(r.body)).toContain(r.status);
+      const live = await spaceEntity.query.byOrg({ orgId: org.id }).all();
+      for (const space of live.filter((sp) => !sp.deletedAt)) {
+        for (const id of space.ancestors) expect(await collectionEntity.get({ collectionId: id }, { consistent: true }), `${space.title} under a deleted collection`).toBeDefined();
+      }
+    }
+  }, 60_000);
+});
+
 describe('site structure', () => {
   it('sections created and site spaces added at once all land; moves at once keep every section once', async () => {
     const org = await newOrg();
