@@ -10,3 +10,9 @@ export const INTEGRATION_PUBLIC_PATHS = ['/integrations/{integrationName}/public
  * GET, no token: answered by the integration runtime (it runs the integration), not the reader.
  */
 export const PUBLISHED_SCRIPT_PATH = '/s/{siteId}/~integrations/{integrationName}/script.js';
+
+/**
+ * An integration block's render on a published page (shared/reader/integration-blocks.ts
+ * `renderPath`), POST, signed by the reader: answered by the integration runtime.
+ */
+export const BLOCK_RENDER_PATH = '/s/{siteId}/~integrations/{integrationName}/render';

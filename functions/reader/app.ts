@@ -21,6 +21,7 @@ import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
 import { siteScripts } from '../../shared/reader/site-scripts.ts';
+import { loadIntegrationBlocks } from '../../shared/reader/integration-blocks.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
@@ -243,7 +244,10 @@ async function read(c: Context) {
   // A page showing stored OpenAPI specs changes when they do (shared/content/openapi-specs.ts).
   const pageDocument = await loadPageDocument(located.page);
   const specs = await openAPISpecsOf(pageDocument, space.space.orgId);
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs)])) return c.body(null, 304);
+  // Integration blocks as their integrations draw them (cached renders, or asked within a deadline):
+  // what they show is part of the ETag, so a new render is a new page.
+  const integrationBlocks = format ? undefined : await loadIntegrationBlocks(pageDocument, { siteId: tree.site.id, spaceId: space.space.id, orgId: space.space.orgId });
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? ''])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest, space), 'text/markdown');
 
@@ -255,7 +259,7 @@ async function read(c: Context) {
   // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
   const document = await withOpenAPISpecs(evaluated, specs);
   const body = await renderDocument(document, {
-    manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file),
+    manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file), integrationBlocks,
   });
   const { page: current } = located;
   const markdownHref = `${space.basePath}/${located.path}.md`;
@@ -278,6 +282,7 @@ async function read(c: Context) {
     toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes, intl),
     codeCss: body.codeCss,
     math: body.math,
+    frameOrigins: body.frameOrigins,
     noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,
   });
 }

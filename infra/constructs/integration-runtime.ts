@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import type { FunctionAccess } from './access.ts';
 import type { ServiceResources } from './service-function.ts';
 import { ContainerFunction } from './container-function.ts';
-import { INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
+import { BLOCK_RENDER_PATH, INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
 
 export interface IntegrationRuntimeProps {
   resources: ServiceResources;
@@ -34,5 +34,7 @@ export class IntegrationRuntime extends ContainerFunction {
     for (const path of INTEGRATION_PUBLIC_PATHS) httpApi.addRoutes({ path: `/v1${path}`, methods: [HttpMethod.ANY], integration });
     // More specific than the reader's GET /s/{proxy+}: published-site scripts run the integration.
     httpApi.addRoutes({ path: PUBLISHED_SCRIPT_PATH, methods: [HttpMethod.GET], integration });
+    // Integration blocks' renders, signed by the reader (shared/reader/integration-blocks.ts).
+    httpApi.addRoutes({ path: BLOCK_RENDER_PATH, methods: [HttpMethod.POST], integration });
   }
 }

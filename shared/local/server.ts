@@ -41,6 +41,8 @@ export function createLocalApp(): { fetch: Target } {
   // The reader site (its own Lambda in AWS, routes GET /s/{proxy+}): published sites as HTML.
   // Integrations' scripts on published sites: the runtime's Lambda in AWS (a more specific route).
   route('GET', '/s/:siteId/~integrations/:name/script.js', integrationRuntime.fetch);
+  // Integration blocks' renders, asked by the reader: the runtime's Lambda in AWS too.
+  route('POST', '/s/:siteId/~integrations/:name/render', integrationRuntime.fetch);
   route('GET', '/s/*', reader.fetch);
   // SAML service-provider endpoints (the sso group's Lambda in AWS, routes under /sso/saml/).
   route(['GET', 'POST'], '/sso/saml/*', serviceProviderApp.fetch);

@@ -16,6 +16,8 @@ import { imageSources } from '../content/images/variants.ts';
 import { htmlRefsOf } from '../content/markdown/html-images.ts';
 import { htmlWithFileUrls } from './html-images.ts';
 import { ENGLISH, message, type MessageKey, type ReaderIntl } from './messages.ts';
+import { integrationBlockHast, type IntegrationBlocks } from './integration-blocks.ts';
+import { randomBytes } from 'node:crypto';
 
 /**
  * A page's document (shared/content/markdown/types.ts) as a hast tree. Raw HTML of the
@@ -53,6 +55,10 @@ export interface RenderContext {
   math?: MathSlots;
   /** The reader's own words (hint labels, footnote links...) in the site's locale; English by default. */
   intl?: ReaderIntl;
+  /** The page's integration blocks as their integrations rendered them (shared/reader/integration-blocks.ts). */
+  integrationBlocks?: IntegrationBlocks;
+  /** Webframes of integration blocks: iframes put in place after sanitizing, their origins for the page's frame-src. */
+  frames?: { nonce: string; slots: Map<string, ElementContent>; origins: Set<string> };
 }
 
 const words = (ctx: RenderContext, key: MessageKey, values?: Record<string, string | number>): string => message(ctx.intl ?? ENGLISH, key, values);
@@ -439,6 +445,17 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
     }
     case 'html':
       return [raw(rawHtml(ctx, data))];
+    case 'integration':
+      return [integrationBlockHast(ctx.integrationBlocks, data, {
+        markdown: (source) => {
+          try {
+            return renderBlocks(ctx, markdownToDocument(source).document.nodes as Node[], depth + 1);
+          } catch {
+            return [h('p', source)];
+          }
+        },
+        frame: (url, aspectRatio) => frameSlot(ctx, url, aspectRatio),
+      })];
     case 'markdown': {
       const markdown = String(data.markdown ?? '');
       const note = FOOTNOTE_DEFINITION.exec(markdown);
@@ -449,17 +466,40 @@ function renderBlock(ctx: RenderContext, node: Node, depth: number): Out {
   }
 }
 
+/**
+ * A webframe an integration's policy allows: a sandboxed iframe (scripts in its own, other
+ * origin; no top navigation), sanitized pages keep no iframe, so a placeholder with a per-render
+ * nonce stands in until the layout puts the frame in (as math: shared/reader/math.ts).
+ */
+function frameSlot(ctx: RenderContext, url: URL, aspectRatio: number | undefined): ElementContent {
+  const { frames } = ctx;
+  if (!frames) return h('a', { href: url.href, rel: ['noopener', 'noreferrer', 'nofollow'] }, url.href);
+  const id = `frame-${frames.nonce}-${frames.slots.size}`;
+  frames.origins.add(url.origin);
+  frames.slots.set(id, h('iframe', {
+    src: url.href, title: url.hostname, sandbox: 'allow-scripts allow-same-origin allow-popups allow-forms', loading: 'lazy',
+    // Inline styles are refused by the page's CSP: a ratio sets the height from the column's 720 px.
+    referrerPolicy: 'no-referrer', width: '100%', height: String(aspectRatio ? Math.round(Math.min(Math.max(720 / aspectRatio, 120), 1200)) : 400),
+  }));
+  return h('span', { id });
+}
+
 /** A rendered page body (not yet sanitized), the CSS of its highlighted code's token classes and its formulas' MathML. */
 export interface RenderedDocument {
   nodes: ElementContent[];
   codeCss: string;
-  /** MathML by placeholder id, for the layout to put in place after sanitizing (shared/reader/math.ts). */
+  /** MathML and integration webframes by placeholder id, for the layout to put in place after sanitizing (shared/reader/math.ts). */
   math: Map<string, ElementContent>;
+  /** Origins of the integration webframes the page shows (its CSP's frame-src). */
+  frameOrigins: string[];
 }
 
 /** Renders a (variables-evaluated) page document. */
 export async function renderDocument(document: StoredDocument, ctx: Omit<RenderContext, keyof Prepared | 'ids'>): Promise<RenderedDocument> {
   const prepared = await prepareRender(document, ctx.manifest, ctx.fileHref);
-  const nodes = renderBlocks({ ...ctx, ...prepared, ids: { next: 0, anchors: new Set() } }, document.nodes as Node[]);
-  return { nodes, codeCss: prepared.code.css(), math: prepared.math?.slots ?? new Map() };
+  const frames = { nonce: randomBytes(12).toString('hex'), slots: new Map<string, ElementContent>(), origins: new Set<string>() };
+  const full: RenderContext = { ...ctx, ...prepared, ids: { next: 0, anchors: new Set() }, frames };
+  const nodes = renderBlocks(full, document.nodes as Node[]);
+  const slots = new Map([...(prepared.math?.slots ?? []), ...frames.slots]);
+  return { nodes, codeCss: prepared.code.css(), math: slots, frameOrigins: [...frames.origins] };
 }

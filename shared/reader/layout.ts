@@ -47,6 +47,8 @@ export interface ShellInput {
   codeCss?: string;
   /** MathML of the page's formulas by placeholder id (sanitized on their own, shared/reader/math.ts). */
   math?: Map<string, ElementContent>;
+  /** Origins of the integration webframes in the page body (shared/reader/document.ts): its frame-src. */
+  frameOrigins?: string[];
   /** Where a customization link (content ref) points; by default only URLs. */
   resolveLink?: LinkResolver;
   noindex: boolean;
@@ -224,7 +226,10 @@ export function renderShell(input: ShellInput): RenderedPage {
     html: documentHtml(head, body, intl.lang, initialTheme(c), clientMessages(intl)),
     csp: pagePolicy({
       scripts: inlineScripts, styles: inlineStyles, self: true, fontOrigins: [...(font?.origins ?? []), ...(mono?.origins ?? [])],
-      integrationPolicies: (input.scripts ?? []).flatMap((script) => script.contentSecurityPolicy ?? []),
+      integrationPolicies: [
+        ...(input.scripts ?? []).flatMap((script) => script.contentSecurityPolicy ?? []),
+        ...(input.frameOrigins?.length ? [`frame-src ${input.frameOrigins.join(' ')}`] : []),
+      ],
     }),
   };
 }

@@ -31,6 +31,9 @@ export const READER_CLASSES = [
   'code-header', 'code-lang', 'shiki', 'shiki-themes', 'github-light-default', 'github-dark-default', 'line',
   // Hint titles, card views of tables, math (shared/reader/tables.ts, math.ts)
   'cards', 'cards-large', 'card', 'card-cover', 'card-title', 'card-link', 'math-block', 'math-error',
+  // Integration blocks drawn from ContentKit (shared/reader/contentkit.ts)
+  'integration-block', 'integration-fallback', 'contentkit-hstack', 'contentkit-vstack', 'contentkit-box', 'contentkit-card',
+  'contentkit-card-title', 'contentkit-card-hint', 'contentkit-hint', 'contentkit-step', 'contentkit-webframe',
 ] as const;
 /** Classes authors write that the reader styles: GitBook's buttons (`<a href="..." class="button primary">`). */
 export const AUTHOR_CLASSES = ['button', 'primary', 'secondary'] as const;

@@ -16,7 +16,7 @@ import { ENTITY_TYPE, TTL_ATTRIBUTE } from '../../shared/db/table.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
-import { INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
+import { BLOCK_RENDER_PATH, INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -91,9 +91,9 @@ describe('HTTP API', () => {
 
   it('routes every operation, once, to its group function', () => {
     // One route per declared operation, the service's description, the health check, the reader site's routes, the SAML service-provider routes, and the catch-all that answers unknown paths with JSON 404.
-    // ... and the integrations' public endpoints and published-site scripts (to the integration runtime, checked below).
-    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + HEALTH_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + INTEGRATION_PUBLIC_PATHS.length + 1 + 1);
-    const runtimeRoutes = [...INTEGRATION_PUBLIC_PATHS.map((path) => `ANY /v1${path}`), `GET ${PUBLISHED_SCRIPT_PATH}`];
+    // ... and the integrations' public endpoints, published-site scripts and integration blocks' renders (to the integration runtime, checked below).
+    expect(routes).toHaveLength(operations.length + SERVICE_DESCRIPTION_ROUTES.length + HEALTH_ROUTES.length + READER_ROUTES.length + SSO_SERVICE_PROVIDER_ROUTES.length + INTEGRATION_PUBLIC_PATHS.length + 1 + 1 + 1);
+    const runtimeRoutes = [...INTEGRATION_PUBLIC_PATHS.map((path) => `ANY /v1${path}`), `GET ${PUBLISHED_SCRIPT_PATH}`, `POST ${BLOCK_RENDER_PATH}`];
     for (const path of runtimeRoutes) {
       const matching = routes.filter(([, r]) => r.Properties.RouteKey === path);
       expect(matching, path).toHaveLength(1);

@@ -92,6 +92,11 @@ a.button{display:inline-block;margin:.15rem 0;padding:.4rem .9rem;border:1px sol
 .card-cover img{display:block;width:100%;height:auto;aspect-ratio:16/9;object-fit:cover}.card-title{font-weight:650}
 .card-link{color:var(--fg);text-decoration:none}.card-link::after{content:"";position:absolute;inset:0}.card a:not(.card-link){position:relative;z-index:1}
 .math-block{margin:1rem 0;overflow-x:auto;overflow-y:hidden}math{font-size:1.1em}.math-error{border:1px dashed var(--danger)}
+.integration-block{margin:1rem 0}.integration-fallback{color:var(--muted);font-size:.9rem;border:1px dashed var(--border);border-radius:var(--radius);padding:.5rem .75rem}
+.contentkit-hstack{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.contentkit-vstack{display:flex;flex-direction:column;gap:.5rem}
+.contentkit-card{border:1px solid var(--border);border-radius:var(--radius);padding:.75rem 1rem;margin:.5rem 0}.contentkit-card-title{margin:0 0 .25rem}.contentkit-card-hint,.contentkit-hint{color:var(--muted)}
+.integration-block span.button{display:inline-block;margin:.15rem 0;padding:.4rem .9rem;border:1px solid var(--border);border-radius:var(--radius);color:var(--muted)}
+.contentkit-webframe iframe{border:0;width:100%;display:block}
 .embed-host{font-weight:600}.embed-url{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle);text-align:left}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
