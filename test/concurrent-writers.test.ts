@@ -139,6 +139,64 @@ describe('merges', () => {
   }, 120_000);
 });
 
+describe('change request status', () => {
+  it('an archive racing a merge: the change request ends merged or archived, never both, counters true', async () => {
+    for (let round = 0; round < 4; round++) {
+      const org = await newOrg();
+      const space = await createSpace(api, org);
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'Raced', document: {} }])).status).toBe(200);
+      const [merged, archived] = await Promise.all([
+        merge(org, space.id, cr.id),
+        api.request('PATCH', `/spaces/${space.id}/change-requests/${cr.id}`, { token: org.admin.token, body: { status: 'archived' } }),
+      ]);
+      successesOrConflicts([merged, archived]);
+      const stored = (await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}`, { token: org.admin.token })).body;
+      const inPrimary = titles(await pagesOf(org, space.id)).includes('Raced');
+      expect(stored.status === 'merged', `${merged.status}/${archived.status}: ${stored.status}`).toBe(inPrimary);
+      expect(merged.status === 200).toBe(inPrimary);
+      if (!inPrimary) expect(stored.status).toBe('archived');
+      const counters = (await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!;
+      expect(counters).toMatchObject({ changeRequests: 1, changeRequestsOpen: 0, changeRequestsDraft: 0 });
+    }
+  }, 60_000);
+});
+
+describe('space settings racing content', () => {
+  it('PATCHes of a space while change requests merge never write an old revision back', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const crs = [];
+    for (let i = 0; i < 6; i++) {
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: `P${i}`, document: {} }])).status).toBe(200);
+      crs.push(cr);
+    }
+    const results = await Promise.all([
+      ...crs.map((cr) => merge(org, space.id, cr.id)),
+      ...Array.from({ length: 6 }, (_, i) => api.request('PATCH', `/spaces/${space.id}`, { token: org.admin.token, body: i % 2 ? { title: `Title ${i}` } : { emoji: '1f600' } })),
+    ]);
+    expect(results.slice(0, 6).map((r) => r.status)).toEqual(crs.map(() => 200));
+    successesOrConflicts(results.slice(6));
+    expect(titles(await pagesOf(org, space.id)).sort()).toEqual(['P0', 'P1', 'P2', 'P3', 'P4', 'P5', 'Untitled']);
+    const stored = (await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!;
+    const last = (await api.request('GET', `/spaces/${space.id}/content`, { token: org.admin.token })).body;
+    expect(stored.revision).toBe(last.id);
+  }, 60_000);
+});
+
+describe('OpenAPI specs', () => {
+  it('10 PUTs of one new slug at once make one spec: one 201, the rest 200', async () => {
+    const org = await newOrg();
+    const text = (title: string) => JSON.stringify({ openapi: '3.0.0', info: { title, version: '1' }, paths: {} });
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => api.request('PUT', `/orgs/${org.id}/openapi/raced`, { token: org.admin.token, body: { source: { text: text(`T${i}`) } } })));
+    successesOrConflicts(results);
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    const listed = await api.request('GET', `/orgs/${org.id}/openapi`, { token: org.admin.token });
+    expect(listed.body.items.map((x: { slug: string }) => x.slug)).toEqual(['raced']);
+  }, 60_000);
+});
+
 describe('the primary content', () => {
   it('templates applied while 10 change requests merge: every one lands on top of the others', async () => {
     const org = await newOrg();
