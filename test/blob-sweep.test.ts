@@ -12,7 +12,10 @@ import { config } from '../shared/config.ts';
 import { advanceClock, resetClock } from '../shared/clock.ts';
 import { randomId } from '../shared/ids.ts';
 import { getJsonBlob, putBytesBlob } from '../shared/content/blobs.ts';
-import { sweepBlobs } from '../shared/content/blob-sweep.ts';
+import { blobSweepJobBudget, sweepBlobs, type BlobSweepReport } from '../shared/content/blob-sweep.ts';
+import { blobSweepMarksEntity, blobSweepRunEntity } from '../shared/db/entities/blob-sweep.ts';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { db } from '../shared/db/client.ts';
 import { purgeSpace } from '../shared/commands/spaces/purge.ts';
 import { enqueue } from '../shared/jobs/enqueue.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
@@ -188,6 +191,115 @@ describe('blob sweep (mark and sweep of blobs/)', () => {
     expect(await sweepBlobs()).toMatchObject({ graceHours: 24, deleted: 0 });
     expect(await headStatus(orphan)).toBe(200);
   });
+});
+
+/** Records in the (shared) table now: page sizes are set from it so that the mark spans several pages whatever else is stored. */
+async function tableRecords(): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new ScanCommand({ TableName: config.tableName, Select: 'COUNT', ExclusiveStartKey: start }));
+    count += page.Count ?? 0;
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return count;
+}
+
+/** Two spaces (one purged) and loose blobs: what must go and what must stay. */
+async function sweepFixture(orphans: number) {
+  const org = await newOrg();
+  const kept = await spaceWithContent(org, `kept-${randomId(6)}`);
+  const purged = await spaceWithContent(org, `purged-${randomId(6)}`);
+  const loose = await Promise.all(Array.from({ length: orphans }, (_, i) => putBytesBlob(Buffer.from(`loose ${i} ${randomId(10)}`))));
+  const keptBlobs = await blobsOfSpace(kept.id);
+  const purgedBlobs = await blobsOfSpace(purged.id);
+  expect((await api.request('DELETE', `/spaces/${purged.id}`, { token: org.admin.token })).status).toBe(205);
+  await purgeSpace(purged.id);
+  const unreferenced = new Set([...purgedBlobs].filter((h) => !keptBlobs.has(h)).concat(loose));
+  return { org, kept, keptBlobs, unreferenced };
+}
+
+/** The run's state and marks in the table: none once a run is over. */
+const runRecords = async () => ({
+  run: await blobSweepRunEntity.get({ bucket: config.bucketName }, { consistent: true }),
+  marks: await blobSweepMarksEntity.query.inBucket({ bucket: config.bucketName }).all(),
+});
+
+describe('a sweep cut off by its budget (resumable across invocations)', () => {
+  it('continues where the previous invocation stopped, in the mark and in the listing, until every unreferenced blob is gone', async () => {
+    const { org, kept, keptBlobs, unreferenced } = await sweepFixture(12);
+    const before = await blobKeys();
+    for (const hash of unreferenced) expect(before.has(hash), hash).toBe(true);
+    // About seven Scan pages and seven listing pages, two pages per invocation.
+    const budget = { pages: 2, scanPageRecords: Math.ceil((await tableRecords()) / 7), listPageKeys: Math.ceil(before.size / 7) };
+
+    process.env.BLOB_SWEEP_GRACE_HOURS = '1';
+    advanceClock(2 * 3_600_000);
+    const reports: BlobSweepReport[] = [];
+    try {
+      for (let i = 0; i < 100 && !reports.at(-1)?.done; i++) {
+        reports.push(await sweepBlobs(budget));
+        // Between invocations, the run's continuation is in the table; nothing is deleted before the mark is complete.
+        if (!reports.at(-1)!.done) expect((await runRecords()).run).toMatchObject({ runId: reports[0]!.runId, step: 2 * reports.length });
+        if (reports.at(-1)!.phase === 'mark') expect(await blobKeys()).toEqual(before);
+      }
+    } finally {
+      resetClock();
+    }
+    const last = reports.at(-1)!;
+    expect(last.done).toBe(true);
+    expect(new Set(reports.map((r) => r.runId)).size).toBe(1);
+    expect(reports.every((r) => r.pages <= 2 && !r.superseded)).toBe(true);
+    // Both phases were cut: more than one invocation ended in the mark, more than one in the listing.
+    expect(reports.filter((r) => !r.done && r.phase === 'mark').length).toBeGreaterThan(1);
+    expect(reports.filter((r) => r.phase === 'sweep').length).toBeGreaterThan(2);
+    // Each object listed once (no invocation started over); the unreferenced ones deleted (with any an
+    // earlier test of this file left unreferenced), the referenced ones kept.
+    expect(last).toMatchObject({ listed: before.size, keptByGrace: 0 });
+    expect(last.marked).toBeGreaterThanOrEqual(keptBlobs.size);
+    for (const hash of unreferenced) expect(await headStatus(hash), hash).toBe(404);
+    for (const hash of keptBlobs) expect(await headStatus(hash), hash).toBe(200);
+    const after = await blobKeys();
+    expect(last.deleted).toBe(before.size - after.size);
+    expect(last.deleted).toBeGreaterThanOrEqual(unreferenced.size);
+    for (const hash of after) expect(before.has(hash), hash).toBe(true);
+    expect(await readEverything(org, `/spaces/${kept.id}`)).toBe(4);
+    // Finished cleanly: no state, no marks; the next sweep is a new run.
+    expect(await runRecords()).toEqual({ run: undefined, marks: [] });
+    const next = await sweepBlobs();
+    expect(next).toMatchObject({ done: true, deleted: 0, listed: after.size });
+    expect(next.runId).not.toBe(last.runId);
+  }, 120_000);
+
+  it('the blob-sweep job does a share of the run and sends the job that continues it', async () => {
+    const { keptBlobs, unreferenced } = await sweepFixture(3);
+    const saved = { ...blobSweepJobBudget };
+    Object.assign(blobSweepJobBudget, { pages: 1, scanPageRecords: Math.ceil((await tableRecords()) / 3), listPageKeys: 10 });
+    process.env.BLOB_SWEEP_GRACE_HOURS = '1';
+    advanceClock(2 * 3_600_000);
+    // The steps the run was seen at between jobs: one page per job, each job sending the next.
+    const steps: number[] = [];
+    try {
+      await enqueue({ kind: 'blob-sweep' });
+      // The jobs queue is shared: other files' jobs may be processed here too, which is harmless.
+      for (let i = 0; i < 200; i++) {
+        await pollOnce('jobs', 1);
+        const { run } = await runRecords();
+        if (run) {
+          if (steps.at(-1) !== run.step) steps.push(run.step);
+        } else if (steps.length > 0) break;
+      }
+    } finally {
+      resetClock();
+      Object.assign(blobSweepJobBudget, saved);
+      for (const key of Object.keys(blobSweepJobBudget)) if (!(key in saved)) delete (blobSweepJobBudget as Record<string, unknown>)[key];
+    }
+    expect(steps.length).toBeGreaterThan(3);
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+    expect(await runRecords()).toEqual({ run: undefined, marks: [] });
+    for (const hash of unreferenced) expect(await headStatus(hash), hash).toBe(404);
+    for (const hash of keptBlobs) expect(await headStatus(hash), hash).toBe(200);
+  }, 120_000);
 });
 
 describe('packs of page documents (a Git import)', () => {

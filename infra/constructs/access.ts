@@ -96,8 +96,9 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
   // The integration runtime (infra/constructs/integration-runtime.ts): delivery records, installation tokens,
   // scripts (blobs), signing and sealing keys derived from the secret; also serves the public endpoints.
   'integration-events': worker({ bucket: { read: ['blobs'] } }),
-  // OpenAPI processing, space purges, the blob sweep (scans the table, lists and deletes blobs/).
-  jobs: worker({ scansTable: true, bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
+  // OpenAPI processing, space purges, the blob sweep (scans the table, lists and deletes blobs/,
+  // sends itself the job that continues a run its invocation did not finish).
+  jobs: worker({ scansTable: true, queues: ['jobs'], bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
   // Image variants (shared/content/images): reads revisions and blobs, HEADs variants that may not exist yet,
   // writes them under blobs/, sends a revision's images on in image-variants jobs.
   images: worker({ table: 'read', queues: ['images'], bucket: { read: ['blobs'], write: ['blobs'], probesMissingKeys: true }, secret: false }),
