@@ -161,6 +161,7 @@ let org: TestOrg;
 let pageUrl: string;
 let usersUrl: string;
 let swaggerUrl: string;
+let apiSpaceId: string;
 /** What the spec server answers (a test changes it, then asks for processing again). */
 let swaggerServed: unknown = SWAGGER;
 
@@ -183,6 +184,7 @@ beforeAll(async () => {
   ]);
   const merged = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/merge`, { token: org.admin.token });
   expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+  apiSpaceId = space.id;
   const site = await publishedSite(api, org, [space.id], 'public');
   pageUrl = `${site.url}/pets-api`;
   usersUrl = `${site.url}/users`;
@@ -286,5 +288,28 @@ describe('OpenAPI operations in the reader', () => {
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect(squash(await after.text())).toContain('<span class="openapi-summary">Fetch one user</span>');
+  });
+
+  it("labels are in the site's locale (fr); the spec's own words are not translated", async () => {
+    const site = await publishedSite(api, org, [apiSpaceId], 'public');
+    const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
+    const put = await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: { ...settings, internationalization: { locale: 'fr' } } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const html = squash(await (await fetch(`${site.url}/pets-api`)).text());
+    const get = html.slice(html.indexOf('<span class="openapi-method">GET</span>'), html.indexOf('<span class="openapi-method">POST</span>'));
+    expect(get).toContain('<h4>Autorisation</h4><ul><li>apiKey (apiKey, X-API-Key in header)</li></ul>');
+    expect(get).toContain('<h4>Paramètres</h4>');
+    expect(get).toContain('<h4>Réponses</h4>');
+    expect(get).toContain('<p class="openapi-enum">Une valeur parmi : <code>name</code>, <code>kind</code>, <code>owner</code></p>');
+    expect(get).toContain('<code>petId</code> <span class="openapi-type">path · integer &#x3C;int64></span> <strong class="openapi-required">requis</strong>');
+    expect(get).toContain('<p>L’un de ceux-ci :</p>');
+    expect(get).toContain('<span class="openapi-type">(Category, voir plus haut)</span>');
+    expect(get).toContain('<span class="openapi-type">(défini dans <code>https://schemas.example/photo.json</code>)</span>');
+    expect(get).toContain('<summary>Exemple</summary>');
+    expect(get).toContain('<p>The pet</p>');
+    expect(html).toContain('<h4>Corps de la requête</h4><p><strong class="openapi-required">requis</strong></p>');
+    expect(html).toContain('<p class="openapi-missing">La spécification petstore n’a pas d’opération GET /kittens.</p>');
+    expect(html).toContain('<h4>L’objet Category</h4>');
+    expect(html).not.toMatch(/>(Parameters|Responses|Request body|Authorization|required|Example)</);
   });
 });

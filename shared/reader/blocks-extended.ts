@@ -5,6 +5,7 @@ import { anchorOf } from './html.ts';
 import { evaluateCondition, visitorContext } from './conditions.ts';
 import { operationBody, schemasBody } from './openapi.ts';
 import type { OperationView } from '../content/openapi-operation.ts';
+import { ENGLISH, message } from './messages.ts';
 
 /** What a block renderer outside document.ts may call back into. */
 export interface ExtendedRenderHelpers {
@@ -56,8 +57,9 @@ function operation(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementCon
     ...(summary ? [h('span.openapi-summary', summary)] : []),
     ...(ref?.kind === 'openapi' && ref.spec ? [h('span.openapi-spec', ref.spec)] : []),
   ].flatMap((part, i) => (i > 0 ? [' ', part] : [part]));
-  const fromSpec = found ? operationBody(found)
-    : view ? [h('p.openapi-missing', `The spec ${ref?.spec ?? ''} has no ${method} ${str(data.path || data.name)} operation.`)] : [];
+  const intl = helpers.ctx.intl ?? ENGLISH;
+  const fromSpec = found ? operationBody(found, intl)
+    : view ? [h('p.openapi-missing', message(intl, 'openapiMissing', { spec: ref?.spec ?? '', method, path: str(data.path || data.name) }))] : [];
   return [h('div.openapi', [h('p.openapi-operation', head), ...fromSpec, ...helpers.blocks(node.nodes)])];
 }
 
@@ -88,7 +90,7 @@ export function renderExtendedBlock(node: ReaderNode, helpers: ExtendedRenderHel
     case 'prompt':
       return [h('div.prompt', [...(str(data.description) ? [h('p.prompt-description', str(data.description))] : []), ...blocks(node.nodes)])];
     case 'openapi-schemas':
-      if (Array.isArray(data.openapiSchemas)) return [h('div.openapi', [...schemasBody(data.openapiSchemas, str(data.title) || undefined), ...blocks(node.nodes)])];
+      if (Array.isArray(data.openapiSchemas)) return [h('div.openapi', [...schemasBody(data.openapiSchemas, str(data.title) || undefined, helpers.ctx.intl ?? ENGLISH), ...blocks(node.nodes)])];
       return operation(node, helpers);
     case 'swagger':
     case 'openapi-operation':
