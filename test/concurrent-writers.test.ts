@@ -325,6 +325,37 @@ describe('collection deletion', () => {
   }, 60_000);
 });
 
+describe('restoring a space', () => {
+  it('a space restored while its collection is deleted is never left under the deleted collection', async () => {
+    for (let round = 0; round < 8; round++) {
+      const org = await newOrg();
+      const outer = await createCollection(api, org, { title: 'Outer' });
+      const home = await createCollection(api, org, { title: 'Home', parent: outer.id });
+      const space = await createSpace(api, org, { title: 'Trashed', parent: home.id });
+      expect((await api.request('DELETE', `/spaces/${space.id}`, { token: org.admin.token })).status).toBe(205);
+      const results = await Promise.all([
+        api.request('DELETE', `/collections/${home.id}`, { token: org.admin.token }),
+        api.request('POST', `/spaces/${space.id}/restore`, { token: org.admin.token }),
+      ]);
+      successesOrConflicts(results);
+      const stored = (await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!;
+      if (stored.deletedAt) continue;
+      for (const id of stored.ancestors) expect(await collectionEntity.get({ collectionId: id }, { consistent: true }), `round ${round}: restored under a deleted collection`).toBeDefined();
+    }
+  }, 60_000);
+
+  it('a space restored after its collection moved gets the collection\'s new ancestors', async () => {
+    const org = await newOrg();
+    const outer = await createCollection(api, org, { title: 'Outer' });
+    const home = await createCollection(api, org, { title: 'Home' });
+    const space = await createSpace(api, org, { title: 'Trashed', parent: home.id });
+    expect((await api.request('DELETE', `/spaces/${space.id}`, { token: org.admin.token })).status).toBe(205);
+    expect((await api.request('POST', `/collections/${home.id}/move`, { token: org.admin.token, body: { parent: outer.id } })).status).toBe(200);
+    expect((await api.request('POST', `/spaces/${space.id}/restore`, { token: org.admin.token })).status).toBe(200);
+    expect((await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!.ancestors).toEqual([outer.id, home.id]);
+  });
+});
+
 describe('site structure', () => {
   it('sections created and site spaces added at once all land; moves at once keep every section once', async () => {
     const org = await newOrg();

@@ -8,7 +8,6 @@ import { isExpired, loadCollectionAccess, loadContentAccess, loadRootAccess, loa
 import { spaceEntity, type SpaceItem } from '../../shared/db/entities/space.ts';
 import { collectionEntity, type CollectionItem } from '../../shared/db/entities/collection.ts';
 import { transact } from '../../shared/db/writes.ts';
-import type { WhereFn } from '../../shared/db/conditions.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { presentSpace } from '../../shared/presenters/space.ts';
 import { presentList } from '../../shared/presenters/list.ts';
@@ -70,19 +69,24 @@ route(routes, op.restoreSpace, async (c) => {
   const { space, org } = access;
   policies.space.authorize(access, 'admin', space);
   if (!space.deletedAt) throw conflict('The space is not deleted');
-  // Back where it was, or at the root when its collection is gone meanwhile.
-  const parentRecord = space.parent ? await c.get('loader').get(collectionEntity.key({ collectionId: space.parent })) : undefined;
-  const parent = parentRecord && parentRecord.orgId === space.orgId ? (parentRecord.id as string) : undefined;
+  // Back where it was (under the collection as it is now, which may have moved meanwhile),
+  // or at the root when its collection is gone.
+  const parentRecord = space.parent ? await c.get('loader').get(collectionEntity.key({ collectionId: space.parent })) as CollectionItem | undefined : undefined;
+  const parent = parentRecord && parentRecord.orgId === space.orgId ? parentRecord : undefined;
   const restored: SpaceItem = { ...space, updatedAt: nowIso() };
   delete restored.deletedAt;
   delete restored.expiresAt;
-  if (!parent) {
+  if (parent) restored.ancestors = [...parent.ancestors, parent.id];
+  else {
     delete restored.parent;
     restored.ancestors = [];
     restored.position = positionAmong(await listChildren(space.orgId, undefined), space.id, undefined);
     restored.visibility = visibilityAt(space.visibility, undefined);
   }
-  await putIfUnchanged(restored, space.updatedAt, (w) => w.eq('deletedAt', space.deletedAt!));
+  await transactAsRead([
+    spaceEntity.replace({ spaceId: space.id }, restored, (w) => w.and(w.eq('updatedAt', space.updatedAt), w.eq('deletedAt', space.deletedAt!))),
+    ...(parent ? [placedUnder(parent, restored.updatedAt)] : []),
+  ]);
   const after = await loadContentAccess(c.var.scope, restored.orgId, restored, restored.ancestors);
   return c.json(presentSpace(restored, { role: after.role, org }));
 });
@@ -234,9 +238,9 @@ async function targetParent(c: Context<AppEnv>, orgId: string, parentId: string 
 }
 
 /** Replaces the space record if no other request changed it since it was read (409 otherwise). */
-async function putIfUnchanged(space: SpaceItem, previousUpdatedAt: string, extra?: WhereFn<SpaceItem>) {
+async function putIfUnchanged(space: SpaceItem, previousUpdatedAt: string) {
   await transact([
-    spaceEntity.replace({ spaceId: space.id }, space, (w) => w.and(w.eq('updatedAt', previousUpdatedAt), extra?.(w))),
+    spaceEntity.replace({ spaceId: space.id }, space, (w) => w.eq('updatedAt', previousUpdatedAt)),
   ], () => conflict('The space was changed by another request; retry'));
 }
 
