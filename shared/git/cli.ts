@@ -61,6 +61,14 @@ export function runGit(args: string[], options: { cwd: string; home: string; tim
   });
 }
 
+/**
+ * An object of at least VIEW_MIN_BYTES is handed out as a view of the joined answer, not
+ * copied out of it, when at most SHARED_TAIL_BYTES of later answers share that buffer: a large
+ * file is not held twice, and a small object (copied: cheap) does not keep a whole chunk alive.
+ */
+const VIEW_MIN_BYTES = 1024 * 1024;
+const SHARED_TAIL_BYTES = 64 * 1024;
+
 interface PendingRead {
   oid: string;
   resolve(object: { type: string; bytes: Buffer }): void;
@@ -141,7 +149,9 @@ export class ObjectReader {
       }
       // The object's bytes and the newline after them; a large object is joined once, when complete.
       if (this.length < this.header.size + 1) return;
-      const bytes = Buffer.from(this.take(this.header.size).subarray(0, this.header.size));
+      const joined = this.take(this.header.size);
+      const own = joined.subarray(0, this.header.size);
+      const bytes = own.length >= VIEW_MIN_BYTES && joined.length - own.length <= SHARED_TAIL_BYTES ? own : Buffer.from(own);
       this.drop(this.header.size + 1);
       const { type } = this.header;
       this.header = undefined;
