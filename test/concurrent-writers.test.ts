@@ -85,6 +85,48 @@ describe('change request content', () => {
   }, 60_000);
 });
 
+describe('page moves', () => {
+  /** Every page id of a tree, depth first. */
+  const allIds = (pages: { id: string; pages?: unknown[] }[]): string[] => pages.flatMap((p) => [p.id, ...allIds((p.pages ?? []) as { id: string; pages?: unknown[] }[])]);
+
+  it('two pages moved into each other at once in one change request: both stay in the tree', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const space = await createSpace(api, org);
+      const cr = await createChangeRequest(api, org, space);
+      expect((await edit(org, space.id, cr.id, [{ operation: 'insert_page', title: 'A', document: {} }, { operation: 'insert_page', title: 'B', document: {} }])).status).toBe(200);
+      const before = await pagesOf(org, space.id, cr.id);
+      const [a, b] = ['A', 'B'].map((t) => before.find((p) => p.title === t)!.id);
+      const results = await Promise.all([
+        edit(org, space.id, cr.id, [{ operation: 'update_page', page: a, into: b }]),
+        edit(org, space.id, cr.id, [{ operation: 'update_page', page: b, into: a }]),
+      ]);
+      for (const r of results) expect([200, 400, 409], JSON.stringify(r.body)).toContain(r.status);
+      expect(allIds(await pagesOf(org, space.id, cr.id)).sort()).toEqual(allIds(before).sort());
+    }
+  }, 60_000);
+
+  it('two change requests moving pages into each other, merged at once: both pages stay in the tree', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const setup = await createChangeRequest(api, org, space);
+    expect((await edit(org, space.id, setup.id, [{ operation: 'insert_page', title: 'A', document: {} }, { operation: 'insert_page', title: 'B', document: {} }])).status).toBe(200);
+    expect((await merge(org, space.id, setup.id)).status).toBe(200);
+    const before = await pagesOf(org, space.id);
+    const [a, b] = ['A', 'B'].map((t) => before.find((p) => p.title === t)!.id);
+    const first = await createChangeRequest(api, org, space);
+    const second = await createChangeRequest(api, org, space);
+    expect((await edit(org, space.id, first.id, [{ operation: 'update_page', page: a, into: b }])).status).toBe(200);
+    expect((await edit(org, space.id, second.id, [{ operation: 'update_page', page: b, into: a }])).status).toBe(200);
+    const results = await Promise.all([merge(org, space.id, first.id), merge(org, space.id, second.id)]);
+    expect(successesOrConflicts(results)).toHaveLength(1);
+    const refused = results.find((r) => r.status === 409)!;
+    expect(refused.body.error.conflicts.map((c: { page: string }) => c.page).sort()).toEqual([a, b].sort());
+    expect(refused.body.error.conflicts[0]).toMatchObject({ reason: 'moved under each other in the two versions', fields: ['parent'] });
+    expect(allIds(await pagesOf(org, space.id)).sort()).toEqual(allIds(before).sort());
+  }, 60_000);
+});
+
 describe('merges', () => {
   it('two merges of one change request at once: one merges, the other is 409, the page is there once', async () => {
     for (let round = 0; round < 3; round++) {

@@ -84,6 +84,7 @@ export async function mergeManifests(base: Manifest, ours: Manifest, theirs: Man
     }
   }
 
+  conflicts.push(...parentCycles(result, conflicts));
   conflicts.push(...slugClashes(result, O.pages, T.pages, conflicts));
 
   const manifest: Manifest = {
@@ -93,6 +94,29 @@ export async function mergeManifests(base: Manifest, ours: Manifest, theirs: Man
     variables: mergeVariables(base.variables, ours.variables, theirs.variables, conflicts),
   };
   return { manifest, conflicts };
+}
+
+/**
+ * Pages each side moved under the other (A into B in one version, B into A in the other)
+ * would hang from each other, out of the tree with everything below them: a conflict on
+ * their parents.
+ */
+function parentCycles(result: Map<string, FlatPage>, known: PageConflict[]): PageConflict[] {
+  const rooted = new Set<string>();
+  const onCycle = new Set<string>();
+  for (const start of result.keys()) {
+    const path: string[] = [];
+    let id: string | null = start;
+    while (id !== null && result.has(id) && !rooted.has(id) && !onCycle.has(id) && !path.includes(id)) {
+      path.push(id);
+      id = result.get(id)!.parent;
+    }
+    if (id !== null && path.includes(id)) path.slice(path.indexOf(id)).forEach((p) => onCycle.add(p));
+    else if (id === null || rooted.has(id)) path.forEach((p) => rooted.add(p));
+  }
+  return [...onCycle].filter((id) => !known.some((c) => c.page === id)).map((id) => ({
+    page: id, title: result.get(id)!.fields.title, reason: 'moved under each other in the two versions', fields: ['parent'],
+  }));
 }
 
 /**
