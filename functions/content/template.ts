@@ -6,6 +6,8 @@ import { ApiError, badRequest } from '../../shared/http/errors.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { transact } from '../../shared/db/writes.ts';
+import { TransactionConflict } from '../../shared/db/errors.ts';
+import { conflictPause } from '../../shared/commands/retry.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';
@@ -22,7 +24,8 @@ class Moved extends ApiError {
   }
 }
 
-const ATTEMPTS = 5;
+/** As for change request edits (shared/content/edit-change-request.ts): a jittered pause before each retry. */
+const ATTEMPTS = 12;
 
 /**
  * POST /spaces/{spaceId}/content/template (applyTemplateToSpace): a built-in template
@@ -65,6 +68,7 @@ async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, templa
   const userId = c.get('caller').userId;
   const spaceKey = spaceEntity.key({ spaceId });
   for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) await conflictPause(attempt - 1);
     const content = await loadSpaceContent(c.var.scope, spaceId);
     const { space } = content;
     policies.space.authorize(content, 'edit', space);
@@ -77,7 +81,7 @@ async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, templa
       await emitOrganizationEvent(space.orgId, contentUpdated(spaceId, next.revision.id));
       return;
     } catch (error) {
-      if (!(error instanceof Moved) || attempt >= ATTEMPTS - 1) throw error;
+      if (!(error instanceof Moved || error instanceof TransactionConflict) || attempt >= ATTEMPTS - 1) throw error;
     } finally {
       // The space record changed (or must be read again): later reads must not see the old one.
       c.get('loader').forget(spaceKey);
