@@ -6,7 +6,8 @@ import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { randomId } from '../shared/ids.ts';
-import { BLOCK_RENDER_WAIT_MS } from '../shared/reader/integration-blocks.ts';
+import { BLOCK_RENDER_STALE_KEEP_SECONDS, BLOCK_RENDER_WAIT_MS } from '../shared/reader/integration-blocks.ts';
+import { queryAll } from '../shared/db/operations.ts';
 
 /**
  * Integration blocks on published pages (shared/reader/integration-blocks.ts): the installed
@@ -96,6 +97,10 @@ describe('integration blocks on published pages', () => {
     const again = await fetch(`${site.url}/rendered`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(Date.now() - started).toBeLessThan(1_000);
+    // Stored with a TTL a week past its freshness: renders of old props and versions leave the table.
+    const stored = await queryAll({ partition: `INTEGRATION#${installed}`, prefix: 'BLOCK-RENDER#' });
+    expect(stored.length).toBeGreaterThan(0);
+    for (const item of stored) expect(item.expiresAt).toBe(Math.ceil(Number(item.freshUntil) / 1000) + BLOCK_RENDER_STALE_KEEP_SECONDS);
   });
 
   it('a hostile answer cannot inject script, handlers or javascript: URLs', { timeout: 60_000 }, async () => {

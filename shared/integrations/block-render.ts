@@ -4,7 +4,7 @@ import { nowMs } from '../clock.ts';
 import { logger } from '../observability/logger.ts';
 import {
   BLOCK_RENDER_CACHE_SECONDS, BLOCK_RENDER_FAILURE_SECONDS, BLOCK_RENDER_MAX_BYTES, BLOCK_RENDER_MAX_SECONDS, BLOCK_RENDER_MIN_SECONDS,
-  BLOCK_RENDER_WAIT_MS, renderHash, type BlockRequest,
+  BLOCK_RENDER_STALE_KEEP_SECONDS, BLOCK_RENDER_WAIT_MS, renderHash, type BlockRequest,
 } from '../reader/integration-blocks.ts';
 import type { BlockIntegration } from './block-installation.ts';
 import { newEventId } from './events.ts';
@@ -42,9 +42,11 @@ export async function renderIntegrationBlock({ integration, installation }: Bloc
   const body = ok ? Buffer.from(run.response!.body).toString('utf8') : undefined;
   const fetchedAt = nowMs();
   const seconds = ok ? freshSeconds(run.response!.headers['cache-control']) : BLOCK_RENDER_FAILURE_SECONDS;
+  const freshUntil = fetchedAt + seconds * 1000;
   await runWrite(blockRenderCacheEntity.put(
     { name: integration.name, version: integration.version, hash: renderHash(integration, spaceId, block, props) },
-    { ...(body !== undefined ? { body } : {}), fetchedAt, freshUntil: fetchedAt + seconds * 1000, failed: !ok },
+    // A stale render is still shown while the integration fails: kept a week past its freshness.
+    { ...(body !== undefined ? { body } : {}), fetchedAt, freshUntil, failed: !ok, expiresAt: Math.ceil(freshUntil / 1000) + BLOCK_RENDER_STALE_KEEP_SECONDS },
   ));
   return body;
 }

@@ -36,6 +36,8 @@ export const BLOCK_RENDER_MAX_BYTES = 128 * 1024;
 export const BLOCK_RENDER_CACHE_SECONDS = 60 * 60;
 export const BLOCK_RENDER_MIN_SECONDS = 60;
 export const BLOCK_RENDER_MAX_SECONDS = 24 * 60 * 60;
+/** How long a render stays in the table after its freshness (shown while the integration fails; then removed by TTL). */
+export const BLOCK_RENDER_STALE_KEEP_SECONDS = 7 * 24 * 60 * 60;
 /** How long a failed render is remembered (the fallback shows meanwhile). */
 export const BLOCK_RENDER_FAILURE_SECONDS = 60;
 /** Integration blocks rendered per page at most; the others show the fallback. */

@@ -11,6 +11,8 @@ export interface CachedBlockRender {
   /** Epoch ms after which the integration is asked again (its Cache-Control max-age, bounded). */
   freshUntil: number;
   failed: boolean;
+  /** TTL (epoch seconds): a week after `freshUntil`, so renders of old props and versions leave the table. */
+  expiresAt: number;
 }
 
 /**
