@@ -159,6 +159,21 @@ describe('merges', () => {
     expect(stored).toMatchObject({ changeRequests: 10, changeRequestsOpen: 0, changeRequestsDraft: 0 });
   }, 120_000);
 
+  it('an update from the primary content racing edits of the same change request loses neither', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const cr = await createChangeRequest(api, org, space);
+    const other = await createChangeRequest(api, org, space);
+    expect((await edit(org, space.id, other.id, [{ operation: 'insert_page', title: 'From primary', document: {} }])).status).toBe(200);
+    expect((await merge(org, space.id, other.id)).status).toBe(200);
+    const results = await Promise.all([
+      api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/update`, { token: org.admin.token }),
+      ...Array.from({ length: 6 }, (_, i) => edit(org, space.id, cr.id, [{ operation: 'insert_page', title: `Edit ${i}`, document: {} }])),
+    ]);
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status >= 300)?.body)).toEqual(results.map(() => 200));
+    expect(titles(await pagesOf(org, space.id, cr.id)).sort()).toEqual(['Edit 0', 'Edit 1', 'Edit 2', 'Edit 3', 'Edit 4', 'Edit 5', 'From primary', 'Untitled']);
+  }, 60_000);
+
   it('updates of change requests racing merges into the primary content lose neither side', async () => {
     const org = await newOrg();
     const space = await createSpace(api, org);
@@ -179,6 +194,25 @@ describe('merges', () => {
     for (const cr of updating) expect((await merge(org, space.id, cr.id)).status).toBe(200);
     expect(titles(await pagesOf(org, space.id)).sort()).toEqual(['U0', 'U1', 'U2', 'U3', 'U4', 'U5', 'Untitled']);
   }, 120_000);
+});
+
+describe('reviews', () => {
+  it('8 reviewers submitting at once while the author requests more: every review listed once', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const author = await org.member('edit', 'Author');
+    const reviewers = await Promise.all(Array.from({ length: 8 }, (_, i) => org.member('review', `Reviewer ${i}`)));
+    const cr = await api.request('POST', `/spaces/${space.id}/change-requests`, { token: author.token, body: { subject: 'Reviewed' } });
+    const path = `/spaces/${space.id}/change-requests/${cr.body.id}`;
+    expect((await api.request('POST', `${path}/content`, { token: author.token, body: { changes: [{ operation: 'insert_page', title: 'R', document: {} }] } })).status).toBe(200);
+    const results = await Promise.all([
+      ...reviewers.map((r, i) => api.request('POST', `${path}/reviews`, { token: r.token, body: { status: i % 2 ? 'approved' : 'changes-requested' } })),
+      ...reviewers.slice(0, 4).map((r) => api.request('POST', `${path}/requested-reviewers`, { token: author.token, body: { users: [r.user.id] } })),
+    ]);
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status >= 300)?.body)).toEqual([...reviewers.map(() => 201), 200, 200, 200, 200]);
+    const listed = await api.request('GET', `${path}/reviews`, { token: org.admin.token });
+    expect(listed.body.items.map((r: { id: string }) => r.id).sort()).toEqual(results.slice(0, 8).map((r) => r.body.id).sort());
+  }, 60_000);
 });
 
 describe('change request status', () => {
@@ -462,6 +496,22 @@ describe('members and teams', () => {
         expect(team.members).toBe(1);
       }
       expect((await getRecord(memberEntity.key({ orgId: org.id, userId: stays.user.id })))!.teams).toBe(teams.length);
+    }
+  }, 60_000);
+
+  it('every admin removed or demoted at once: one admin always stays', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const admins = [await org.member('admin', 'A1'), await org.member('admin', 'A2')];
+      const results = await Promise.all([
+        ...admins.map((a) => api.request('DELETE', `/orgs/${org.id}/members/${a.user.id}`, { token: org.admin.token })),
+        api.request('PATCH', `/orgs/${org.id}/members/${org.admin.user.id}`, { token: admins[0]!.token, body: { role: 'edit' } }),
+        api.request('PATCH', `/orgs/${org.id}/members/${admins[1]!.user.id}`, { token: admins[0]!.token, body: { role: 'read' } }),
+      ]);
+      // A member removed meanwhile is 404, a caller removed meanwhile 401 or 403.
+      for (const r of results) expect([200, 204, 205, 401, 403, 404, 409], JSON.stringify(r.body)).toContain(r.status);
+      const left = await Promise.all([org.admin.user.id, ...admins.map((a) => a.user.id)].map((userId) => getRecord(memberEntity.key({ orgId: org.id, userId }))));
+      expect(left.filter((m) => m?.role === 'admin').length, JSON.stringify(results.map((r) => r.status))).toBeGreaterThanOrEqual(1);
     }
   }, 60_000);
 
