@@ -324,6 +324,21 @@ describe('the organization content tree', () => {
     expect(new Set(children.map((c) => c.position)).size).toBe(8);
   });
 
+  it('a collection PATCHed while spaces are created in it: every write lands', async () => {
+    for (let round = 0; round < 3; round++) {
+      const org = await newOrg();
+      const collection = await createCollection(api, org, { title: 'Before' });
+      const results = await Promise.all([
+        ...Array.from({ length: 6 }, (_, i) => api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: `S${i}`, parent: collection.id } })),
+        api.request('PATCH', `/collections/${collection.id}`, { token: org.admin.token, body: { title: 'After' } }),
+        api.request('PATCH', `/collections/${collection.id}`, { token: org.admin.token, body: { description: 'Described' } }),
+      ]);
+      expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status >= 300)?.body)).toEqual([201, 201, 201, 201, 201, 201, 200, 200]);
+      expect(await collectionEntity.get({ collectionId: collection.id }, { consistent: true })).toMatchObject({ title: 'After', description: 'Described' });
+      expect(await listChildren(org.id, collection.id)).toHaveLength(6);
+    }
+  }, 60_000);
+
   it('two collections moved into each other at once never make a cycle', async () => {
     for (let round = 0; round < 3; round++) {
       const org = await newOrg();

@@ -14,6 +14,7 @@ import { apiLocation } from '../../shared/presenters/urls.ts';
 import { listChildren, positionAmong, keepsPlace } from '../../shared/commands/content/tree.ts';
 import { placedUnder, relocate, transactAsRead } from '../../shared/commands/content/move.ts';
 import { deleteCollectionTree } from '../../shared/commands/collections/delete.ts';
+import { retryOnConflict } from '../../shared/commands/retry.ts';
 import { presentReadable } from '../../shared/presenters/read/readable.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { run } from '../../shared/db/writes.ts';
@@ -27,14 +28,23 @@ route(routes, op.getCollectionById, async (c) => {
   return c.json(presentCollection(collection, { role }));
 });
 
+/**
+ * PATCH: the fields given over the collection as stored, conditional on it being unchanged
+ * since read; a concurrent write (another PATCH, a space created or moved into it, which moves
+ * its updatedAt) makes it apply again to a fresh read rather than fail.
+ */
 route(routes, op.updateCollectionById, async (c) => {
   const { collectionId } = c.req.valid('param');
   const body = c.req.valid('json');
-  const access = await loadCollectionAccess(c.var.scope, collectionId);
-  const { collection, role } = access;
-  policies.collection.authorize(access, 'admin', collection);
-  const updated: CollectionItem = { ...collection, ...body, updatedAt: nowIso() };
-  await run(collectionEntity.replace({ collectionId }, updated, (w) => w.eq('updatedAt', collection.updatedAt))).catch(rethrowConflict);
+  const { updated, role } = await retryOnConflict(async (attempt) => {
+    if (attempt > 0) c.get('loader').forget(collectionEntity.key({ collectionId }));
+    const access = await loadCollectionAccess(c.var.scope, collectionId);
+    const { collection } = access;
+    policies.collection.authorize(access, 'admin', collection);
+    const next: CollectionItem = { ...collection, ...body, updatedAt: nowIso() };
+    await run(collectionEntity.replace({ collectionId }, next, (w) => w.eq('updatedAt', collection.updatedAt))).catch(rethrowConflict);
+    return { updated: next, role: access.role };
+  });
   return c.json(presentCollection(updated, { role }));
 });
 
