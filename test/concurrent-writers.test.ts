@@ -468,6 +468,21 @@ describe('site structure', () => {
   }, 60_000);
 });
 
+describe('site structure, many writers', () => {
+  it('25 site spaces of one site patched at once: every patch lands', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const site = (await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Docs' } })).body;
+    const base = `/orgs/${org.id}/sites/${site.id}`;
+    const added = [];
+    for (let i = 0; i < 25; i++) added.push((await api.request('POST', `${base}/site-spaces`, { token: org.admin.token, body: { spaceId: space.id } })).body);
+    const results = await Promise.all(added.map((s, i) => api.request('PATCH', `${base}/site-spaces/${s.id}`, { token: org.admin.token, body: { path: `patched-${i}` } })));
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status !== 200)?.body)).toEqual(results.map(() => 200));
+    const listed = (await api.request('GET', `${base}/site-spaces`, { token: org.admin.token, query: { limit: 100 } })).body.items;
+    expect(listed.map((s: { path: string }) => s.path).sort()).toEqual(added.map((_, i) => `patched-${i}`).sort());
+  }, 120_000);
+});
+
 describe('comments', () => {
   it('20 comments posted and 10 deleted at once: every post listed once, the counter true', async () => {
     const org = await newOrg();
