@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, type TestOrg, type TestResponse } from './support/api.ts';
-import { createChangeRequest, createCollection, createSpace } from './support/factories.ts';
 import { spaceEntity } from '../shared/db/entities/space.ts';
 import { collectionEntity } from '../shared/db/entities/collection.ts';
 import { listChildren } from '../shared/commands/content/tree.ts';
@@ -8,6 +7,10 @@ import { siteEntity } from '../shared/db/entities/site.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { teamEntity, teamMemberEntity } from '../shared/db/entities/team.ts';
 import { getRecord } from '../shared/db/operations.ts';
+import { runTranslationJob } from '../shared/commands/translations/run.ts';
+import { translationEntity } from '../shared/db/entities/translation.ts';
+import type { Translator } from '../shared/translate/translator.ts';
+import { createChangeRequest, createCollection, createSpace, createTranslation } from './support/factories.ts';
 
 /**
  * "Concurrent writers lose nothing": many clients write the same thing at once, over real
@@ -445,6 +448,42 @@ describe('restoring a space', () => {
     expect((await api.request('POST', `/spaces/${space.id}/restore`, { token: org.admin.token })).status).toBe(200);
     expect((await spaceEntity.get({ spaceId: space.id }, { consistent: true }))!.ancestors).toEqual([outer.id, home.id]);
   });
+});
+
+describe('translations', () => {
+  it('a result space created while the source\'s collection moves gets the collection\'s ancestors as they are', async () => {
+    const org = await newOrg();
+    const outer = await createCollection(api, org, { title: 'Outer' });
+    const home = await createCollection(api, org, { title: 'Home' });
+    const source = await createSpace(api, org, { title: 'Guide', parent: home.id });
+    const translation = await createTranslation(api, org, source, { language: 'de' });
+    expect((await api.request('POST', `/orgs/${org.id}/translations/${translation.id}/run`, { token: org.admin.token })).status).toBe(204);
+    // The collection moves while the provider translates (after the run read the source).
+    let moved = false;
+    const translator: Translator = {
+      translate: async (texts) => {
+        if (!moved) {
+          moved = true;
+          expect((await api.request('POST', `/collections/${home.id}/move`, { token: org.admin.token, body: { parent: outer.id } })).status).toBe(200);
+        }
+        return texts.map((t) => t.toUpperCase());
+      },
+    };
+    // The job's own retry after a lost race (the queue redelivers it).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await runTranslationJob(org.id, translation.id, translator);
+        break;
+      } catch {
+        // retried as the queue would
+      }
+    }
+    expect(moved).toBe(true);
+    const done = (await translationEntity.get({ orgId: org.id, translationId: translation.id }, { consistent: true }))!;
+    expect(done.status).toBe('completed');
+    const result = (await spaceEntity.get({ spaceId: done.result!.space }, { consistent: true }))!;
+    expect(result).toMatchObject({ parent: home.id, ancestors: [outer.id, home.id] });
+  }, 60_000);
 });
 
 describe('site structure', () => {

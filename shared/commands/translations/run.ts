@@ -35,6 +35,8 @@ import { loadRevision, prepareRevision } from '../../content/revisions.ts';
 import { getJsonBlob, putJsonBlob } from '../../content/blobs.ts';
 import { newSpace } from '../spaces/create.ts';
 import { listChildren, positionAmong } from '../content/tree.ts';
+import { placedUnder } from '../content/move.ts';
+import { collectionEntity } from '../../db/entities/collection.ts';
 import { enqueue } from '../../jobs/enqueue.ts';
 import { defaultTranslator, type TranslateRequest, type Translator } from '../../translate/translator.ts';
 import { translateManifest, type PreviousRun } from '../../translate/manifest.ts';
@@ -156,7 +158,11 @@ async function translateAndStore(translation: TranslationItem, token: string, st
     resultSpaceId = existing.id;
     revisionId = next.revision.id;
   } else {
-    const siblings = await listChildren(orgId, source.parent);
+    // Beside the source, under its collection as it is now (the provider took a while; the
+    // collection may have moved), or at the root when that collection is gone.
+    const found = source.parent ? await collectionEntity.get({ collectionId: source.parent }, { consistent: true }) : undefined;
+    const parent = found?.orgId === orgId ? found : undefined;
+    const siblings = await listChildren(orgId, parent?.id);
     let position: string;
     try {
       position = positionAmong(siblings, '', { after: { type: 'space', space: source.id } });
@@ -164,7 +170,7 @@ async function translateAndStore(translation: TranslationItem, token: string, st
       position = positionAmong(siblings, '', undefined);
     }
     const space = newSpace({
-      orgId, createdBy: translation.createdBy, parent: source.parent, ancestors: source.ancestors, position,
+      orgId, createdBy: translation.createdBy, parent: parent?.id, ancestors: parent ? [...parent.ancestors, parent.id] : [], position,
       title: `${source.title} (${translation.language})`.slice(0, 50), emoji: source.emoji, language: translation.language,
     });
     const first = await prepareRevision({ spaceId: space.id, manifest: content.manifest, parents: [], type: 'initial', createdBy: translation.createdBy });
@@ -172,6 +178,7 @@ async function translateAndStore(translation: TranslationItem, token: string, st
     writes.push(
       spaceEntity.create({ spaceId: space.id }, space),
       first.put,
+      ...(parent ? [placedUnder(parent, now)] : []),
     );
     resultSpaceId = space.id;
     revisionId = first.revision.id;
