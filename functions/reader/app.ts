@@ -15,6 +15,7 @@ import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/l
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
+import { visitorContext } from '../../shared/reader/conditions.ts';
 import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
@@ -169,14 +170,17 @@ async function read(c: Context) {
     return fail(c, access.status, intl.messages.accessRestricted, intl.messages[access.message], intl);
   }
   const site = await readerSite(tree, access.claims);
-  const claimsKey = access.shared ? JSON.stringify(access.claims) : '';
+  // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
+  // unsigned claims (`?visitor.<name>=`) change public pages too.
+  const visitor = visitorContext(access.claims);
+  const claimsKey = JSON.stringify(access.claims);
 
   if (segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml'].includes(segments[0]!)) {
     const name = segments[0]!;
     const revisions = await Promise.all(site.spaces.map(async (s) => (await spaceContent(s.space)).revisionId));
     if (contentHeaders(c, tree, access, [name, claimsKey, ...revisions])) return c.body(null, 304);
     if (name === 'sitemap.xml') return text(c, await sitemapXml(site), 'application/xml');
-    return text(c, name === 'llms.txt' ? await llmsTxt(site) : await llmsFullTxt(site), 'text/plain');
+    return text(c, name === 'llms.txt' ? await llmsTxt(site) : await llmsFullTxt(site, visitor), 'text/plain');
   }
 
   // `<page path>.md`: the page as markdown; `<page path>.pdf`: as PDF.
@@ -249,17 +253,17 @@ async function read(c: Context) {
   const integrationBlocks = format ? undefined : await loadIntegrationBlocks(pageDocument, { siteId: tree.site.id, spaceId: space.space.id, orgId: space.space.orgId });
   if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? ''])) return c.body(null, 304);
 
-  if (asMarkdown) return text(c, await markdownOf(located, manifest, space), 'text/markdown');
+  if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor), 'text/markdown');
 
   const evaluated = evaluateDocument(pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
-    const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title });
+    const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }
   // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
   const document = await withOpenAPISpecs(evaluated, specs);
   const body = await renderDocument(document, {
-    manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file), integrationBlocks,
+    manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file), integrationBlocks, visitor,
   });
   const { page: current } = located;
   const markdownHref = `${space.basePath}/${located.path}.md`;

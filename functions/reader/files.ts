@@ -10,6 +10,7 @@ import { x } from 'xastscript';
 import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
+import { shownDocument } from '../../shared/reader/adaptive.ts';
 import { fileHref } from './file-route.ts';
 import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
 
@@ -29,8 +30,10 @@ export async function spacesWithPages(site: ReaderSite) {
  * printed where they are included; links to pages and files are their absolute URLs on the
  * site (these files have no repository around them).
  */
-export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace): Promise<string> {
-  const document = evaluateDocument(await inlineIncludes(await loadPageDocument(located.page), manifest), { space: manifest.variables, page: located.page.variables ?? {} });
+export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace, visitor: Record<string, unknown>): Promise<string> {
+  // Adaptive blocks resolved for the visitor: what the page hides is not printed (nor its condition).
+  const shown = shownDocument(await inlineIncludes(await loadPageDocument(located.page), manifest), visitor);
+  const document = evaluateDocument(shown, { space: manifest.variables, page: located.page.variables ?? {} });
   const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
   return pageMarkdown(located.page, exportableDocument(document), manifest, {
     page: (id) => (pagePaths.has(id) ? absolute(`${space.basePath}/${pagePaths.get(id)}`) : undefined),
@@ -63,12 +66,12 @@ export async function llmsTxt(site: ReaderSite): Promise<string> {
 }
 
 /** llms-full.txt: every page's markdown, in reading order. */
-export async function llmsFullTxt(site: ReaderSite): Promise<string> {
+export async function llmsFullTxt(site: ReaderSite, visitor: Record<string, unknown>): Promise<string> {
   const all = await spacesWithPages(site);
   const parts: string[] = [];
   for (const { space, content, pages } of all) {
     for (const located of pages) {
-      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest, space)).trim()}\n`);
+      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest, space, visitor)).trim()}\n`);
     }
   }
   return `# ${site.tree.site.title}\n\n${parts.join('\n---\n\n')}`;

@@ -3,8 +3,7 @@ import { renderPdf } from '../../shared/content/pdf/index.ts';
 import { MAX_EMBEDDED_IMAGE_BYTES } from '../../shared/content/pdf/export.ts';
 import { walkPages, type LocatedPage } from '../../shared/content/tree.ts';
 import type { Manifest, StoredDocument } from '../../shared/content/types.ts';
-import type { ReaderNode } from '../../shared/reader/document.ts';
-import { evaluateCondition, visitorContext } from '../../shared/reader/conditions.ts';
+import { shownDocument } from '../../shared/reader/adaptive.ts';
 
 /**
  * `<page>.pdf` (the `pdf` page action): the page rendered by the service's PDF module
@@ -12,24 +11,14 @@ import { evaluateCondition, visitorContext } from '../../shared/reader/condition
  * and shared caches keep it under the page's own ETag and Cache-Control.
  */
 
-/** `if` blocks as the HTML page shows them (evaluated without claims, fail closed): what the page hides, the PDF leaves out. */
-function shownBlocks(nodes: ReaderNode[]): ReaderNode[] {
-  return nodes.flatMap((node) => {
-    if (node.type === 'if') {
-      const expression = typeof node.data?.expression === 'string' ? node.data.expression : '';
-      return evaluateCondition(expression, visitorContext({})) ? shownBlocks(node.nodes ?? []) : [];
-    }
-    return node.nodes ? [{ ...node, nodes: shownBlocks(node.nodes) }] : [node];
-  });
-}
-
 /** The PDF of one page of a site space (its variables evaluated by the caller). */
-export async function pagePdf(input: { located: LocatedPage; manifest: Manifest; document: StoredDocument; siteTitle: string }): Promise<Uint8Array> {
+export async function pagePdf(input: { located: LocatedPage; manifest: Manifest; document: StoredDocument; siteTitle: string; visitor: Record<string, unknown> }): Promise<Uint8Array> {
   const { located, manifest } = input;
   const titles = new Map([...walkPages(manifest.pages)].map(({ page }) => [page.id, page.title]));
   const files = new Map(manifest.files.map((f) => [f.id, f]));
   const updated = new Date(located.page.updatedAt);
-  const document = { ...input.document, nodes: shownBlocks(input.document.nodes as ReaderNode[]) } as StoredDocument;
+  // `if` blocks as the HTML page shows them to this visitor: what the page hides, the PDF leaves out.
+  const document = shownDocument(input.document, input.visitor);
   return renderPdf({
     title: `${located.page.title} · ${input.siteTitle}`,
     header: input.siteTitle,

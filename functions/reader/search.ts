@@ -17,6 +17,7 @@ async function search(space: ReaderSpace, content: Content, pages: LocatedPage[]
   const readable = new Set(pages.map((p) => p.page.id));
   const ranked = await rankRevision({ manifestHash: content.manifestHash, manifest: content.manifest }, q, {
     limit: READER_SEARCH_LIMIT,
+    audience: 'readers',
     include: ({ page }) => readable.has(page.id),
   });
   return { ranked, results: presentRankedPages(space.space.id, ranked) };

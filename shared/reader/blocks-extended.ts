@@ -103,9 +103,9 @@ export function renderExtendedBlock(node: ReaderNode, helpers: ExtendedRenderHel
     case 'swagger-response':
       return [h('div.openapi-response', [h('p', [h('strong', str(data.status)), str(data.description) ? ` ${str(data.description)}` : '']), ...blocks(node.nodes)])];
     case 'if':
-      // The reader has no visitor claims here: a condition is evaluated without any, so
-      // content behind it stays hidden unless it holds without claims (fail closed).
-      return evaluateCondition(str(data.expression), visitorContext({})) ? blocks(node.nodes) : [];
+      // Against the visitor's claims (shared/reader/adaptive.ts); without any, content behind
+      // a condition stays hidden unless it holds without claims (fail closed).
+      return evaluateCondition(str(data.expression), helpers.ctx.visitor ?? visitorContext({})) ? blocks(node.nodes) : [];
     default:
       return undefined;
   }

@@ -57,6 +57,8 @@ export interface RenderContext {
   intl?: ReaderIntl;
   /** The page's integration blocks as their integrations rendered them (shared/reader/integration-blocks.ts). */
   integrationBlocks?: IntegrationBlocks;
+  /** What adaptive content conditions (`if` blocks) see: visitorContext of the visitor's claims; none: no claims (fail closed). */
+  visitor?: Record<string, unknown>;
   /** Webframes of integration blocks: iframes put in place after sanitizing, their origins for the page's frame-src. */
   frames?: { nonce: string; slots: Map<string, ElementContent>; origins: Set<string> };
 }

@@ -6,6 +6,7 @@ import { getJsonBlob } from '../blobs.ts';
 import { walkPages } from '../tree.ts';
 import type { Manifest, ManifestPage, StoredDocument } from '../types.ts';
 import { inlineIncludes } from '../../reader/inline-includes.ts';
+import { withoutAdaptiveBlocks } from '../../reader/adaptive.ts';
 import { DerivedIndexStore } from './derived-index.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { normalizeTerm } from './excerpt.ts';
@@ -56,12 +57,12 @@ const indexOptions: Options<IndexEntry> = {
 /** Page documents loaded at once while building. */
 const BUILD_CONCURRENCY = 16;
 
-async function buildIndex(manifest: Manifest): Promise<unknown> {
+async function buildIndex(manifest: Manifest, shown: (document: StoredDocument) => StoredDocument = (d) => d): Promise<unknown> {
   const located = [...walkPages(manifest.pages)];
   const perPage = await mapLimit(located, BUILD_CONCURRENCY, async ({ page }) => {
     if (!page.document) return [];
     // What the page shows, reusable contents included where the page includes them.
-    return documentSections(await inlineIncludes(await getJsonBlob<StoredDocument>(page.document!), manifest) as unknown as JSONDocument);
+    return documentSections(shown(await inlineIncludes(await getJsonBlob<StoredDocument>(page.document!), manifest)) as unknown as JSONDocument);
   });
   return indexOf(located.map(({ page }, i) => ({ page, sections: perPage[i]! }))).toJSON();
 }
@@ -111,7 +112,20 @@ export const searchIndexes = new DerivedIndexStore<SearchPostings<StoredEntry>>(
   kind: 'search',
   version: 2,
   maxCachedBytes: 32 * 1024 * 1024,
-  build: buildIndex,
+  build: (manifest) => buildIndex(manifest),
+  decode: loadPostings,
+});
+
+/**
+ * The published sites' search indexes: the same, without adaptive content (`if` blocks). One
+ * index serves every visitor, so what a condition hides from some of them is never searchable
+ * there (its excerpts would show it); members' search (searchIndexes) keeps it.
+ */
+export const readerSearchIndexes = new DerivedIndexStore<SearchPostings<StoredEntry>>({
+  kind: 'reader-search',
+  version: 1,
+  maxCachedBytes: 32 * 1024 * 1024,
+  build: (manifest) => buildIndex(manifest, withoutAdaptiveBlocks),
   decode: loadPostings,
 });
 

@@ -3,7 +3,7 @@ import { walkPages, type LocatedPage } from '../tree.ts';
 import type { Manifest } from '../types.ts';
 import { excerpt } from './excerpt.ts';
 import type { SearchPostings } from './postings.ts';
-import { searchIndexes, type StoredEntry } from './revision-index.ts';
+import { readerSearchIndexes, searchIndexes, type StoredEntry } from './revision-index.ts';
 
 /** Sections listed per page result (the best ones). */
 export const MAX_SECTIONS_PER_PAGE = 5;
@@ -66,6 +66,8 @@ export interface RankOptions {
   limit: number;
   /** Pages that may appear in the results (default: every page of the manifest). */
   include?: (located: LocatedPage) => boolean;
+  /** Published sites search an index without adaptive content (readerSearchIndexes). */
+  audience?: 'members' | 'readers';
 }
 
 /**
@@ -75,7 +77,8 @@ export interface RankOptions {
  * Only the first `limit` pages are returned.
  */
 export async function rankRevision(revision: { manifestHash: string; manifest: Manifest }, query: string, options: RankOptions): Promise<RankedPage[]> {
-  return rankIndex(await searchIndexes.get(revision.manifestHash, revision.manifest), revision.manifest, query, options);
+  const store = options.audience === 'readers' ? readerSearchIndexes : searchIndexes;
+  return rankIndex(await store.get(revision.manifestHash, revision.manifest), revision.manifest, query, options);
 }
 
 /** rankRevision over an index already in memory. */

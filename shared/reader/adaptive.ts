@@ -1,0 +1,39 @@
+import { evaluateCondition } from './conditions.ts';
+
+/**
+ * Adaptive content blocks (`{% if <condition> %}`, type `if`) as one visitor sees them: a
+ * block whose condition holds for the visitor's context (visitorContext) is replaced by its
+ * content, the others are dropped with everything in them. Every output of a page (HTML,
+ * `.md`, llms-full.txt, PDF, the reader's search index) goes through this, so content hidden
+ * from a visitor is in none of them. Anything not understood is hidden (evaluateCondition).
+ */
+type Block = { type?: string; data?: Record<string, unknown>; nodes?: Block[]; fragments?: Block[] };
+
+export function shownNodes<T extends Block>(nodes: T[], context: Record<string, unknown>): T[] {
+  return nodes.flatMap((node): T[] => {
+    if (node.type === 'if') {
+      const expression = typeof node.data?.expression === 'string' ? node.data.expression : '';
+      return evaluateCondition(expression, context) ? shownNodes((node.nodes ?? []) as T[], context) : [];
+    }
+    if (!node.nodes && !node.fragments) return [node];
+    const out = { ...node };
+    if (node.nodes) out.nodes = shownNodes(node.nodes, context);
+    if (node.fragments) out.fragments = shownNodes(node.fragments, context);
+    return [out];
+  });
+}
+
+/** A document with its adaptive blocks resolved for one visitor. */
+export function shownDocument<D extends { nodes: unknown[] }>(document: D, context: Record<string, unknown>): D {
+  return { ...document, nodes: shownNodes(document.nodes as Block[], context) };
+}
+
+/** A document without any adaptive block: what every visitor sees, whatever their claims. */
+export function withoutAdaptiveBlocks<D extends { nodes: unknown[] }>(document: D): D {
+  const drop = (nodes: Block[]): Block[] => nodes.flatMap((node) => {
+    if (node.type === 'if') return [];
+    if (!node.nodes && !node.fragments) return [node];
+    return [{ ...node, ...(node.nodes ? { nodes: drop(node.nodes) } : {}), ...(node.fragments ? { fragments: drop(node.fragments) } : {}) }];
+  });
+  return { ...document, nodes: drop(document.nodes as Block[]) };
+}

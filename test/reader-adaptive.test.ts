@@ -1,0 +1,114 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { signVisitorToken } from '../shared/reader/visitor.ts';
+
+/**
+ * Adaptive content blocks (`{% if %}`) on published sites, over HTTP: shown to the visitors
+ * whose claims satisfy them, and absent from every other output of the page for the others
+ * (HTML, `.md`, llms-full.txt, PDF, search).
+ */
+
+const api = useTestApi();
+let org: TestOrg;
+let space: { id: string; title: string };
+
+const PRICING = `# Pricing
+
+Every plan includes the widget.
+
+{% if visitor.claims.plan == "pro" %}
+Pro customers get the quasar turbocharger.
+{% endif %}
+
+{% if visitor.claims.unsigned.beta == true %}
+Beta testers see the nebula preview.
+{% endif %}
+`;
+
+beforeAll(async () => {
+  org = await newOrg();
+  space = await spaceWithPages(api, org, 'Plans', [PRICING]);
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
+const body = async (url: string) => (await get(url)).text();
+
+async function pdfText(bytes: Uint8Array) {
+  const doc = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
+  }
+  await doc.destroy();
+  return pages.join('\n');
+}
+
+describe('adaptive content blocks', () => {
+  it('visitor-auth: a block shows to visitors whose signed claims hold, and is in no output for the others', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const current = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
+    delete current.updatedAt;
+    current.pageActions = { items: ['markdown', 'pdf'] };
+    expect((await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: current })).status).toBe(200);
+    const pro = await signVisitorToken(site.id, { plan: 'pro' });
+    const free = await signVisitorToken(site.id, { plan: 'free' });
+
+    const proPage = await body(`${site.url}/pricing?jwt_token=${pro}`);
+    expect(proPage).toContain('Every plan includes the widget.');
+    expect(proPage).toContain('quasar turbocharger');
+    expect(await body(`${site.url}/pricing.md?jwt_token=${pro}`)).toContain('quasar turbocharger');
+    expect(await pdfText(new Uint8Array(await (await get(`${site.url}/pricing.pdf?jwt_token=${pro}`)).arrayBuffer()))).toContain('quasar turbocharger');
+
+    const freePage = await body(`${site.url}/pricing?jwt_token=${free}`);
+    expect(freePage).toContain('Every plan includes the widget.');
+    expect(freePage).not.toContain('quasar');
+    const markdown = await body(`${site.url}/pricing.md?jwt_token=${free}`);
+    expect(markdown).toContain('Every plan includes the widget.');
+    expect(markdown).not.toContain('quasar');
+    // Nor its condition: the export prints what the visitor sees, not the author's markup.
+    expect(markdown).not.toContain('visitor.claims');
+    const full = await body(`${site.url}/llms-full.txt?jwt_token=${free}`);
+    expect(full).toContain('Every plan includes the widget.');
+    expect(full).not.toContain('quasar');
+    const freePdf = await get(`${site.url}/pricing.pdf?jwt_token=${free}`);
+    expect(freePdf.status).toBe(200);
+    const pdf = await pdfText(new Uint8Array(await freePdf.arrayBuffer()));
+    expect(pdf).toContain('Every plan includes the widget.');
+    expect(pdf).not.toContain('quasar');
+
+    // A signed claim cannot be given as an unsigned one (`?visitor.plan=pro`).
+    expect(await body(`${site.url}/pricing?jwt_token=${free}&visitor.plan=pro`)).not.toContain('quasar');
+  });
+
+  it('search never finds or quotes conditional content (one index serves every visitor)', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const free = await signVisitorToken(site.id, { plan: 'free' });
+    const pro = await signVisitorToken(site.id, { plan: 'pro' });
+    for (const token of [free, pro]) {
+      const json = await (await get(`${site.url}/~search?q=quasar&jwt_token=${token}`)).json() as { pages: unknown[] };
+      expect(json.pages).toEqual([]);
+      expect(JSON.stringify(json)).not.toContain('turbocharger');
+      expect(await body(`${site.url}?q=turbocharger&jwt_token=${token}`)).not.toContain('Pro customers');
+    }
+    // Unconditional text is still found.
+    const found = await (await get(`${site.url}/~search?q=widget&jwt_token=${free}`)).json() as { pages: { title: string }[] };
+    expect(found.pages.map((p) => p.title)).toEqual(['Pricing']);
+  });
+
+  it('public: unsigned claims (`?visitor.<name>=`) drive conditions on unsigned claims, each rendering its own ETag', async () => {
+    const site = await publishedSite(api, org, [space.id], 'public');
+    const plain = await get(`${site.url}/pricing`);
+    const beta = await get(`${site.url}/pricing?visitor.beta=true`);
+    expect(await plain.text()).not.toContain('nebula');
+    expect(await beta.text()).toContain('Beta testers see the nebula preview.');
+    expect(beta.headers.get('etag')).not.toBe(plain.headers.get('etag'));
+    // The beta page's ETag does not validate the plain page's cached copy, nor the other way round.
+    expect((await get(`${site.url}/pricing?visitor.beta=true`, { 'if-none-match': plain.headers.get('etag')! })).status).toBe(200);
+    expect((await get(`${site.url}/pricing`, { 'if-none-match': beta.headers.get('etag')! })).status).toBe(200);
+    // Unsigned claims never satisfy a condition on a signed claim.
+    expect(await body(`${site.url}/pricing?visitor.plan=pro`)).not.toContain('quasar');
+  });
+});
