@@ -19,6 +19,8 @@ export const pdfRoutes = operationRoutes();
 
 interface PdfRequest {
   spaceId: string;
+  /** The space's organization (its integration blocks' installations). */
+  orgId: string;
   content: LoadedRevision;
   query: { only: boolean; page?: string | undefined };
   /** Where the content is, for a 404: "change request 3", "space abc". */
@@ -29,13 +31,13 @@ interface PdfRequest {
   filename: string;
 }
 
-async function pdfUrl({ spaceId, content, query, where, title, header, filename }: PdfRequest): Promise<{ url: string }> {
+async function pdfUrl({ spaceId, orgId, content, query, where, title, header, filename }: PdfRequest): Promise<{ url: string }> {
   const { only, page: pageId } = query;
   const located = pageId !== undefined ? findPage(content.manifest, pageId) : undefined;
   if (pageId !== undefined && !located) throw notFound(`No page ${pageId} in ${where}`);
   const selection: PdfSelection = pageId === undefined ? { kind: 'all' } : { kind: only ? 'page' : 'tree', pageId };
   const pdf = await revisionPdf({
-    spaceId, revision: content.revision, manifest: content.manifest, selection, title: located ? located.page.title : title, header,
+    spaceId, orgId, revision: content.revision, manifest: content.manifest, selection, title: located ? located.page.title : title, header,
   });
   return { url: await blobDownloadUrl(pdf.blob, 'application/pdf', `${filename}${located ? `-${located.page.slug}` : ''}.pdf`) };
 }
@@ -46,7 +48,7 @@ route(pdfRoutes, op.getChangeRequestPDF, async (c) => {
   const { changeRequest: cr, space } = content;
   const label = `Change request #${cr.number}${cr.subject ? `: ${cr.subject}` : ''}`;
   return c.json(await pdfUrl({
-    spaceId, content, query: c.req.valid('query'), where: `change request ${changeRequestId}`,
+    spaceId, orgId: space.orgId, content, query: c.req.valid('query'), where: `change request ${changeRequestId}`,
     title: `${space.title} - ${label}`, header: `${space.title} \u00b7 ${label}`,
     filename: `${slugify(space.title)}-change-request-${cr.number}`,
   }));
@@ -57,6 +59,6 @@ route(pdfRoutes, op.getSpacePDF, async (c) => {
   const content = await loadSpaceContent(c.var.scope, spaceId);
   const { space } = content;
   return c.json(await pdfUrl({
-    spaceId, content, query: c.req.valid('query'), where: `space ${spaceId}`, title: space.title, header: space.title, filename: slugify(space.title),
+    spaceId, orgId: space.orgId, content, query: c.req.valid('query'), where: `space ${spaceId}`, title: space.title, header: space.title, filename: slugify(space.title),
   }));
 });

@@ -23,6 +23,8 @@ import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
 import { siteScripts } from '../../shared/reader/site-scripts.ts';
 import { loadIntegrationBlocks } from '../../shared/reader/integration-blocks.ts';
+import { withIntegrationText } from '../../shared/reader/integration-text.ts';
+import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
@@ -249,13 +251,16 @@ async function read(c: Context) {
   const pageDocument = await loadPageDocument(located.page);
   const specs = await openAPISpecsOf(pageDocument, space.space.orgId);
   // Integration blocks as their integrations draw them (cached renders, or asked within a deadline):
-  // what they show is part of the ETag, so a new render is a new page.
-  const integrationBlocks = format ? undefined : await loadIntegrationBlocks(pageDocument, { siteId: tree.site.id, spaceId: space.space.id, orgId: space.space.orgId });
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? ''])) return c.body(null, 304);
+  // what they show is part of the ETag, so a new render is a new page. Those of the reusable contents
+  // the page includes too: the page's space owns them (docs/decisions.md).
+  const integrationBlocks = format ? undefined : await loadIntegrationBlocks(await inlineIncludes(pageDocument, manifest), { siteId: tree.site.id, spaceId: space.space.id, orgId: space.space.orgId });
+  // `.md` and `.pdf` print the text of their cached renders (never running an integration); part of their ETag.
+  const exportText = format ? await withIntegrationText(asMarkdown ? await inlineIncludes(pageDocument, manifest) : pageDocument, { orgId: space.space.orgId, spaceId: space.space.id }) : undefined;
+  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? ''])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor), 'text/markdown');
 
-  const evaluated = evaluateDocument(pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
+  const evaluated = evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
     const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });

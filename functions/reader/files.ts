@@ -10,6 +10,7 @@ import { x } from 'xastscript';
 import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
+import { withIntegrationText } from '../../shared/reader/integration-text.ts';
 import { shownDocument } from '../../shared/reader/adaptive.ts';
 import { fileHref } from './file-route.ts';
 import { readablePages, readerBasePath, spaceContent, type ReaderSite, type ReaderSpace } from '../../shared/reader/site.ts';
@@ -28,11 +29,12 @@ export async function spacesWithPages(site: ReaderSite) {
 /**
  * A page's markdown as Git export prints its file, variables evaluated and reusable contents
  * printed where they are included; links to pages and files are their absolute URLs on the
- * site (these files have no repository around them).
+ * site (these files have no repository around them). Integration blocks print the text of
+ * their cached renders (shared/reader/integration-text.ts).
  */
 export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace, visitor: Record<string, unknown>): Promise<string> {
   // Adaptive blocks resolved for the visitor: what the page hides is not printed (nor its condition).
-  const shown = shownDocument(await inlineIncludes(await loadPageDocument(located.page), manifest), visitor);
+  const shown = shownDocument((await withIntegrationText(await inlineIncludes(await loadPageDocument(located.page), manifest), { orgId: space.space.orgId, spaceId: space.space.id })).document, visitor);
   const document = evaluateDocument(shown, { space: manifest.variables, page: located.page.variables ?? {} });
   const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
   return pageMarkdown(located.page, exportableDocument(document), manifest, {

@@ -13,7 +13,6 @@ import { logger } from '../observability/logger.ts';
 import { contentKitHast, parseRenderOutput, type ContentKitBlock, type ContentKitHelpers } from './contentkit.ts';
 import { integrationSources } from './security-headers.ts';
 import { policyText } from './site-scripts.ts';
-import type { ReaderNode } from './document.ts';
 
 /**
  * Integration blocks (`integration` nodes: `{integration, block, props}`) on published pages.
@@ -62,7 +61,9 @@ export async function renderSigningSecret(): Promise<string> {
 }
 
 type Data = { integration?: unknown; block?: unknown; props?: unknown };
-const keyOf = (data: Data) => JSON.stringify([data.integration, data.block, data.props ?? {}]);
+/** What identifies a block within a page (a page may show the same block twice). */
+export const integrationBlockKey = (data: Data) => JSON.stringify([data.integration, data.block, data.props ?? {}]);
+const keyOf = integrationBlockKey;
 
 interface BlockResult {
   block?: ContentKitBlock;
@@ -76,19 +77,26 @@ export interface IntegrationBlocks {
   etagKey: string;
 }
 
+type Walked = { type?: string; data?: Data; nodes?: Walked[]; fragments?: Walked[] };
+
 /** The integration blocks of a document (its fragments included), at most MAX_INTEGRATION_BLOCKS distinct ones. */
-function collect(nodes: ReaderNode[] | undefined, out: Map<string, Data>): void {
+export function collectIntegrationBlocks(nodes: Walked[] | undefined, out: Map<string, Data>): void {
   for (const node of nodes ?? []) {
     if (node.type === 'integration' && node.data && out.size < MAX_INTEGRATION_BLOCKS) out.set(keyOf(node.data), node.data);
-    collect(node.nodes, out);
-    for (const fragment of node.fragments ?? []) collect(fragment.nodes, out);
+    collectIntegrationBlocks(node.nodes, out);
+    for (const fragment of node.fragments ?? []) collectIntegrationBlocks(fragment.nodes, out);
   }
 }
 
-/** Renders (or reads from the cache) every integration block of a page, never failing: a failure is the fallback. */
+/**
+ * Renders (or reads from the cache) every integration block of a page, never failing: a failure
+ * is the fallback. `document` has its reusable contents inlined (shared/reader/inline-includes.ts):
+ * their blocks count in the same limit and deadline, and render in the page's space, which owns
+ * them (docs/decisions.md).
+ */
 export async function loadIntegrationBlocks(document: { nodes: unknown[] }, page: { siteId: string; spaceId: string; orgId: string }): Promise<IntegrationBlocks> {
   const blocks = new Map<string, Data>();
-  collect(document.nodes as ReaderNode[], blocks);
+  collectIntegrationBlocks(document.nodes as Walked[], blocks);
   const results = new Map<string, BlockResult>();
   if (blocks.size === 0) return { results, etagKey: '' };
   const deadline = AbortSignal.timeout(BLOCK_RENDER_WAIT_MS);
@@ -107,13 +115,11 @@ export async function loadIntegrationBlocks(document: { nodes: unknown[] }, page
 
 async function renderOne(data: Data, page: { siteId: string; spaceId: string; orgId: string }, deadline: AbortSignal): Promise<{ result?: BlockResult; tag: string }> {
   const { integration: name, block } = data;
-  const props = data.props && typeof data.props === 'object' && !Array.isArray(data.props) ? data.props as Record<string, unknown> : {};
+  const props = propsOf(data);
   if (typeof name !== 'string' || typeof block !== 'string') return { tag: 'fallback' };
-  const target = await blockIntegration(page.orgId, name);
-  if (!target) return { tag: 'not-installed' };
-  const { integration } = target;
-  const hash = renderHash(integration, page.spaceId, block, props);
-  const cached = await blockRenderCacheEntity.get({ name, version: integration.version, hash });
+  const lookup = await cacheLookup(name, block, props, page);
+  if (!lookup) return { tag: 'not-installed' };
+  const { integration, cached } = lookup;
   let body: string | undefined;
   if (cached && nowMs() < cached.freshUntil) body = cached.body;
   else body = await askRuntime(page.siteId, name, { orgId: page.orgId, spaceId: page.spaceId, block, props }, deadline) ?? cached?.body;
@@ -121,6 +127,30 @@ async function renderOne(data: Data, page: { siteId: string; spaceId: string; or
   if (!parsed) return { tag: `${integration.version} fallback` };
   const frameSources = integrationSources([policyText(integration.contentSecurityPolicy) ?? '']).get('frame-src') ?? [];
   return { result: { block: parsed, frameSources }, tag: `${integration.version} ${createHash('sha256').update(body!).digest('base64url')}` };
+}
+
+const propsOf = (data: Data) => (data.props && typeof data.props === 'object' && !Array.isArray(data.props) ? data.props as Record<string, unknown> : {});
+
+/** The block's integration as installed for the space, and its cache entry (if any). */
+async function cacheLookup(name: string, block: string, props: Record<string, unknown>, space: { orgId: string; spaceId: string }) {
+  const target = await blockIntegration(space.orgId, name);
+  if (!target) return undefined;
+  const { integration } = target;
+  const cached = await blockRenderCacheEntity.get({ name, version: integration.version, hash: renderHash(integration, space.spaceId, block, props) });
+  return { integration, cached };
+}
+
+/**
+ * The cached render of a block (fresh or stale, as the page shows it while its integration
+ * fails), never asking the runtime: for exports (shared/reader/integration-text.ts).
+ */
+export async function cachedBlockRender(data: Data, space: { orgId: string; spaceId: string }): Promise<{ block: ContentKitBlock; tag: string } | undefined> {
+  const { integration: name, block } = data;
+  if (typeof name !== 'string' || typeof block !== 'string') return undefined;
+  const lookup = await cacheLookup(name, block, propsOf(data), space);
+  const body = lookup?.cached?.body;
+  const parsed = body === undefined ? undefined : parseRenderOutput(body);
+  return parsed ? { block: parsed, tag: `${lookup!.integration.version} ${createHash('sha256').update(body!).digest('base64url')}` } : undefined;
 }
 
 /** The runtime's answer, or undefined (refused, failed, late or too large). */

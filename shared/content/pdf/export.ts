@@ -9,9 +9,10 @@ import type { Manifest, StoredDocument } from '../types.ts';
 import { renderPdf } from './index.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { run } from '../../db/writes.ts';
+import { withIntegrationText } from '../../reader/integration-text.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
-export const PDF_RENDERER_VERSION = 4;
+export const PDF_RENDERER_VERSION = 5;
 
 /** Images larger than this are represented by their alt text (the PDF stays a sensible size). */
 export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -21,6 +22,8 @@ export type PdfSelection = { kind: 'all' } | { kind: 'tree' | 'page'; pageId: st
 
 export interface PdfExportInput {
   spaceId: string;
+  /** The space's organization: where its integration blocks' integrations are installed. */
+  orgId: string;
   revision: RevisionItem;
   manifest: Manifest;
   selection: PdfSelection;
@@ -43,7 +46,9 @@ const LOAD_CONCURRENCY = 16;
  * `SPACE#<space> / PDF#<revision>#<selection>` remembers the blob made for it and later
  * requests only presign it. The bytes are stored content-addressed (`blobs/<sha256>`):
  * equal content (another change request on the same revision) shares one object.
- * The caller has checked that the selected page exists.
+ * The caller has checked that the selected page exists. Integration blocks print the text of
+ * their cached renders when the PDF is made (shared/reader/integration-text.ts; read from the
+ * table this function already reads: no integration runs here).
  */
 export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   const { spaceId, revision, manifest, selection } = input;
@@ -57,7 +62,8 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
 
   const located = selectPages(manifest, selection);
   const documents = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
-    const document = page.document ? await getJsonBlob<StoredDocument>(page.document) : emptyDocument();
+    const stored = page.document ? await getJsonBlob<StoredDocument>(page.document) : emptyDocument();
+    const { document } = await withIntegrationText(stored, { orgId: input.orgId, spaceId });
     return evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} });
   });
   const titles = new Map([...walkPages(manifest.pages)].map(({ page }) => [page.id, page.title]));

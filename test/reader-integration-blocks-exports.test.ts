@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GitBookAPI } from '@gitbook/api';
+import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
+// The package's own declarations do not resolve under NodeNext: its client type, as test/integration-runtime.test.ts does.
+import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
+import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
+import { createSpace } from './support/factories.ts';
+import { createRepo, useGitServer } from './support/git-server.ts';
+import { settleGit } from './support/git-sync.ts';
+import { publishedSite } from './support/reader-site.ts';
+import { buildFixture } from './fixtures/integrations/build.ts';
+import { randomId } from '../shared/ids.ts';
+
+/**
+ * Integration blocks beyond the page's own blocks (shared/reader/integration-blocks.ts,
+ * shared/reader/integration-text.ts): a block inside a reusable content the page includes is
+ * drawn by its integration like the page's own, and the exports that print a page (`<page>.md`,
+ * llms-full.txt, `<page>.pdf`, the space's PDF) print the text of the block's cached render
+ * instead of its props; a block without a render keeps its props.
+ */
+const api = useTestApi();
+const server = useGitServer();
+const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
+const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
+
+let org: TestOrg;
+let spaceId: string;
+let site: { id: string; url: string; base: string };
+const installed = uniqueName('blocks');
+const idle = uniqueName('blocks-idle');
+const block = (name: string, props: string) => `{% @${name}/card ${props} %}`;
+
+beforeAll(async () => {
+  const script = await buildFixture('blocks');
+  org = await newOrg();
+  for (const name of [installed, idle]) {
+    await client(org.admin.token).integrations.publishIntegration(name, {
+      title: 'Blocks', description: 'Draws a block', organization: org.id, visibility: 'private', script, scopes: [],
+    } as never);
+  }
+  await client(org.admin.token).integrations.installIntegration(installed, { organization: org.id } as never);
+  // Reusable contents come from Git (.gitbook/includes), as on GitBook.
+  const repo = `blocks-${Date.now()}`;
+  await createRepo(server, repo, {
+    'README.md': '# Home\n\nWelcome.\n',
+    'included.md': '# Included\n\nBefore the include.\n\n{% include ".gitbook/includes/widget.md" %}\n',
+    '.gitbook/includes/widget.md': `---\ntitle: Widget\n---\n\n${block(installed, 'label="Shared"')}\n`,
+    'exports.md': `# Exports\n\n${block(installed, 'label="Exported"')}\n`,
+    'idle.md': `# Idle\n\n${block(idle, 'label="Idle"')}\n`,
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Included](included.md)\n* [Exports](exports.md)\n* [Idle](idle.md)\n',
+  });
+  spaceId = (await createSpace(api, org)).id;
+  const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${repo}.git`, ref: 'refs/heads/main' } });
+  expect(res.status).toBe(204);
+  await settleGit(api, org.admin.token, spaceId);
+  site = await publishedSite(api, org, [spaceId]);
+  const current = await api.request('GET', `${site.base}/customization`, { token: org.admin.token });
+  const settings = current.body;
+  delete settings.updatedAt;
+  settings.pageActions = { items: ['markdown', 'pdf'] };
+  expect((await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
+}, 120_000);
+
+/** A page once its blocks are rendered (a first view on a busy machine may pass the deadline; the runtime still caches). */
+async function renderedPage(path: string): Promise<string> {
+  for (const started = Date.now(); ;) {
+    const html = await (await fetch(`${site.url}/${path}`)).text();
+    if (!html.includes('integration-fallback') || Date.now() - started > 30_000) return html;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** The text of a PDF, extracted with PDF.js (as test/pdf.test.ts). */
+async function pdfText(bytes: Uint8Array): Promise<string> {
+  const doc = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= doc.numPages; n++) {
+    const content = await (await doc.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
+  }
+  await doc.destroy();
+  return pages.join('\n');
+}
+
+describe('integration blocks in reusable content and exports', () => {
+  it('a block inside an included reusable content is drawn by its integration, in the page\'s space', { timeout: 60_000 }, async () => {
+    const html = await renderedPage('included');
+    expect(html).toContain('Before the include.');
+    expect(html).toContain(`<p class="contentkit-card-title"><strong>Shared for ${installed}</strong></p>`);
+    // The render's context is the space that owns the reusable content: the page's.
+    expect(html).toContain(`text in space ${spaceId}</p>`);
+    expect(html).not.toContain('integration-fallback');
+  });
+
+  it('<page>.md and llms-full.txt print the text the integration drew, not its props', { timeout: 60_000 }, async () => {
+    expect(await renderedPage('exports')).not.toContain('integration-fallback');
+    await renderedPage('included');
+    const res = await fetch(`${site.url}/exports.md`);
+    expect(res.status).toBe(200);
+    const md = await res.text();
+    expect(md).toContain(`**Exported for ${installed}**`);
+    expect(md).toContain(`Plain and **bold** text in space ${spaceId}`);
+    expect(md).toContain('Some **markdown** with a [link](https://example.com/docs).');
+    expect(md).toContain('```javascript\nconsole.log("hi")\n```');
+    expect(md).toContain('[Open docs](https://example.com/open)');
+    expect(md).not.toContain(`{% @${installed}/card`);
+    // The .md ETag follows what the blocks show.
+    const etag = res.headers.get('etag')!;
+    expect((await fetch(`${site.url}/exports.md`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+    const full = await (await fetch(`${site.url}/llms-full.txt`)).text();
+    expect(full).toContain(`**Exported for ${installed}**`);
+    // A reusable content's block too, where the page includes it.
+    expect(full).toContain(`**Shared for ${installed}**`);
+    // Without a render (the integration is not installed on the space): the block as before.
+    const idleMd = await (await fetch(`${site.url}/idle.md`)).text();
+    expect(idleMd).toContain(`{% @${idle}/card label="Idle" %}`);
+  });
+
+  it('<page>.pdf and the space\'s PDF print the text the integration drew instead of its props', { timeout: 60_000 }, async () => {
+    expect(await renderedPage('exports')).not.toContain('integration-fallback');
+    const res = await fetch(`${site.url}/exports.pdf`);
+    expect(res.status).toBe(200);
+    const page = await pdfText(new Uint8Array(await res.arrayBuffer()));
+    for (const text of [`Exported for ${installed}`, `text in space ${spaceId}`, 'Some markdown with a link.', 'console.log("hi")', 'Open docs']) expect(page).toContain(text);
+    expect(page).not.toContain('label: Exported');
+
+    const exported = await api.request('GET', `/spaces/${spaceId}/pdf`, { token: org.admin.token });
+    expect(exported.status).toBe(200);
+    const download = await fetch(exported.body.url);
+    expect(download.status).toBe(200);
+    const all = await pdfText(new Uint8Array(await download.arrayBuffer()));
+    expect(all).toContain(`Exported for ${installed}`);
+    expect(all).toContain('console.log("hi")');
+    expect(all).not.toContain('label: Exported');
+    // Without a render: the block's integration and props, as before.
+    expect(all).toContain(`[${idle}: card]`);
+    expect(all).toContain('label: Idle');
+  });
+});
