@@ -83,6 +83,25 @@ describe('adaptive content blocks', () => {
     expect(await body(`${site.url}/pricing?jwt_token=${free}&visitor.plan=pro`)).not.toContain('quasar');
   });
 
+  it('header links with a condition show only to visitors whose claims hold it', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
+    delete settings.updatedAt;
+    settings.header.links = [
+      { title: 'Status', to: { kind: 'url', url: 'https://status.example.com/' }, links: [] },
+      { title: 'Billing portal', to: { kind: 'url', url: 'https://billing.example.com/' }, links: [], condition: "visitor.claims.plan == 'pro'" },
+    ];
+    const saved = await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const pro = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { plan: 'pro' })}`);
+    expect(pro).toContain('https://status.example.com/');
+    expect(pro).toContain('https://billing.example.com/');
+    const free = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { plan: 'free' })}`);
+    expect(free).toContain('https://status.example.com/');
+    expect(free).not.toContain('billing.example.com');
+    expect(free).not.toContain('Billing portal');
+  });
+
   it('search never finds or quotes conditional content (one index serves every visitor)', async () => {
     const site = await publishedSite(api, org, [space.id], 'visitor-auth');
     const free = await signVisitorToken(site.id, { plan: 'free' });

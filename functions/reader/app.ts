@@ -16,6 +16,7 @@ import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess } from './access.ts';
 import { visitorContext } from '../../shared/reader/conditions.ts';
+import { shownCustomization } from '../../shared/reader/adaptive.ts';
 import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
@@ -197,7 +198,7 @@ async function read(c: Context) {
   const content = await spaceContent(space.space);
   const { manifest } = content;
   const pages = readablePages(manifest);
-  const customization = await readerCustomization(tree, space.siteSpace.id);
+  const customization = shownCustomization(await readerCustomization(tree, space.siteSpace.id), visitor);
   const intl = readerIntl(customization.internationalization?.locale);
   const resolveLink = linkResolver(manifest, space);
 

@@ -37,3 +37,9 @@ export function withoutAdaptiveBlocks<D extends { nodes: unknown[] }>(document: 
   });
   return { ...document, nodes: drop(document.nodes as Block[]) };
 }
+
+/** The site's customization as one visitor sees it: header links whose condition fails are left out. */
+export function shownCustomization<C extends { header: { links: { condition?: string }[] } }>(customization: C, context: Record<string, unknown>): C {
+  const links = customization.header.links.filter((l) => !l.condition || evaluateCondition(l.condition, context));
+  return { ...customization, header: { ...customization.header, links } };
+}
