@@ -31,6 +31,23 @@ function remember(c: Context, name: string, value: string, siteId: string, maxAg
 }
 
 /**
+ * Where a browser that opened the site with its credential in the URL (`?share=`,
+ * `?jwt_token=`) is sent once the credential is in its cookie: the same address without it,
+ * so the secret does not stay in the address bar, the history, bookmarks or copied links.
+ * Only navigations (`Sec-Fetch-Mode: navigate`, sent by browsers): tools fetching `.md` or
+ * llms.txt with the credential in every URL keep no cookies and are answered directly.
+ */
+export function credentialFreeLocation(c: Context, query: ReaderQuery): string | undefined {
+  if (query.share === undefined && query.jwt_token === undefined) return undefined;
+  if (c.req.method !== 'GET' || c.req.header('sec-fetch-mode') !== 'navigate') return undefined;
+  const params = new URLSearchParams(new URL(c.req.url).search);
+  params.delete('share');
+  params.delete('jwt_token');
+  const search = params.toString();
+  return `${c.req.path}${search ? `?${search}` : ''}`;
+}
+
+/**
  * public: everyone (indexable); unlisted: everyone, noindex; share-link: an active share
  * link's secret (`?share=` or its cookie); visitor-auth: a JWT signed with the site's key
  * (`?jwt_token=` or its cookie), whose claims drive adaptive content. Credentials given in

@@ -14,7 +14,7 @@ import { breadcrumbs, pageLabel, pagination, tableOfContents } from '../../share
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
-import { checkAccess } from './access.ts';
+import { checkAccess, credentialFreeLocation } from './access.ts';
 import { visitorContext } from '../../shared/reader/conditions.ts';
 import { shownCustomization } from '../../shared/reader/adaptive.ts';
 import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
@@ -171,6 +171,12 @@ async function read(c: Context) {
     // Refused: the site's own settings (no site space is known yet) give the page's language.
     const intl = readerIntl(presentCustomization(tree.site.title, await loadCustomizations(tree.site.id)).internationalization?.locale);
     return fail(c, access.status, intl.messages.accessRestricted, intl.messages[access.message], intl);
+  }
+  const location = credentialFreeLocation(c, query);
+  if (location) {
+    c.header('Cache-Control', 'no-store');
+    c.header('Referrer-Policy', 'no-referrer');
+    return c.redirect(location, 303);
   }
   const site = await readerSite(tree, access.claims);
   // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
