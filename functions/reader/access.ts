@@ -20,6 +20,12 @@ export const visitorCookie = (siteId: string) => `docs_visitor_${siteId}`;
 
 const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
 
+/** Longer credentials are refused unread (a wrong credential: the 401 page, not a 404). */
+const MAX_SHARE_KEY = 200;
+const MAX_VISITOR_TOKEN = 8192;
+/** What a browser keeps of one cookie (name and value, 4096 bytes), less the cookie's name. */
+const MAX_COOKIE_VALUE = 4000;
+
 function remember(c: Context, name: string, value: string, siteId: string, maxAge: number) {
   setCookie(c, name, value, {
     path: readerBasePath(siteId),
@@ -38,7 +44,10 @@ function remember(c: Context, name: string, value: string, siteId: string, maxAg
  * llms.txt with the credential in every URL keep no cookies and are answered directly.
  */
 export function credentialFreeLocation(c: Context, query: ReaderQuery): string | undefined {
-  if (query.share === undefined && query.jwt_token === undefined) return undefined;
+  const credential = query.share ?? query.jwt_token;
+  if (credential === undefined) return undefined;
+  // A token too long for a cookie would not be kept: the page is answered with it in the URL.
+  if (credential.length > MAX_COOKIE_VALUE) return undefined;
   if (c.req.method !== 'GET' || c.req.header('sec-fetch-mode') !== 'navigate') return undefined;
   const params = new URLSearchParams(new URL(c.req.url).search);
   params.delete('share');
@@ -63,6 +72,7 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
     case 'share-link': {
       const key = query.share ?? getCookie(c, shareCookie(site.id));
       if (!key) return { ok: false, status: 401, message: 'accessShareLink' };
+      if (key.length > MAX_SHARE_KEY) return { ok: false, status: 401, message: 'accessShareLinkInvalid' };
       const hash = hashShareSecret(key);
       if (!tree.shareLinks.some((l) => l.active && l.secretHash === hash)) {
         return { ok: false, status: 401, message: 'accessShareLinkInvalid' };
@@ -73,6 +83,7 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
     case 'visitor-auth': {
       const token = query.jwt_token ?? getCookie(c, visitorCookie(site.id));
       if (!token) return { ok: false, status: 401, message: 'accessSignIn' };
+      if (token.length > MAX_VISITOR_TOKEN) return { ok: false, status: 401, message: 'accessTokenInvalid' };
       const payload = await verifyVisitorToken(site.id, token);
       if (!payload) return { ok: false, status: 401, message: 'accessTokenInvalid' };
       if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, (payload.exp ?? 0) - Math.floor(Date.now() / 1000));

@@ -8,9 +8,9 @@ export const readerQuery = v.object({
   /** Search query of the search box (at most 200 characters are used). */
   q: v.optional(v.pipe(v.string(), v.transform((s) => s.slice(0, 200)))),
   /** Share link secret (share-link sites), remembered in a cookie. */
-  share: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  share: v.optional(v.string()),
   /** Visitor JWT (visitor-auth sites), remembered in a cookie. */
-  jwt_token: v.optional(v.pipe(v.string(), v.maxLength(8192))),
+  jwt_token: v.optional(v.string()),
 });
 
 export type ReaderQuery = v.InferOutput<typeof readerQuery>;
