@@ -45,9 +45,13 @@ beforeAll(async () => {
     'README.md': '# Home\n\nWelcome.\n',
     'included.md': '# Included\n\nBefore the include.\n\n{% include ".gitbook/includes/widget.md" %}\n',
     '.gitbook/includes/widget.md': `---\ntitle: Widget\n---\n\n${block(installed, 'label="Shared"')}\n`,
+    // In an expandable's body (a fragment): shown by the page, so looked up and printed too.
+    'folded.md': '# Folded\n\n<details>\n\n<summary>More</summary>\n\n{% include ".gitbook/includes/folded.md" %}\n\n</details>\n',
+    '.gitbook/includes/folded.md': `---\ntitle: Folded\n---\n\n${block(installed, 'label="Folded"')}\n`,
     'exports.md': `# Exports\n\n${block(installed, 'label="Exported"')}\n`,
+    'hostile.md': `# Hostile\n\n${block(installed, 'mode="hostile"')}\n`,
     'idle.md': `# Idle\n\n${block(idle, 'label="Idle"')}\n`,
-    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Included](included.md)\n* [Exports](exports.md)\n* [Idle](idle.md)\n',
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Included](included.md)\n* [Folded](folded.md)\n* [Exports](exports.md)\n* [Hostile](hostile.md)\n* [Idle](idle.md)\n',
   });
   spaceId = (await createSpace(api, org)).id;
   const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${repo}.git`, ref: 'refs/heads/main' } });
@@ -90,6 +94,11 @@ describe('integration blocks in reusable content and exports', () => {
     // The render's context is the space that owns the reusable content: the page's.
     expect(html).toContain(`text in space ${spaceId}</p>`);
     expect(html).not.toContain('integration-fallback');
+    // In an included content inside an expandable too; its .md prints the text there.
+    expect(await renderedPage('folded')).toContain(`<p class="contentkit-card-title"><strong>Folded for ${installed}</strong></p>`);
+    const md = await (await fetch(`${site.url}/folded.md`)).text();
+    expect(md).toContain(`**Folded for ${installed}**`);
+    expect(md).not.toContain('{% include');
   });
 
   it('<page>.md and llms-full.txt print the text the integration drew, not its props', { timeout: 60_000 }, async () => {
@@ -112,6 +121,13 @@ describe('integration blocks in reusable content and exports', () => {
     expect(full).toContain(`**Exported for ${installed}**`);
     // A reusable content's block too, where the page includes it.
     expect(full).toContain(`**Shared for ${installed}**`);
+    // A hostile render's text stays text: no script, handler or javascript: URL reaches the export.
+    expect(await renderedPage('hostile')).not.toContain('integration-fallback');
+    const hostile = await (await fetch(`${site.url}/hostile.md`)).text();
+    // Text is escaped markdown (`\<script>` is text to a renderer); the integration's markdown is sanitized as the page's.
+    expect(hostile).toContain('pwned = 1');
+    expect(hostile).toContain('bad link');
+    expect(hostile).not.toMatch(/(?<!\\)<script|(?<!\\)<img[^>]*onerror|javascript:/i);
     // Without a render (the integration is not installed on the space): the block as before.
     const idleMd = await (await fetch(`${site.url}/idle.md`)).text();
     expect(idleMd).toContain(`{% @${idle}/card label="Idle" %}`);

@@ -19,9 +19,9 @@ export function includeId(manifest: Manifest, data: Record<string, unknown> | un
   return manifest.reusableContents.find((r) => r.id === path || anchorOf(r.title) === anchorOf(path))?.id;
 }
 
-type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[] };
+type Node = { object: string; type?: string; data?: Record<string, unknown>; nodes?: Node[]; fragments?: Node[] };
 
-/** `document` with every include replaced by the included blocks, nested ones to MAX_INCLUDE_DEPTH. */
+/** `document` with every include (in fragments too) replaced by the included blocks, nested ones to MAX_INCLUDE_DEPTH. */
 export async function inlineIncludes(document: StoredDocument, manifest: Manifest): Promise<StoredDocument> {
   const expand = async (nodes: Node[], depth: number): Promise<Node[]> => {
     const out: Node[] = [];
@@ -33,7 +33,11 @@ export async function inlineIncludes(document: StoredDocument, manifest: Manifes
         if (content) out.push(...await expand((await getJsonBlob<StoredDocument>(content.document)).nodes as Node[], depth + 1));
         continue;
       }
-      out.push(node.nodes ? { ...node, nodes: await expand(node.nodes, depth) } : node);
+      // Fragments hold blocks too (an expandable's body): includes there are shown, so printed and looked into.
+      const expanded: Node = { ...node };
+      if (node.nodes) expanded.nodes = await expand(node.nodes, depth);
+      if (node.fragments) expanded.fragments = await expand(node.fragments, depth);
+      out.push(expanded);
     }
     return out;
   };
