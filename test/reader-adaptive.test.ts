@@ -3,6 +3,7 @@ import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
+import { evaluateCondition, visitorContext } from '../shared/reader/conditions.ts';
 
 /**
  * Adaptive content blocks (`{% if %}`) on published sites, over HTTP: shown to the visitors
@@ -24,6 +25,10 @@ Pro customers get the quasar turbocharger.
 
 {% if visitor.claims.unsigned.beta == true %}
 Beta testers see the nebula preview.
+{% endif %}
+
+{% if visitor.claims.products.includes('sso') && !visitor.claims.trial %}
+Single sign-on is configured under Security.
 {% endif %}
 `;
 
@@ -83,6 +88,16 @@ describe('adaptive content blocks', () => {
     expect(await body(`${site.url}/pricing?jwt_token=${free}&visitor.plan=pro`)).not.toContain('quasar');
   });
 
+  it('conditions are JavaScript expressions as GitBook writes them (array includes), never run as code', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const withSso = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { products: ['docs', 'sso'] })}`);
+    expect(withSso).toContain('Single sign-on is configured under Security.');
+    const trial = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { products: ['sso'], trial: true })}`);
+    expect(trial).not.toContain('Single sign-on');
+    const without = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { products: ['docs'] })}`);
+    expect(without).not.toContain('Single sign-on');
+  });
+
   it('header links with a condition show only to visitors whose claims hold it', async () => {
     const site = await publishedSite(api, org, [space.id], 'visitor-auth');
     const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
@@ -129,5 +144,36 @@ describe('adaptive content blocks', () => {
     expect((await get(`${site.url}/pricing`, { 'if-none-match': beta.headers.get('etag')! })).status).toBe(200);
     // Unsigned claims never satisfy a condition on a signed claim.
     expect(await body(`${site.url}/pricing?visitor.plan=pro`)).not.toContain('quasar');
+  });
+});
+
+describe('condition expressions', () => {
+  const ctx = visitorContext({ plan: 'pro', seats: 5, products: ['docs', 'sso'], email: 'ada@example.com', unsigned: { beta: true } });
+  it.each([
+    ["visitor.claims.products.includes('sso')", true],
+    ["visitor.claims.products.includes('billing')", false],
+    ["visitor.claims.email.endsWith('@example.com') && visitor.claims.email.startsWith('ada')", true],
+    ["visitor.claims.plan === 'pro' ? visitor.claims.seats > 3 : false", true],
+    ["visitor.claims['plan'] !== 'free'", true],
+    ["['pro', 'enterprise'].includes(visitor.claims.plan)", true],
+    ['visitor.claims.products.length >= 2', true],
+    ['visitor.claims.seats > "4"', false],
+    // Never code: no constructors, prototypes, globals, assignments, other calls.
+    ["visitor.claims.constructor.constructor('return process')()", false],
+    ['visitor.claims.__proto__', false],
+    ["visitor.claims.plan.constructor.name == 'String'", false],
+    ['process.exit(1)', false],
+    ['globalThis', false],
+    ['this', false],
+    ["visitor.claims.plan = 'pro'", false],
+    ["visitor.claims.email.replace('a', 'b') == 'bda@example.com'", false],
+    ["visitor.claims.products.map(x => x)", false],
+    ['(1, 2)', false],
+    [`${'('.repeat(200)}true${')'.repeat(200)}`, true],
+    // Nesting deeper than 64 operators is refused, not recursed into.
+    [`${'!'.repeat(200)}true`, false],
+    [`visitor.claims.plan == '${'x'.repeat(1100)}' || true`, false],
+  ])('%s -> %s', (source, expected) => {
+    expect(evaluateCondition(source, ctx)).toBe(expected);
   });
 });

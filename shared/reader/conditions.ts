@@ -1,104 +1,114 @@
+import jsep, { type Expression } from 'jsep';
+
 /**
- * Adaptive content conditions (site spaces and sections, spec 2.12), evaluated against a
- * visitor's claims. A small expression language, enough for what authors write:
- *   visitor.claims.plan == 'pro' && (visitor.claims.unsigned.beta == true || !visitor.claims.trial)
- * Paths, string/number/boolean/null literals, == != === !== < <= > >=, && || !, parentheses.
- * Anything it cannot parse is false: content behind a condition stays hidden (fail closed).
+ * Adaptive content conditions (site spaces, sections, `if` blocks, header links), evaluated
+ * against a visitor's claims. GitBook's conditions are JavaScript expressions; they are parsed
+ * by jsep (a maintained JavaScript expression parser) and never run as code: this evaluator
+ * walks the parsed tree and knows only
+ *   property paths (own properties of the claims only), string/number/boolean/null literals,
+ *   arrays, `! -`, `== != === !== < <= > >=`, `&& ||`, `a ? b : c`, and the calls
+ *   `.includes(x)` (arrays, strings), `.startsWith(x)`, `.endsWith(x)` (strings).
+ * e.g. `visitor.claims.plan == 'pro' && visitor.claims.products.includes('sso')`.
+ * Anything else (other calls, `this`, assignments, sequences, a parse error) makes the whole
+ * condition false: content behind a condition stays hidden (fail closed).
  */
 
-type Token = { kind: 'op' | 'path' | 'literal'; value: unknown };
+/** Conditions are stored up to 1,024 characters (conditionExpression); nesting is bounded too. */
+const MAX_SOURCE = 1024;
+const MAX_DEPTH = 64;
 
-const TOKEN = /\s*(?:(===|!==|==|!=|<=|>=|&&|\|\||[()!<>])|('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(-?\d+(?:\.\d+)?)|([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*))/y;
+class Unsupported extends Error {}
 
-function tokenize(source: string): Token[] {
-  const tokens: Token[] = [];
-  TOKEN.lastIndex = 0;
-  let rest = source;
-  while (rest.trim() !== '') {
-    TOKEN.lastIndex = 0;
-    const m = TOKEN.exec(rest);
-    if (!m) throw new Error(`Unexpected input: ${rest}`);
-    rest = rest.slice(m[0].length);
-    if (m[1]) tokens.push({ kind: 'op', value: m[1] });
-    else if (m[2]) tokens.push({ kind: 'literal', value: m[2].slice(1, -1).replace(/\\(.)/g, '$1') });
-    else if (m[3]) tokens.push({ kind: 'literal', value: Number(m[3]) });
-    else if (m[4] === 'true' || m[4] === 'false') tokens.push({ kind: 'literal', value: m[4] === 'true' });
-    else if (m[4] === 'null' || m[4] === 'undefined') tokens.push({ kind: 'literal', value: null });
-    else tokens.push({ kind: 'path', value: m[4] });
-  }
-  return tokens;
+/** An own property of a claims object (never an inherited one: no `constructor`, `__proto__`...). */
+function property(target: unknown, key: unknown): unknown {
+  if (typeof key !== 'string' && typeof key !== 'number') throw new Unsupported('key');
+  const name = String(key);
+  if (typeof target === 'string') return name === 'length' ? target.length : undefined;
+  if (target === null || typeof target !== 'object') return undefined;
+  return Object.prototype.hasOwnProperty.call(target, name) ? (target as Record<string, unknown>)[name] : undefined;
 }
 
-function lookup(context: Record<string, unknown>, path: string): unknown {
-  let current: unknown = context;
-  for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
-    if (current === null || typeof current !== 'object' || !Object.prototype.hasOwnProperty.call(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+
+function compare(op: string, a: unknown, b: unknown): boolean {
+  // Ordering only between two numbers or two strings: no coercion of objects.
+  if (!((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string'))) return false;
+  switch (op) {
+    case '<': return a < b;
+    case '<=': return a <= b;
+    case '>': return a > b;
+    default: return a >= b;
   }
-  return current;
+}
+
+function call(node: Expression & { callee: Expression; arguments: Expression[] }, context: Record<string, unknown>, depth: number): unknown {
+  const callee = node.callee;
+  if (callee.type !== 'MemberExpression' || callee.computed) throw new Unsupported('call');
+  const method = (callee.property as Expression & { name?: string }).name;
+  const target = evaluate(callee.object as Expression, context, depth + 1);
+  const args = node.arguments.map((a) => evaluate(a, context, depth + 1));
+  if (args.length !== 1) throw new Unsupported('arguments');
+  const [arg] = args;
+  if (method === 'includes' && Array.isArray(target)) return target.some((item) => same(item, arg));
+  if (typeof target !== 'string' || typeof arg !== 'string') return false;
+  if (method === 'includes') return target.includes(arg);
+  if (method === 'startsWith') return target.startsWith(arg);
+  if (method === 'endsWith') return target.endsWith(arg);
+  throw new Unsupported('method');
+}
+
+function evaluate(node: Expression, context: Record<string, unknown>, depth: number): unknown {
+  if (depth > MAX_DEPTH) throw new Unsupported('depth');
+  const n = node as Expression & Record<string, unknown>;
+  switch (node.type) {
+    case 'Literal': {
+      const value = n.value;
+      if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) return value;
+      throw new Unsupported('literal');
+    }
+    case 'Identifier':
+      return n.name === 'undefined' ? undefined : property(context, n.name);
+    case 'MemberExpression': {
+      const target = evaluate(n.object as Expression, context, depth + 1);
+      const key = n.computed ? evaluate(n.property as Expression, context, depth + 1) : (n.property as { name: string }).name;
+      return property(target, key);
+    }
+    case 'ArrayExpression':
+      return (n.elements as (Expression | null)[]).map((e) => (e ? evaluate(e, context, depth + 1) : undefined));
+    case 'UnaryExpression': {
+      const value = evaluate(n.argument as Expression, context, depth + 1);
+      if (n.operator === '!') return !value;
+      if (n.operator === '-' && typeof value === 'number') return -value;
+      throw new Unsupported('unary');
+    }
+    case 'ConditionalExpression':
+      return evaluate(n.test as Expression, context, depth + 1)
+        ? evaluate(n.consequent as Expression, context, depth + 1)
+        : evaluate(n.alternate as Expression, context, depth + 1);
+    case 'CallExpression':
+      return call(n as Expression & { callee: Expression; arguments: Expression[] }, context, depth);
+    case 'BinaryExpression': {
+      const op = n.operator as string;
+      const left = evaluate(n.left as Expression, context, depth + 1);
+      if (op === '&&') return left ? evaluate(n.right as Expression, context, depth + 1) : left;
+      if (op === '||') return left ? left : evaluate(n.right as Expression, context, depth + 1);
+      const right = evaluate(n.right as Expression, context, depth + 1);
+      switch (op) {
+        case '==': case '===': return same(left, right);
+        case '!=': case '!==': return !same(left, right);
+        case '<': case '<=': case '>': case '>=': return compare(op, left, right);
+        default: throw new Unsupported('operator');
+      }
+    }
+    default:
+      throw new Unsupported(node.type);
+  }
 }
 
 export function evaluateCondition(source: string, context: Record<string, unknown>): boolean {
+  if (typeof source !== 'string' || source.length > MAX_SOURCE || source.trim() === '') return false;
   try {
-    const tokens = tokenize(source);
-    let i = 0;
-    const peek = () => tokens[i];
-    const take = (op?: string) => {
-      const t = tokens[i];
-      if (!t || (op !== undefined && !(t.kind === 'op' && t.value === op))) throw new Error('Unexpected token');
-      i++;
-      return t;
-    };
-    const primary = (): unknown => {
-      const t = take();
-      if (t.kind === 'literal') return t.value;
-      if (t.kind === 'path') return lookup(context, String(t.value));
-      if (t.value === '(') {
-        const value = or();
-        take(')');
-        return value;
-      }
-      if (t.value === '!') return !primary();
-      throw new Error('Unexpected operator');
-    };
-    const comparison = (): unknown => {
-      const left = primary();
-      const t = peek();
-      if (!t || t.kind !== 'op' || !['==', '!=', '===', '!==', '<', '<=', '>', '>='].includes(String(t.value))) return left;
-      i++;
-      const right = primary();
-      const l = left ?? null;
-      const r = right ?? null;
-      switch (t.value) {
-        case '==': case '===': return l === r;
-        case '!=': case '!==': return l !== r;
-        case '<': return (l as number) < (r as number);
-        case '<=': return (l as number) <= (r as number);
-        case '>': return (l as number) > (r as number);
-        default: return (l as number) >= (r as number);
-      }
-    };
-    const and = (): unknown => {
-      let value = comparison();
-      while (peek()?.value === '&&') {
-        i++;
-        const right = comparison();
-        value = Boolean(value) && Boolean(right);
-      }
-      return value;
-    };
-    const or = (): unknown => {
-      let value = and();
-      while (peek()?.value === '||') {
-        i++;
-        const right = and();
-        value = Boolean(value) || Boolean(right);
-      }
-      return value;
-    };
-    const result = or();
-    if (i !== tokens.length) return false;
-    return Boolean(result);
+    return Boolean(evaluate(jsep(source), context, 0));
   } catch {
     return false;
   }
