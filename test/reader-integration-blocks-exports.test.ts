@@ -50,8 +50,10 @@ beforeAll(async () => {
     '.gitbook/includes/folded.md': `---\ntitle: Folded\n---\n\n${block(installed, 'label="Folded"')}\n`,
     'exports.md': `# Exports\n\n${block(installed, 'label="Exported"')}\n`,
     'hostile.md': `# Hostile\n\n${block(installed, 'mode="hostile"')}\n`,
+    // Viewed only after a first space PDF (the PDF made before its render, then after).
+    'later.md': `# Later\n\n${block(installed, 'label="Later"')}\n`,
     'idle.md': `# Idle\n\n${block(idle, 'label="Idle"')}\n`,
-    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Included](included.md)\n* [Folded](folded.md)\n* [Exports](exports.md)\n* [Hostile](hostile.md)\n* [Idle](idle.md)\n',
+    'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Included](included.md)\n* [Folded](folded.md)\n* [Exports](exports.md)\n* [Hostile](hostile.md)\n* [Idle](idle.md)\n* [Later](later.md)\n',
   });
   spaceId = (await createSpace(api, org)).id;
   const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${repo}.git`, ref: 'refs/heads/main' } });
@@ -133,7 +135,19 @@ describe('integration blocks in reusable content and exports', () => {
     expect(idleMd).toContain(`{% @${idle}/card label="Idle" %}`);
   });
 
-  it('<page>.pdf and the space\'s PDF print the text the integration drew instead of its props', { timeout: 60_000 }, async () => {
+  it('<page>.pdf and the space\'s PDF print the text the integration drew instead of its props', { timeout: 90_000 }, async () => {
+    const spacePdf = async () => {
+      const exported = await api.request('GET', `/spaces/${spaceId}/pdf`, { token: org.admin.token });
+      expect(exported.status).toBe(200);
+      const download = await fetch(exported.body.url);
+      expect(download.status).toBe(200);
+      return pdfText(new Uint8Array(await download.arrayBuffer()));
+    };
+    // Made before the 'later' block was ever rendered: its props, as before.
+    const before = await spacePdf();
+    expect(before).toContain('label: Later');
+    expect(before).not.toContain(`Later for ${installed}`);
+    expect(await renderedPage('later')).not.toContain('integration-fallback');
     expect(await renderedPage('exports')).not.toContain('integration-fallback');
     const res = await fetch(`${site.url}/exports.pdf`);
     expect(res.status).toBe(200);
@@ -141,11 +155,10 @@ describe('integration blocks in reusable content and exports', () => {
     for (const text of [`Exported for ${installed}`, `text in space ${spaceId}`, 'Some markdown with a link.', 'console.log("hi")', 'Open docs']) expect(page).toContain(text);
     expect(page).not.toContain('label: Exported');
 
-    const exported = await api.request('GET', `/spaces/${spaceId}/pdf`, { token: org.admin.token });
-    expect(exported.status).toBe(200);
-    const download = await fetch(exported.body.url);
-    expect(download.status).toBe(200);
-    const all = await pdfText(new Uint8Array(await download.arrayBuffer()));
+    // The same revision's PDF again: made anew, since a block now prints its render.
+    const all = await spacePdf();
+    expect(all).toContain(`Later for ${installed}`);
+    expect(all).not.toContain('label: Later');
     expect(all).toContain(`Exported for ${installed}`);
     expect(all).toContain('console.log("hi")');
     expect(all).not.toContain('label: Exported');

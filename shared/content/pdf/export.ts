@@ -47,8 +47,9 @@ const LOAD_CONCURRENCY = 16;
  * requests only presign it. The bytes are stored content-addressed (`blobs/<sha256>`):
  * equal content (another change request on the same revision) shares one object.
  * The caller has checked that the selected page exists. Integration blocks print the text of
- * their cached renders when the PDF is made (shared/reader/integration-text.ts; read from the
- * table this function already reads: no integration runs here).
+ * their cached renders (shared/reader/integration-text.ts; read from the table this function
+ * already reads: no integration runs here); a PDF with such blocks is made again when what
+ * they print has changed since (a block rendered after the PDF was first made).
  */
 export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   const { spaceId, revision, manifest, selection } = input;
@@ -56,16 +57,23 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   const selected = selection.kind === 'all' ? 'all' : `${selection.kind}:${selection.pageId}`;
   const ids = { spaceId, revisionId: revision.id, selection: `${selected}#v${PDF_RENDERER_VERSION}-${labels}` };
   const item = await pdfExportEntity.get(ids);
-  if (item) {
+  // Without integration blocks the revision fixes the PDF; with some, so do their cached renders.
+  if (item && !item.integrations) {
     return { blob: item.blob, size: item.size, cached: true };
   }
 
   const located = selectPages(manifest, selection);
-  const documents = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
+  const prepared = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
     const stored = page.document ? await getJsonBlob<StoredDocument>(page.document) : emptyDocument();
-    const { document } = await withIntegrationText(stored, { orgId: input.orgId, spaceId });
-    return evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} });
+    const { document, key } = await withIntegrationText(stored, { orgId: input.orgId, spaceId });
+    return { document: evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} }), key };
   });
+  const keys = prepared.map((p) => p.key);
+  const integrations = keys.some(Boolean) ? hashBytes(JSON.stringify(keys)) : undefined;
+  if (item && item.integrations === integrations) {
+    return { blob: item.blob, size: item.size, cached: true };
+  }
+  const documents = prepared.map((p) => p.document);
   const titles = new Map([...walkPages(manifest.pages)].map(({ page }) => [page.id, page.title]));
   const files = new Map(manifest.files.map((f) => [f.id, f.name]));
   const fileBlobs = new Map(manifest.files.map((f) => [f.id, f]));
@@ -81,7 +89,7 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
     },
   });
   const blob = await putBytesBlob(bytes, 'application/pdf');
-  await run(pdfExportEntity.put(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso() }));
+  await run(pdfExportEntity.put(ids, { ...ids, blob, size: bytes.length, createdAt: nowIso(), ...(integrations ? { integrations } : {}) }));
   return { blob, size: bytes.length, cached: false };
 }
 

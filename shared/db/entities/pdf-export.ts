@@ -9,6 +9,12 @@ export interface PdfExportItem {
   blob: string;
   size: number;
   createdAt: string;
+  /**
+   * When its pages have integration blocks: a digest of what each printed (a cached render's
+   * text, or its props). A request whose blocks would print otherwise (a render cached since)
+   * renders the PDF again.
+   */
+  integrations?: string;
 }
 
 /**
