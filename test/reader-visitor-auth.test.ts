@@ -124,6 +124,30 @@ describe('the credential in the URL', () => {
   });
 });
 
+describe('the visitor cookie', () => {
+  it('lasts as long as the token: its remaining lifetime, or the browser session for a token without exp', async () => {
+    const key = new TextEncoder().encode(await siteVisitorKey(site.id));
+    const timed = await get(`${site.url}/plans?jwt_token=${await signVisitorToken(site.id, { plan: 'pro' }, 7200)}`);
+    expect(timed.status).toBe(200);
+    const maxAge = Number(/Max-Age=(\d+)/i.exec(timed.headers.get('set-cookie')!)?.[1]);
+    expect(maxAge).toBeGreaterThan(7100);
+    expect(maxAge).toBeLessThanOrEqual(7200);
+    // Without exp: a session cookie, not one that logs the visitor out after a minute.
+    const endless = await new SignJWT({ plan: 'pro' }).setProtectedHeader({ alg: 'HS256' }).sign(key);
+    const res = await get(`${site.url}/plans?jwt_token=${endless}`);
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toContain(`docs_visitor_${site.id}=${endless}`);
+    expect(cookie).not.toMatch(/Max-Age|Expires/i);
+  });
+
+  it('a member\'s ping JWT (serviceVisitorClaims) opens no site', async () => {
+    const ping = await api.request('POST', `/orgs/${org.id}/ping`, { token: org.admin.token });
+    expect(ping.status).toBe(200);
+    expect((await get(`${site.url}/plans?jwt_token=${ping.body.serviceVisitorClaims}`)).status).toBe(401);
+  });
+});
+
 describe('caching of pages that depend on the visitor', () => {
   it('never validates one visitor\'s page for another (no 304 across claims)', async () => {
     const pro = await signVisitorToken(site.id, { plan: 'pro' });

@@ -26,13 +26,14 @@ const MAX_VISITOR_TOKEN = 8192;
 /** What a browser keeps of one cookie (name and value, 4096 bytes), less the cookie's name. */
 const MAX_COOKIE_VALUE = 4000;
 
-function remember(c: Context, name: string, value: string, siteId: string, maxAge: number) {
+/** Remembers a credential; without a lifetime (a token without `exp`) until the browser closes. */
+function remember(c: Context, name: string, value: string, siteId: string, maxAge: number | undefined) {
   setCookie(c, name, value, {
     path: readerBasePath(siteId),
     httpOnly: true,
     sameSite: 'Lax',
     secure: new URL(c.req.url).protocol === 'https:',
-    maxAge: Math.max(60, Math.min(maxAge, 30 * 24 * 3600)),
+    ...(maxAge === undefined ? {} : { maxAge: Math.max(60, Math.min(maxAge, 30 * 24 * 3600)) }),
   });
 }
 
@@ -86,7 +87,7 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
       if (token.length > MAX_VISITOR_TOKEN) return { ok: false, status: 401, message: 'accessTokenInvalid' };
       const payload = await verifyVisitorToken(site.id, token);
       if (!payload) return { ok: false, status: 401, message: 'accessTokenInvalid' };
-      if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, (payload.exp ?? 0) - Math.floor(Date.now() / 1000));
+      if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, payload.exp === undefined ? undefined : payload.exp - Math.floor(Date.now() / 1000));
       const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)));
       return { ok: true, claims: { ...claims, unsigned: { ...unsigned, ...(claims.unsigned as object | undefined) } }, shared: true, noindex: true };
     }
