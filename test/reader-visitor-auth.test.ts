@@ -141,6 +141,27 @@ describe('the visitor cookie', () => {
     expect(cookie).not.toMatch(/Max-Age|Expires/i);
   });
 
+  it('a refused cookie (expired token, disabled share link) is removed, so the browser stops sending it', async () => {
+    const expired = await signVisitorToken(site.id, { plan: 'pro' }, -60);
+    const res = await get(`${site.url}/plans`, { cookie: `docs_visitor_${site.id}=${expired}` });
+    expect(res.status).toBe(401);
+    const cleared = res.headers.get('set-cookie')!;
+    expect(cleared).toMatch(new RegExp(`^docs_visitor_${site.id}=;`));
+    expect(cleared).toMatch(/Max-Age=0/i);
+    expect(cleared).toContain(`Path=/s/${site.id}`);
+    // A wrong token in the URL leaves the visitor's (valid) cookie alone.
+    expect((await get(`${site.url}/plans?jwt_token=bad`, { cookie: `docs_visitor_${site.id}=${expired}` })).headers.get('set-cookie')).toBeNull();
+
+    const shared = await publishedSite(api, org, [space.id], 'share-link');
+    const link = await api.request('POST', `${shared.base}/share-links`, { token: org.admin.token, body: { name: 'Once' } });
+    const opened = await get(link.body.urls.published);
+    const cookie = opened.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await api.request('PATCH', `${shared.base}/share-links/${link.body.id}`, { token: org.admin.token, body: { active: false } })).status).toBe(200);
+    const refused = await get(shared.url, { cookie });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('set-cookie')).toMatch(new RegExp(`^docs_share_${shared.id}=;.*Max-Age=0`, 'i'));
+  });
+
   it('a member\'s ping JWT (serviceVisitorClaims) opens no site', async () => {
     const ping = await api.request('POST', `/orgs/${org.id}/ping`, { token: org.admin.token });
     expect(ping.status).toBe(200);

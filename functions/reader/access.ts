@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { SiteTree } from '../../shared/commands/sites/tree.ts';
 import { hashShareSecret } from '../../shared/commands/sites/share-links.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
@@ -38,6 +38,15 @@ function remember(c: Context, name: string, value: string, siteId: string, maxAg
 }
 
 /**
+ * A refused credential that came from its cookie (an expired token, a disabled share link) is
+ * removed: the browser stops sending it, and a revoked secret does not stay stored there.
+ */
+function refuse(c: Context, fromCookie: string | undefined, siteId: string, message: AccessMessage): Access {
+  if (fromCookie) deleteCookie(c, fromCookie, { path: readerBasePath(siteId) });
+  return { ok: false, status: 401, message };
+}
+
+/**
  * Where a browser that opened the site with its credential in the URL (`?share=`,
  * `?jwt_token=`) is sent once the credential is in its cookie: the same address without it,
  * so the secret does not stay in the address bar, the history, bookmarks or copied links.
@@ -73,20 +82,20 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
     case 'share-link': {
       const key = query.share ?? getCookie(c, shareCookie(site.id));
       if (!key) return { ok: false, status: 401, message: 'accessShareLink' };
-      if (key.length > MAX_SHARE_KEY) return { ok: false, status: 401, message: 'accessShareLinkInvalid' };
+      const fromCookie = query.share === undefined ? shareCookie(site.id) : undefined;
+      if (key.length > MAX_SHARE_KEY) return refuse(c, fromCookie, site.id, 'accessShareLinkInvalid');
       const hash = hashShareSecret(key);
-      if (!tree.shareLinks.some((l) => l.active && l.secretHash === hash)) {
-        return { ok: false, status: 401, message: 'accessShareLinkInvalid' };
-      }
+      if (!tree.shareLinks.some((l) => l.active && l.secretHash === hash)) return refuse(c, fromCookie, site.id, 'accessShareLinkInvalid');
       if (query.share) remember(c, shareCookie(site.id), key, site.id, 7 * 24 * 3600);
       return { ok: true, claims: { unsigned }, shared: true, noindex: true };
     }
     case 'visitor-auth': {
       const token = query.jwt_token ?? getCookie(c, visitorCookie(site.id));
       if (!token) return { ok: false, status: 401, message: 'accessSignIn' };
-      if (token.length > MAX_VISITOR_TOKEN) return { ok: false, status: 401, message: 'accessTokenInvalid' };
+      const fromCookie = query.jwt_token === undefined ? visitorCookie(site.id) : undefined;
+      if (token.length > MAX_VISITOR_TOKEN) return refuse(c, fromCookie, site.id, 'accessTokenInvalid');
       const payload = await verifyVisitorToken(site.id, token);
-      if (!payload) return { ok: false, status: 401, message: 'accessTokenInvalid' };
+      if (!payload) return refuse(c, fromCookie, site.id, 'accessTokenInvalid');
       if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, payload.exp === undefined ? undefined : payload.exp - Math.floor(Date.now() / 1000));
       const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)));
       return { ok: true, claims: { ...claims, unsigned: { ...unsigned, ...(claims.unsigned as object | undefined) } }, shared: true, noindex: true };
