@@ -166,4 +166,19 @@ describe('integration blocks in reusable content and exports', () => {
     expect(all).toContain(`[${idle}: card]`);
     expect(all).toContain('label: Idle');
   });
+
+  it('<page>.pdf and the space\'s PDF print included reusable content where the page includes it', { timeout: 90_000 }, async () => {
+    expect(await renderedPage('included')).not.toContain('integration-fallback');
+    const res = await fetch(`${site.url}/included.pdf`);
+    expect(res.status).toBe(200);
+    const page = await pdfText(new Uint8Array(await res.arrayBuffer()));
+    expect(page).toContain('Before the include.');
+    expect(page).toContain(`Shared for ${installed}`);
+    expect(page).not.toContain('Reusable content');
+    const exported = await api.request('GET', `/spaces/${spaceId}/pdf`, { token: org.admin.token });
+    expect(exported.status).toBe(200);
+    const all = await pdfText(new Uint8Array(await (await fetch(exported.body.url)).arrayBuffer()));
+    expect(all).toContain(`Shared for ${installed}`);
+    expect(all).not.toContain('Reusable content');
+  });
 });

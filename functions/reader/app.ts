@@ -261,8 +261,9 @@ async function read(c: Context) {
   // what they show is part of the ETag, so a new render is a new page. Those of the reusable contents
   // the page includes too: the page's space owns them (docs/decisions.md).
   const integrationBlocks = format ? undefined : await loadIntegrationBlocks(await inlineIncludes(pageDocument, manifest), { siteId: tree.site.id, spaceId: space.space.id, orgId: space.space.orgId });
-  // `.md` and `.pdf` print the text of their cached renders (never running an integration); part of their ETag.
-  const exportText = format ? await withIntegrationText(asMarkdown ? await inlineIncludes(pageDocument, manifest) : pageDocument, { orgId: space.space.orgId, spaceId: space.space.id }) : undefined;
+  // `.md` and `.pdf` print the reusable contents the page includes where it includes them, and the
+  // text of their integration blocks' cached renders (never running an integration); part of their ETag.
+  const exportText = format ? await withIntegrationText(await inlineIncludes(pageDocument, manifest), { orgId: space.space.orgId, spaceId: space.space.id }) : undefined;
   if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? ''])) return c.body(null, 304);
 
   if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor), 'text/markdown');

@@ -10,9 +10,10 @@ import { renderPdf } from './index.ts';
 import { mapLimit } from '../../map-limit.ts';
 import { run } from '../../db/writes.ts';
 import { withIntegrationText } from '../../reader/integration-text.ts';
+import { inlineIncludes } from '../../reader/inline-includes.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
-export const PDF_RENDERER_VERSION = 5;
+export const PDF_RENDERER_VERSION = 6;
 
 /** Images larger than this are represented by their alt text (the PDF stays a sensible size). */
 export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -64,7 +65,8 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
 
   const located = selectPages(manifest, selection);
   const prepared = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
-    const stored = page.document ? await getJsonBlob<StoredDocument>(page.document) : emptyDocument();
+    // Reusable contents where the page includes them, as the reader shows them.
+    const stored = page.document ? await inlineIncludes(await getJsonBlob<StoredDocument>(page.document), manifest) : emptyDocument();
     const { document, key } = await withIntegrationText(stored, { orgId: input.orgId, spaceId });
     return { document: evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} }), key };
   });
