@@ -6,7 +6,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { toHtml } from 'hast-util-to-html';
 import { markdownToDocument, documentSections } from '../shared/content/markdown/index.ts';
 import { documentLinks } from '../shared/content/markdown/links.ts';
@@ -20,6 +19,7 @@ import { createOpenAPISpec, createSpace } from './support/factories.ts';
 import { publishedSite } from './support/reader-site.ts';
 import { cloneBranch, createRepo, useGitServer } from './support/git-server.ts';
 import { filesOf, settleGit } from './support/git-sync.ts';
+import { readPdf } from './support/pdf-text.ts';
 
 const CORPUS = path.join(import.meta.dirname, 'fixtures/content-corpus');
 
@@ -236,11 +236,7 @@ describe('the new blocks in the reader, search, PDF and translations', () => {
       pages: [{ page: { id: 'p', title: 'Corpus', slug: 'p', type: 'document', pages: [] } as unknown as ManifestPage, ancestors: [], document }],
       context: { pageTitle: () => undefined, fileName: () => undefined },
     });
-    const pdf = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
-    let text = '';
-    for (let n = 1; n <= pdf.numPages; n++) text += (await (await pdf.getPage(n)).getTextContent()).items.map((i) => ('str' in i ? i.str : '')).join(' ');
-    await pdf.destroy();
-    text = text.replace(/\s+/g, ' ').replace(/ ([?.])/g, '$1');
+    const text = (await readPdf(bytes)).text.replace(/\s+/g, ' ').replace(/ ([?.])/g, '$1');
     for (const words of ['This is a heading', 'How does it work?', 'The frame gets a signed token', 'POST /pets Create a pet', 'Creates a pet in the store', '2024-05-01', 'Shown when: visitor.claims.unsigned.beta', 'Left column.']) {
       expect(text).toContain(words);
     }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { GitBookAPI } from '@gitbook/api';
 // Type-only, by path: see test/organizations.test.ts.
 import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
@@ -11,6 +10,7 @@ import { db } from '../shared/db/client.ts';
 import { config } from '../shared/config.ts';
 import { putBytesBlob } from '../shared/content/blobs.ts';
 import { storedLike } from './support/stored.ts';
+import { readPdf } from './support/pdf-text.ts';
 import { pdfExportEntity } from '../shared/db/entities/pdf-export.ts';
 
 const api = useTestApi();
@@ -74,18 +74,6 @@ async function download(url: string) {
   return { bytes, hash, contentType: res.headers.get('content-type') };
 }
 
-/** The text of every page, extracted with PDF.js (a real PDF parser). */
-async function pdfText(bytes: Uint8Array) {
-  const doc = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  const info = (await doc.getMetadata()).info as { Title?: string };
-  await doc.destroy();
-  return { pages, text: pages.join('\n'), title: info.Title };
-}
 
 describe('GET change request pdf', () => {
   it('renders the content into a real PDF, stored content-addressed and presigned', async () => {
@@ -99,7 +87,7 @@ describe('GET change request pdf', () => {
     expect(Buffer.from(bytes.slice(0, 5)).toString('latin1')).toBe('%PDF-');
     expect(createHash('sha256').update(bytes).digest('hex')).toBe(hash);
 
-    const { pages, text, title } = await pdfText(bytes);
+    const { pages, text, title } = await readPdf(bytes);
     expect(title).toBe('Handbook - Change request #1: Write the docs');
     // One PDF page per content page here (each is short): Guide, Setup, Reference in reading order.
     expect(pages).toHaveLength(3);
@@ -125,19 +113,19 @@ describe('GET change request pdf', () => {
     const one = await download(only.body.url);
     expect(one.hash).not.toBe(all.hash);
     expect(one.bytes.length).toBeLessThan(all.bytes.length);
-    const oneText = await pdfText(one.bytes);
+    const oneText = await readPdf(one.bytes);
     expect(oneText.pages).toHaveLength(1);
     expect(oneText.title).toBe('Reference');
     expect(oneText.text).toContain('The reference page lists every option.');
     expect(oneText.text).not.toContain('Installation steps');
 
     const subtree = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { page: guide.id } })).body.url);
-    const subtreeText = await pdfText(subtree.bytes);
+    const subtreeText = await readPdf(subtree.bytes);
     expect(subtreeText.text).toContain('Installation steps');
     expect(subtreeText.text).toContain('Setup details live in a subpage.');
     expect(subtreeText.text).not.toContain('The reference page');
     const guideOnly = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token, query: { only: 'true', page: guide.id } })).body.url);
-    expect((await pdfText(guideOnly.bytes)).text).not.toContain('Setup details');
+    expect((await readPdf(guideOnly.bytes)).text).not.toContain('Setup details');
   });
 
   it('renders once per revision: a second request presigns the cached blob, an edit renders again', async () => {
@@ -170,7 +158,7 @@ describe('GET change request pdf', () => {
     expect((await edit([{ operation: 'update_page', page: reference.id, document: { markdown: '# Reference\n\nRewritten text.\n' } }])).status).toBe(200);
     const edited = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token })).body.url);
     expect(edited.hash).not.toBe(firstHash);
-    expect((await pdfText(edited.bytes)).text).toContain('Rewritten text.');
+    expect((await readPdf(edited.bytes)).text).toContain('Rewritten text.');
   });
 
   it('wraps long text and breaks pages', async () => {
@@ -184,7 +172,7 @@ describe('GET change request pdf', () => {
     });
     expect(res.status).toBe(200);
     const { bytes } = await download((await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token })).body.url);
-    const { pages, text } = await pdfText(bytes);
+    const { pages, text } = await readPdf(bytes);
     expect(pages.length).toBeGreaterThan(3);
     expect(text).toContain('end0.');
     expect(text).toContain('end59.');
@@ -204,7 +192,7 @@ describe('GET change request pdf', () => {
     expect(edit.status).toBe(200);
     const res = await api.request('GET', pdfPath(space.id, cr.id), { token: org.admin.token });
     expect(res.status).toBe(200);
-    const { text } = await pdfText((await download(res.body.url)).bytes);
+    const { text } = await readPdf((await download(res.body.url)).bytes);
     const order = ['Before the formula.', 'E = mc^2', 'Inline', 'a^2 + b^2', 'in a sentence.', '[mermaid: diagram]', 'content: graph TD; Writer-->Reviewer', 'After the diagram.'];
     const at = order.map((expected) => text.indexOf(expected));
     expect(at.every((i) => i >= 0), `${text}`).toBe(true);
@@ -248,7 +236,7 @@ describe('GET space pdf (getSpacePDF)', () => {
     expect(Object.keys(data)).toEqual(['url']);
     const whole = await download(data.url);
     expect(whole.contentType).toBe('application/pdf');
-    const { pages, text, title } = await pdfText(whole.bytes);
+    const { pages, text, title } = await readPdf(whole.bytes);
     expect(title).toBe('Handbook');
     expect(pages).toHaveLength(3);
     expect(pages[0]).toContain('Handbook');
@@ -258,7 +246,7 @@ describe('GET space pdf (getSpacePDF)', () => {
 
     const only = await api.request('GET', `/spaces/${space.id}/pdf`, { token: reader.token, query: { page: guide.id, only: true } });
     expect(only.status).toBe(200);
-    const guideOnly = await pdfText((await download(only.body.url)).bytes);
+    const guideOnly = await readPdf((await download(only.body.url)).bytes);
     expect(guideOnly.title).toBe('Guide');
     expect(guideOnly.text).toContain('Installation steps');
     expect(guideOnly.text).not.toContain('Setup details');

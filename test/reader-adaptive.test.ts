@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { readPdf } from './support/pdf-text.ts';
 import { signVisitorToken } from '../shared/reader/visitor.ts';
 import { evaluateCondition, visitorContext } from '../shared/reader/conditions.ts';
 
@@ -39,17 +39,8 @@ beforeAll(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });
 const body = async (url: string) => (await get(url)).text();
+const pdfText = async (bytes: Uint8Array) => (await readPdf(bytes)).text;
 
-async function pdfText(bytes: Uint8Array) {
-  const doc = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  await doc.destroy();
-  return pages.join('\n');
-}
 
 describe('adaptive content blocks', () => {
   it('visitor-auth: a block shows to visitors whose signed claims hold, and is in no output for the others', async () => {

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GitBookAPI } from '@gitbook/api';
-import { getDocument, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
 // The package's own declarations do not resolve under NodeNext: its client type, as test/integration-runtime.test.ts does.
 import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
@@ -8,6 +7,7 @@ import { createSpace } from './support/factories.ts';
 import { createRepo, useGitServer } from './support/git-server.ts';
 import { settleGit } from './support/git-sync.ts';
 import { publishedSite } from './support/reader-site.ts';
+import { readPdf } from './support/pdf-text.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { randomId } from '../shared/ids.ts';
 
@@ -76,17 +76,8 @@ async function renderedPage(path: string): Promise<string> {
   }
 }
 
-/** The text of a PDF, extracted with PDF.js (as test/pdf.test.ts). */
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  const doc = await getDocument({ data: bytes.slice(), verbosity: VerbosityLevel.ERRORS, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let n = 1; n <= doc.numPages; n++) {
-    const content = await (await doc.getPage(n)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' ').replace(/\s+/g, ' '));
-  }
-  await doc.destroy();
-  return pages.join('\n');
-}
+
+const pdfText = async (bytes: Uint8Array) => (await readPdf(bytes)).text;
 
 describe('integration blocks in reusable content and exports', () => {
   it('a block inside an included reusable content is drawn by its integration, in the page\'s space', { timeout: 60_000 }, async () => {
