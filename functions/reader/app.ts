@@ -17,14 +17,13 @@ import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent
 import { checkAccess, credentialFreeLocation } from './access.ts';
 import { visitorContext } from '../../shared/reader/conditions.ts';
 import { shownCustomization } from '../../shared/reader/adaptive.ts';
-import { absolute, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
+import { absolute, exportedDocument, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
 import { siteScripts } from '../../shared/reader/site-scripts.ts';
 import { loadIntegrationBlocks } from '../../shared/reader/integration-blocks.ts';
-import { withIntegrationText } from '../../shared/reader/integration-text.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
 import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
@@ -263,10 +262,10 @@ async function read(c: Context) {
   const integrationBlocks = format ? undefined : await loadIntegrationBlocks(await inlineIncludes(pageDocument, manifest), { siteId: tree.site.id, spaceId: space.space.id, orgId: space.space.orgId });
   // `.md` and `.pdf` print the reusable contents the page includes where it includes them, and the
   // text of their integration blocks' cached renders (never running an integration); part of their ETag.
-  const exportText = format ? await withIntegrationText(await inlineIncludes(pageDocument, manifest), { orgId: space.space.orgId, spaceId: space.space.id }) : undefined;
+  const exportText = format ? await exportedDocument(pageDocument, manifest, space) : undefined;
   if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? ''])) return c.body(null, 304);
 
-  if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor), 'text/markdown');
+  if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor, exportText!.document), 'text/markdown');
 
   const evaluated = evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {

@@ -2,7 +2,7 @@ import { config } from '../../shared/config.ts';
 import { evaluateDocument } from '../../shared/content/evaluate.ts';
 import { loadPageDocument, pageMarkdown } from '../../shared/presenters/page-document.ts';
 import { walkPages, type LocatedPage } from '../../shared/content/tree.ts';
-import type { Manifest } from '../../shared/content/types.ts';
+import type { Manifest, StoredDocument } from '../../shared/content/types.ts';
 import type { List, Root } from 'mdast';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
@@ -27,14 +27,23 @@ export async function spacesWithPages(site: ReaderSite) {
 }
 
 /**
+ * A page's document as the exports print it (`.md`, llms-full.txt, `.pdf`): the reusable
+ * contents it includes inlined, its integration blocks as their cached renders' text; `key`
+ * says what those show (part of the export's ETag).
+ */
+export async function exportedDocument(document: StoredDocument, manifest: Manifest, space: ReaderSpace): Promise<{ document: StoredDocument; key: string }> {
+  return withIntegrationText(await inlineIncludes(document, manifest), { orgId: space.space.orgId, spaceId: space.space.id });
+}
+
+/**
  * A page's markdown as Git export prints its file, variables evaluated and reusable contents
  * printed where they are included; links to pages and files are their absolute URLs on the
  * site (these files have no repository around them). Integration blocks print the text of
  * their cached renders (shared/reader/integration-text.ts).
  */
-export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace, visitor: Record<string, unknown>): Promise<string> {
+export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace, visitor: Record<string, unknown>, exported?: StoredDocument): Promise<string> {
   // Adaptive blocks resolved for the visitor: what the page hides is not printed (nor its condition).
-  const shown = shownDocument((await withIntegrationText(await inlineIncludes(await loadPageDocument(located.page), manifest), { orgId: space.space.orgId, spaceId: space.space.id })).document, visitor);
+  const shown = shownDocument(exported ?? (await exportedDocument(await loadPageDocument(located.page), manifest, space)).document, visitor);
   const document = evaluateDocument(shown, { space: manifest.variables, page: located.page.variables ?? {} });
   const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
   return pageMarkdown(located.page, exportableDocument(document), manifest, {

@@ -9,18 +9,23 @@ import { evaluateCondition } from './conditions.ts';
  */
 type Block = { type?: string; data?: Record<string, unknown>; nodes?: Block[]; fragments?: Block[] };
 
-export function shownNodes<T extends Block>(nodes: T[], context: Record<string, unknown>): T[] {
+/** `nodes` with each `if` block replaced by its content when `shows(expression)`, else dropped with everything in it. */
+function resolveIfBlocks<T extends Block>(nodes: T[], shows: (expression: string) => boolean): T[] {
   return nodes.flatMap((node): T[] => {
     if (node.type === 'if') {
       const expression = typeof node.data?.expression === 'string' ? node.data.expression : '';
-      return evaluateCondition(expression, context) ? shownNodes((node.nodes ?? []) as T[], context) : [];
+      return shows(expression) ? resolveIfBlocks((node.nodes ?? []) as T[], shows) : [];
     }
     if (!node.nodes && !node.fragments) return [node];
     const out = { ...node };
-    if (node.nodes) out.nodes = shownNodes(node.nodes, context);
-    if (node.fragments) out.fragments = shownNodes(node.fragments, context);
+    if (node.nodes) out.nodes = resolveIfBlocks(node.nodes, shows);
+    if (node.fragments) out.fragments = resolveIfBlocks(node.fragments, shows);
     return [out];
   });
+}
+
+export function shownNodes<T extends Block>(nodes: T[], context: Record<string, unknown>): T[] {
+  return resolveIfBlocks(nodes, (expression) => evaluateCondition(expression, context));
 }
 
 /** A document with its adaptive blocks resolved for one visitor. */
@@ -30,12 +35,7 @@ export function shownDocument<D extends { nodes: unknown[] }>(document: D, conte
 
 /** A document without any adaptive block: what every visitor sees, whatever their claims. */
 export function withoutAdaptiveBlocks<D extends { nodes: unknown[] }>(document: D): D {
-  const drop = (nodes: Block[]): Block[] => nodes.flatMap((node) => {
-    if (node.type === 'if') return [];
-    if (!node.nodes && !node.fragments) return [node];
-    return [{ ...node, ...(node.nodes ? { nodes: drop(node.nodes) } : {}), ...(node.fragments ? { fragments: drop(node.fragments) } : {}) }];
-  });
-  return { ...document, nodes: drop(document.nodes as Block[]) };
+  return { ...document, nodes: resolveIfBlocks(document.nodes as Block[], () => false) };
 }
 
 /** The site's customization as one visitor sees it: header links whose condition fails are left out. */

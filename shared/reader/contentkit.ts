@@ -103,6 +103,17 @@ export function webUrl(value: unknown): URL | undefined {
 
 const EXTERNAL = { rel: ['noopener', 'noreferrer', 'nofollow'] };
 
+/** A codeblock's `syntax` when it is a plain language name (it becomes a class name), else undefined. */
+export function codeSyntax(el: Element): string | undefined {
+  return typeof el.syntax === 'string' && /^[\w+#.-]{1,40}$/.test(el.syntax) ? el.syntax : undefined;
+}
+
+/** Where a button leads: the URL of an `@ui.url.open` action; other actions need the integration (undefined). */
+export function buttonUrl(el: Element): URL | undefined {
+  const action = el.onPress as { action?: unknown; url?: unknown } | undefined;
+  return action?.action === '@ui.url.open' ? webUrl(action.url) : undefined;
+}
+
 function inline(node: unknown, depth: number): ElementContent[] {
   if (typeof node === 'string') return [{ type: 'text', value: node }];
   const el = node as Element;
@@ -129,8 +140,7 @@ function inline(node: unknown, depth: number): ElementContent[] {
 
 function button(el: Element): ElementContent {
   const label = String(el.label ?? el.tooltip ?? '');
-  const action = el.onPress as { action?: unknown; url?: unknown } | undefined;
-  const url = action?.action === '@ui.url.open' ? webUrl(action.url) : undefined;
+  const url = buttonUrl(el);
   const className = ['button', el.style === 'primary' ? 'primary' : 'secondary'];
   // Only opening a URL works without the integration: other actions re-render it, left inert.
   return url ? h('a', { href: url.href, className, ...EXTERNAL }, label) : h('span', { className }, label);
@@ -145,7 +155,7 @@ function element(el: Element, helpers: ContentKitHelpers, depth: number): Elemen
     case 'image': return inline(el, depth);
     case 'markdown': return helpers.markdown(String(el.content));
     case 'codeblock': {
-      const syntax = typeof el.syntax === 'string' && /^[\w+#.-]{1,40}$/.test(el.syntax) ? el.syntax : undefined;
+      const syntax = codeSyntax(el);
       return [h('pre', h('code', { className: syntax ? [`language-${syntax}`] : undefined }, String(el.content)))];
     }
     case 'button': return [button(el)];

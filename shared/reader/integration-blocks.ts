@@ -126,8 +126,11 @@ async function renderOne(data: Data, page: { siteId: string; spaceId: string; or
   const parsed = body === undefined ? undefined : parseRenderOutput(body);
   if (!parsed) return { tag: `${integration.version} fallback` };
   const frameSources = integrationSources([policyText(integration.contentSecurityPolicy) ?? '']).get('frame-src') ?? [];
-  return { result: { block: parsed, frameSources }, tag: `${integration.version} ${createHash('sha256').update(body!).digest('base64url')}` };
+  return { result: { block: parsed, frameSources }, tag: renderTag(integration, body!) };
 }
+
+/** What a render shows, for ETags: the integration's version and the answer's hash. */
+const renderTag = (integration: Pick<IntegrationItem, 'version'>, body: string) => `${integration.version} ${createHash('sha256').update(body).digest('base64url')}`;
 
 const propsOf = (data: Data) => (data.props && typeof data.props === 'object' && !Array.isArray(data.props) ? data.props as Record<string, unknown> : {});
 
@@ -150,7 +153,7 @@ export async function cachedBlockRender(data: Data, space: { orgId: string; spac
   const lookup = await cacheLookup(name, block, propsOf(data), space);
   const body = lookup?.cached?.body;
   const parsed = body === undefined ? undefined : parseRenderOutput(body);
-  return parsed ? { block: parsed, tag: `${lookup!.integration.version} ${createHash('sha256').update(body!).digest('base64url')}` } : undefined;
+  return parsed ? { block: parsed, tag: renderTag(lookup!.integration, body!) } : undefined;
 }
 
 /** The runtime's answer, or undefined (refused, failed, late or too large). */

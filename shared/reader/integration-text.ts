@@ -4,7 +4,7 @@ import { unified } from 'unified';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import type { StoredDocument } from '../content/types.ts';
 import { logger } from '../observability/logger.ts';
-import { MAX_CONTENTKIT_DEPTH, webUrl, type ContentKitBlock, type Element } from './contentkit.ts';
+import { buttonUrl, codeSyntax, MAX_CONTENTKIT_DEPTH, webUrl, type ContentKitBlock, type Element } from './contentkit.ts';
 import { cachedBlockRender, collectIntegrationBlocks, integrationBlockKey } from './integration-blocks.ts';
 
 /**
@@ -52,13 +52,9 @@ function chunks(el: Element, depth: number): string[] {
     case 'text':
     case 'link': return paragraph(phrasing(el, depth));
     case 'markdown': return [String(el.content)];
-    case 'codeblock': {
-      const lang = typeof el.syntax === 'string' && /^[\w+#.-]{1,40}$/.test(el.syntax) ? el.syntax : null;
-      return print([{ type: 'code', lang, value: String(el.content) }]);
-    }
+    case 'codeblock': return print([{ type: 'code', lang: codeSyntax(el) ?? null, value: String(el.content) }]);
     case 'button': {
-      const action = el.onPress as { action?: unknown; url?: unknown } | undefined;
-      const url = action?.action === '@ui.url.open' ? webUrl(action.url) : undefined;
+      const url = buttonUrl(el);
       const label = String(el.label ?? el.tooltip ?? '');
       return url && label ? paragraph([{ type: 'link', url: url.href, children: [{ type: 'text', value: label }] }]) : [];
     }
