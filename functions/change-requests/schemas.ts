@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, partialBody, queryBoolean, richDocument } from '../../shared/http/schemas.ts';
 export { organizationParams, spaceParams, changeRequestParams } from '../../shared/http/schemas.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 
 export const reviewParams = v.object({ spaceId: id, changeRequestId: id, reviewId: id });
 export const requestedReviewerParams = v.object({ spaceId: id, changeRequestId: id, userId: id });
 import { changeRequestStatuses } from '../../shared/db/entities/change-request.ts';
 
 /** Spec 8: at most 100 characters (surrounding whitespace removed); may be empty. */
-export const subject = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(100, 'must be at most 100 characters'));
+export const subject = v.pipe(v.string('must be a string'), v.trim(), maxChars(100));
 
 /** Serialized size cap of a stored description (a DynamoDB item holds at most 400 KB). */
 export const MAX_DESCRIPTION_BYTES = 256 * 1024;

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { defaultLevel, id, listQueryEntries, moveContentBody, oneLine, partialBody, queryBoolean } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 
 export const collectionParams = v.object({ collectionId: id });
 
-const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(50, 'must be at most 50 characters'), oneLine);
-const description = v.pipe(v.string('must be a string'), v.maxLength(100, 'must be at most 100 characters'));
+const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), maxChars(50), oneLine);
+const description = v.pipe(v.string('must be a string'), maxChars(100));
 
 export const createCollectionBody = v.strictObject({
   title: v.optional(title),

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { id, listQueryEntries, order, storedSize } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 import { clusterStatuses } from '../../shared/db/entities/conversation.ts';
+import { charCount, maxChars } from '../../shared/http/string-length.ts';
 
 /** Path parameters of the `conversations` group. */
 export const pathParams = v.partial(v.object({
@@ -18,11 +19,11 @@ export const MAX_PARTS = 100;
 export const MAX_PART_BODY = 20_000;
 export const MAX_TOTAL_BODY = 200_000;
 
-const text = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+const text = (max: number) => v.pipe(v.string('must be a string'), maxChars(max));
 
 const part = v.strictObject({
   type: v.literal('message', 'must be "message"'),
-  role: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(50, 'must be at most 50 characters')),
+  role: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), maxChars(50)),
   body: text(MAX_PART_BODY),
 });
 
@@ -42,7 +43,7 @@ export const ingestConversationBody = v.strictObject({
     v.array(part, 'must be an array of parts'),
     v.minLength(1, 'must hold at least one part'),
     v.maxLength(MAX_PARTS, `must hold at most ${MAX_PARTS} parts`),
-    v.check((parts) => parts.reduce((n, p) => n + p.body.length, 0) <= MAX_TOTAL_BODY, `must total at most ${MAX_TOTAL_BODY} characters`),
+    v.check((parts) => parts.reduce((n, p) => n + charCount(p.body), 0) <= MAX_TOTAL_BODY, `must total at most ${MAX_TOTAL_BODY} characters`),
     // Characters are not bytes: 200,000 emoji are 800 KB, twice what one item holds.
     storedSize(),
   ),

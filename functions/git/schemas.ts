@@ -3,6 +3,7 @@ export { spaceParams } from '../../shared/http/schemas.ts';
 import { egressUrl } from '../../shared/net/url-schema.ts';
 import { gitSyncProviders } from '../../shared/presenters/schemas/git-info.ts';
 import { isBranchRef } from '../../shared/git/ref-name.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 
 /** A public http(s) URL (shared/net: checked again when the worker connects), possibly with basic-auth credentials. */
 const repoUrl = egressUrl;
@@ -42,7 +43,7 @@ export const importBody = v.pipe(
 export const exportBody = v.pipe(
   v.object({
     ...common,
-    commitMessage: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters')), ''),
+    commitMessage: v.optional(v.pipe(v.string('must be a string'), maxChars(5000)), ''),
   }),
   v.forward(v.check((body) => body.url !== undefined, 'is required'), ['url']),
   v.forward(v.check((body) => body.ref !== undefined, 'is required'), ['ref']),

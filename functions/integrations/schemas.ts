@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { egressUrl } from '../../shared/net/url-schema.ts';
 import { id, listQueryEntries, MAX_STORED_FIELD_BYTES, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
+import { maxChars, minChars } from '../../shared/http/string-length.ts';
 
 const name = v.pipe(v.string('must be a string'), v.regex(/^[a-zA-Z0-9-_.]+$/, 'must match ^[a-zA-Z0-9-_.]+$'), v.maxLength(100, 'must be at most 100 characters'));
 
@@ -10,6 +11,8 @@ export const integrationParams = v.object({ integrationName: name });
 export const eventParams = v.object({ integrationName: name, eventId: id });
 
 const text = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+/** Text people read (titles, descriptions, labels), counted in characters (shared/http/string-length.ts). */
+const prose = (max: number) => v.pipe(v.string('must be a string'), maxChars(max));
 /** Images go to S3 blobs; the 6 MB body limit bounds them together. */
 const MAX_IMAGE_BASE64 = 2 * 1024 * 1024;
 const base64 = v.pipe(v.string('must be a base64 string'), v.maxLength(MAX_IMAGE_BASE64, 'must be at most 2 MB'), v.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be a base64 string'));
@@ -27,18 +30,18 @@ const category = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9-]+$/, 'm
 
 const icon = v.optional(text(100));
 /** Block and content source titles: 2 to 40 characters (the public IntegrationBlock). */
-const shortTitle = v.pipe(v.string('must be a string'), v.minLength(2, 'must be 2 to 40 characters'), v.maxLength(40, 'must be 2 to 40 characters'));
+const shortTitle = v.pipe(v.string('must be a string'), minChars(2, 'must be 2 to 40 characters'), maxChars(40, 'must be 2 to 40 characters'));
 const block = v.strictObject({
-  id: id, title: shortTitle, description: v.optional(text(500)), icon,
+  id: id, title: shortTitle, description: v.optional(prose(500)), icon,
   urlUnfurl: v.optional(list(text(2048), 20, 'must be an array of URL patterns')),
   markdown: v.optional(v.strictObject({ codeblock: text(100), body: text(1000) })),
 });
 const contentSource = v.strictObject({
-  id: id, title: shortTitle, description: v.optional(text(500)), icon,
+  id: id, title: shortTitle, description: v.optional(prose(500)), icon,
   configuration: v.strictObject({ componentId: id }),
 });
 const configurationProperty = v.looseObject({
-  title: v.optional(text(200)), description: v.optional(text(1000)), type: v.optional(text(50)), default: v.optional(v.unknown()),
+  title: v.optional(prose(200)), description: v.optional(prose(1000)), type: v.optional(text(50)), default: v.optional(v.unknown()),
   completion_url: v.optional(text(2048)), enum: v.optional(list(text(200), 100, 'must be an array of strings')),
 });
 /** Stored in the integration's item: at most 64 KB each (a DynamoDB item holds 400 KB). */
@@ -55,9 +58,9 @@ export const publishBody = v.pipe(v.strictObject({
   // Both names of the public interface; stored as given, run alike (docs/decisions.md, Integrations).
   runtime: v.optional(v.picklist(runtimes, `must be one of ${runtimes.join(', ')}`), 'v1'),
   icon: v.optional(base64),
-  title: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(100, 'must be at most 100 characters')),
-  description: v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters')),
-  summary: v.optional(text(20000)),
+  title: v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), maxChars(100)),
+  description: prose(1000),
+  summary: v.optional(prose(20000)),
   previewImages: v.optional(v.pipe(v.array(base64, 'must be an array of base64 strings'), v.maxLength(5, 'must hold at most 5 images')), []),
   visibility: v.optional(v.picklist(visibilities, `must be one of ${visibilities.join(', ')}`), 'private'),
   target: v.optional(v.picklist(targets, `must be one of ${targets.join(', ')}`), 'all'),
@@ -65,7 +68,7 @@ export const publishBody = v.pipe(v.strictObject({
   categories: v.optional(list(category, 20, 'must be an array of categories'), []),
   blocks: v.optional(list(block, 50, 'must be an array of blocks'), []),
   contentSources: v.optional(list(contentSource, 50, 'must be an array of content sources'), []),
-  externalLinks: v.optional(list(v.strictObject({ url: v.pipe(text(2048), v.url('must be a URL')), label: text(100) }), 20, 'must be an array of links'), []),
+  externalLinks: v.optional(list(v.strictObject({ url: v.pipe(text(2048), v.url('must be a URL')), label: prose(100) }), 20, 'must be an array of links'), []),
   configurations: v.optional(v.strictObject({
     account: v.optional(configurationSchema), space: v.optional(configurationSchema), site: v.optional(configurationSchema),
   }), {}),

@@ -1,13 +1,14 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, nullableRole, order, roles } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 
 export const memberParams = v.object({ organizationId: id, userId: id });
 
 const roleOrGuest = [...roles, 'guest'] as const;
 
 /** Case-insensitive "contains" text of the search and title filters. */
-const containsText = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(256, 'must be at most 256 characters'));
+const containsText = v.pipe(v.string('must be a string'), v.trim(), maxChars(256));
 
 export const listMembersQuery = v.object({
   ...listQueryEntries,

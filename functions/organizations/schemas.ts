@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { id, listQueryEntries, mergeRules, nullableRole, oneLine, partialBody, richDocument } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 export { searchQuery } from '../../shared/http/schemas.ts';
+import { maxChars, minChars } from '../../shared/http/string-length.ts';
 
 export const inviteParams = v.object({ organizationId: id, inviteId: id });
 
@@ -39,8 +40,8 @@ const title = v.pipe(
   v.trim(),
   v.nonEmpty('must not be empty'),
   // The public interface's organization titles are at least 2 characters.
-  v.minLength(2, 'must be at least 2 characters'),
-  v.maxLength(100, 'must be at most 100 characters'),
+  minChars(2),
+  maxChars(100),
   oneLine,
 );
 

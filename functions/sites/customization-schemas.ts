@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { pageActionTypes } from '../../shared/presenters/schemas/site-customization.ts';
 import { FONT_FAMILY, FONT_FORMATS } from '../../shared/reader/font-definitions.ts';
 import { conditionExpression } from '../../shared/http/schemas.ts';
+import { maxChars, minChars } from '../../shared/http/string-length.ts';
 
 /**
  * Bodies of the customization operations, in the public interface's shapes
@@ -13,6 +14,8 @@ import { conditionExpression } from '../../shared/http/schemas.ts';
  */
 
 const str = (max: number) => v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+/** Text a reader sees (titles, messages), counted in characters (shared/http/string-length.ts). */
+const text = (max: number) => v.pipe(v.string('must be a string'), maxChars(max));
 const oneOf = <const T extends readonly string[]>(values: T) => v.picklist(values, `must be one of ${values.join(', ')}`);
 const bool = v.boolean('must be true or false');
 const color = v.pipe(v.string('must be a string'), v.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a hex colour such as #346DDB'));
@@ -28,7 +31,7 @@ const contentRef = v.variant('kind', [
   v.object({ kind: v.literal('page'), page: str(100), space: v.optional(str(100)) }),
   v.object({ kind: v.literal('anchor'), page: str(100), anchor: str(200), space: v.optional(str(100)) }),
 ], 'must be a content reference of kind url, page or anchor');
-const link = v.object({ title: v.pipe(str(128), v.minLength(1, 'must not be empty')), to: contentRef });
+const link = v.object({ title: v.pipe(text(128), v.minLength(1, 'must not be empty')), to: contentRef });
 const links = (max: number) => v.pipe(v.array(link, 'must be an array of links'), v.maxLength(max, `must hold at most ${max} links`));
 
 /**
@@ -79,7 +82,7 @@ const styling = v.object({
 });
 
 const entries = {
-  title: v.optional(v.pipe(str(128), v.minLength(2, 'must be 2 to 128 characters'))),
+  title: v.optional(v.pipe(text(128), minChars(2, 'must be 2 to 128 characters'))),
   styling,
   internationalization: v.object({ locale: oneOf(['en', 'fr', 'es', 'zh', 'ja', 'de', 'nl', 'no', 'pt-br', 'ru']) }),
   favicon: v.union([
@@ -91,7 +94,7 @@ const entries = {
     preset: oneOf(['default', 'bold', 'contrast', 'custom', 'none']),
     logo: v.optional(themedUrl),
     links: v.pipe(v.array(v.object({
-      title: v.pipe(str(128), v.minLength(1, 'must not be empty')),
+      title: v.pipe(text(128), v.minLength(1, 'must not be empty')),
       style: v.optional(oneOf(['link', 'button-primary', 'button-secondary'])),
       to: v.nullable(contentRef),
       links: links(20),
@@ -100,12 +103,12 @@ const entries = {
   }),
   footer: v.object({
     logo: v.optional(themedUrl),
-    groups: v.pipe(v.array(v.object({ title: v.pipe(str(128), v.minLength(1, 'must not be empty')), links: links(20) }), 'must be an array of link groups'), v.maxLength(10, 'must hold at most 10 groups')),
-    copyright: v.optional(str(512)),
+    groups: v.pipe(v.array(v.object({ title: v.pipe(text(128), v.minLength(1, 'must not be empty')), links: links(20) }), 'must be an array of link groups'), v.maxLength(10, 'must hold at most 10 groups')),
+    copyright: v.optional(text(512)),
   }),
   announcement: v.optional(v.object({
     enabled: bool,
-    message: v.pipe(v.string('must be a string'), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters')),
+    message: v.pipe(v.string('must be a string'), minChars(2, 'must be 2 to 128 characters'), maxChars(128, 'must be 2 to 128 characters')),
     link: v.optional(link),
     style: oneOf(['info', 'warning', 'danger', 'success']),
   })),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { conditionExpression, id, listQueryEntries, oneLine, partialBody, queryBoolean, storedSize } from '../../shared/http/schemas.ts';
+import { maxChars, minChars } from '../../shared/http/string-length.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
 import { siteTypes, siteVisibilities } from '../../shared/db/entities/site.ts';
 
@@ -11,7 +12,7 @@ export const groupSectionParams = v.object({ organizationId: id, siteId: id, sit
 export const shareLinkParams = v.object({ organizationId: id, siteId: id, shareLinkId: id });
 
 const str = () => v.string('must be a string');
-const siteTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'), oneLine);
+const siteTitle = v.pipe(str(), v.trim(), minChars(2, 'must be 2 to 128 characters'), maxChars(128, 'must be 2 to 128 characters'), oneLine);
 const visibility = v.picklist(siteVisibilities, `must be one of ${siteVisibilities.join(', ')}`);
 const basename = v.pipe(str(), v.maxLength(100, 'must be at most 100 characters'), v.regex(/^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/, 'must be 1 to 100 letters, digits, dots, dashes, underscores or tildes'));
 const proxyOrigin = v.pipe(str(), v.maxLength(512, 'must be at most 512 characters'), v.regex(/^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/, 'must be a host followed by one or more path segments, e.g. example.com/docs'));
@@ -25,7 +26,7 @@ const siteType = v.picklist(siteTypes, `must be one of ${siteTypes.join(', ')}`)
 export const listSitesQuery = v.object({
   ...listQueryEntries,
   space: v.optional(id),
-  title: v.optional(v.pipe(str(), v.maxLength(128, 'must be at most 128 characters'))),
+  title: v.optional(v.pipe(str(), maxChars(128))),
   published: v.optional(queryBoolean),
   /** One type, or several with a repeated `type` parameter (the public interface's array, as its client sends it). */
   type: v.optional(v.pipe(
@@ -79,7 +80,7 @@ export const moveSiteSpaceBody = v.strictObject({
   ], 'must be {before: {type: site-space, siteSpace}} or {after: {type: site-space, siteSpace}}')),
 });
 
-const sectionTitle = v.pipe(str(), v.trim(), v.minLength(2, 'must be 2 to 128 characters'), v.maxLength(128, 'must be 2 to 128 characters'), oneLine);
+const sectionTitle = v.pipe(str(), v.trim(), minChars(2, 'must be 2 to 128 characters'), maxChars(128, 'must be 2 to 128 characters'), oneLine);
 
 export const createSectionBody = v.strictObject({
   spaceId: id,
@@ -93,7 +94,7 @@ export const updateSectionBody = partialBody({
   defaultSiteSpace: v.optional(id),
   condition: v.optional(condition),
   icon: v.optional(v.nullable(icon)),
-  description: v.optional(v.nullable(v.pipe(str(), v.maxLength(256, 'must be at most 256 characters')))),
+  description: v.optional(v.nullable(v.pipe(str(), maxChars(256)))),
 });
 
 const sectionPointer = v.strictObject({ type: v.literal('site-section', 'must be "site-section"'), siteSection: id });
@@ -104,7 +105,7 @@ export const moveSectionBody = v.strictObject({
   ], 'must be {before: {type: site-section, siteSection}} or {after: {type: site-section, siteSection}}')),
 });
 
-const groupTitle = v.pipe(str(), v.trim(), v.minLength(1, 'must be 1 to 100 characters'), v.maxLength(100, 'must be 1 to 100 characters'), oneLine);
+const groupTitle = v.pipe(str(), v.trim(), v.minLength(1, 'must be 1 to 100 characters'), maxChars(100, 'must be 1 to 100 characters'), oneLine);
 
 export const createGroupBody = v.strictObject({
   title: groupTitle,
@@ -120,7 +121,7 @@ export const updateGroupBody = partialBody({
 
 export const addGroupSectionBody = v.strictObject({ sectionId: id });
 
-const shareLinkName = v.pipe(str(), v.trim(), v.maxLength(50, 'must be at most 50 characters'));
+const shareLinkName = v.pipe(str(), v.trim(), maxChars(50));
 export const createShareLinkBody = v.strictObject({ name: shareLinkName });
 export const updateShareLinkBody = partialBody({
   active: v.optional(v.boolean('must be a boolean')),

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { id } from '../../shared/http/schemas.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 import { badRequest } from '../../shared/http/errors.ts';
 import type { SiteSearchScope } from '../../shared/content/search/site-scope.ts';
 
@@ -34,7 +35,7 @@ export const siteSearchBody = v.strictObject({
   query: v.pipe(
     v.optional(v.string('must be a string'), ''),
     v.nonEmpty('is required'),
-    v.maxLength(512, 'must be at most 512 characters'),
+    maxChars(512),
   ),
   scope: v.optional(scope),
   mode: v.optional(v.picklist(['specific', 'current', 'all'], 'must be specific, current or all')),

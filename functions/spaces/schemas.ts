@@ -2,8 +2,9 @@ import * as v from 'valibot';
 import { defaultLevel, emojiOrEmpty, id, oneLine, listQueryEntries, mergeRules, moveContentBody, partialBody } from '../../shared/http/schemas.ts';
 export { organizationParams, spaceParams } from '../../shared/http/schemas.ts';
 import { translationLanguages } from '../translations/schemas.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 
-const title = v.pipe(v.string('must be a string'), v.trim(), v.maxLength(50, 'must be at most 50 characters'), oneLine);
+const title = v.pipe(v.string('must be a string'), v.trim(), maxChars(50), oneLine);
 /** null (or an empty string) removes the space's emoji. */
 const emoji = v.nullable(emojiOrEmpty);
 /** The public interface's TranslationLanguage, the type of a Space's `language` (the same list translations take). */

@@ -1,10 +1,11 @@
 import * as v from 'valibot';
 import { id, listQueryEntries, oneLine } from '../../shared/http/schemas.ts';
 export { organizationParams } from '../../shared/http/schemas.ts';
+import { maxChars } from '../../shared/http/string-length.ts';
 
 export const teamParams = v.object({ organizationId: id, teamId: id });
 
-const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), v.maxLength(64, 'must be at most 64 characters'), oneLine);
+const title = v.pipe(v.string('must be a string'), v.trim(), v.nonEmpty('must not be empty'), maxChars(64), oneLine);
 
 export const MAX_TEAM_MEMBERS_PER_REQUEST = 1000;
 
@@ -23,5 +24,5 @@ export const listTeamsQuery = v.object({
   /** A member id: only the teams that member can manage. */
   owner: v.optional(id),
   /** Case-insensitive "contains" on the title. */
-  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.maxLength(64, 'must be at most 64 characters'))),
+  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), maxChars(64))),
 });

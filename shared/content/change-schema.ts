@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { conditionExpression, emojiOrEmpty, id, oneLine } from '../http/schemas.ts';
+import { maxChars } from '../http/string-length.ts';
 import { documentLimitsCheck, pageDocumentLimits } from './limits.ts';
 import { markdownPrecheck } from './markdown/limits.ts';
 import { egressUrl } from '../net/url-schema.ts';
@@ -16,11 +17,11 @@ const slug = v.pipe(v.string('must be a string'), v.regex(/^[a-z0-9]+(?:[-_.][a-
  * visibility condition here (docs/decisions.md, "Content changes: a page's `condition`").
  */
 const pageMetadata = {
-  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(250, 'must be at most 250 characters'), oneLine)),
+  title: v.optional(v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), maxChars(250), oneLine)),
   slug: v.optional(slug),
   emoji: v.optional(emojiOrEmpty),
   icon: v.optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
-  description: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1000, 'must be at most 1000 characters'))),
+  description: v.optional(v.pipe(v.string('must be a string'), maxChars(1000))),
   hidden: v.optional(v.boolean('must be a boolean')),
   noIndex: v.optional(v.boolean('must be a boolean')),
   noRobotsIndex: v.optional(v.boolean('must be a boolean')),
@@ -55,7 +56,7 @@ const ref = v.pipe(v.string('must be a string'), v.regex(/^[A-Za-z0-9_-]{1,64}$/
 const fileInput = v.pipe(
   v.strictObject({
     ref: v.optional(ref),
-    name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(256, 'must be at most 256 characters')),
+    name: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), maxChars(256)),
     contentType: v.optional(v.pipe(v.string(), v.regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type'))),
     base64: v.optional(v.pipe(v.string('must be a string'), v.base64('must be base64'), v.maxLength(1_400_000, 'must decode to at most 1 MB'))),
     url: v.optional(egressUrl),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import { pathParamNames, type Operation, type RequiredRole } from './declare.ts';
+import { charLimitOf } from './string-length.ts';
 
 /**
  * The service's own OpenAPI 3.1 description, built from the operation declarations
@@ -13,10 +14,20 @@ import { pathParamNames, type Operation, type RequiredRole } from './declare.ts'
 
 type Json = Record<string, unknown>;
 
+/** maxChars/minChars (shared/http/string-length.ts) are checks to valibot; they count as JSON Schema's maxLength/minLength do. */
+function overrideAction({ valibotAction, jsonSchema }: { valibotAction: unknown; jsonSchema: JsonSchema }): JsonSchema | undefined {
+  const limit = charLimitOf(valibotAction);
+  if (!limit) return undefined;
+  const bounded = { ...jsonSchema };
+  if (limit.maxLength !== undefined) bounded.maxLength = Math.min(jsonSchema.maxLength ?? Infinity, limit.maxLength);
+  if (limit.minLength !== undefined) bounded.minLength = Math.max(jsonSchema.minLength ?? 0, limit.minLength);
+  return bounded;
+}
+
 /** Requests are described as callers write them (query values as strings, before coercion). */
-const requestConversion: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' };
+const requestConversion: ConversionConfig = { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore', overrideAction };
 /** Answers are described as the service writes them. */
-const responseConversion: ConversionConfig = { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore' };
+const responseConversion: ConversionConfig = { target: 'draft-2020-12', typeMode: 'output', errorMode: 'ignore', overrideAction };
 
 const errorSchema = {
   type: 'object',

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { MAX_CURSOR_LENGTH } from './cursor.ts';
 import { EMOJI_MAX_LENGTH, isEmoji } from '../content/emoji.ts';
+import { maxChars } from './string-length.ts';
 
 /** Shared valibot pieces used by every group's schemas.ts. */
 
@@ -106,7 +107,7 @@ export const searchQuery = v.object({
   query: v.pipe(
     v.optional(v.string('must be a string'), ''),
     v.nonEmpty('is required'),
-    v.maxLength(512, 'must be at most 512 characters'),
+    maxChars(512),
   ),
 });
 
@@ -149,7 +150,7 @@ const simpleRule = v.object({
 const customRule = v.object({
   rule: v.literal('custom'),
   expression: v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters')),
-  message: v.optional(v.pipe(v.string('must be a string'), v.maxLength(1024, 'must be at most 1024 characters'))),
+  message: v.optional(v.pipe(v.string('must be a string'), maxChars(1024))),
 });
 const mergeRuleList = v.object({
   type: v.literal('rules'),

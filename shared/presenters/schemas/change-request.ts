@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { changeRequestStatuses } from '../../db/entities/change-request.ts';
 import { countSchema, richDocumentSchema, timestampSchema, urlSchema } from './common.ts';
 import { userSchema } from './user.ts';
+import { maxChars } from '../../http/string-length.ts';
 
 /** ChangeRequest (spec 2.9). */
 export const changeRequestSchema = v.object({
@@ -10,7 +11,7 @@ export const changeRequestSchema = v.object({
   /** Incremental per space. */
   number: v.pipe(v.number(), v.integer(), v.minValue(1)),
   status: v.picklist(changeRequestStatuses),
-  subject: v.pipe(v.string(), v.maxLength(100)),
+  subject: v.pipe(v.string(), maxChars(100)),
   description: v.optional(richDocumentSchema),
   createdBy: userSchema,
   createdAt: timestampSchema,

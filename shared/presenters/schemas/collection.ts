@@ -1,12 +1,13 @@
 import * as v from 'valibot';
 import { defaultLevelSchema, urlSchema } from './common.ts';
+import { maxChars } from '../../http/string-length.ts';
 
 /** Collection (spec 2.6). */
 export const collectionSchema = v.object({
   object: v.literal('collection'),
   id: v.string(),
-  title: v.pipe(v.string(), v.maxLength(50)),
-  description: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  title: v.pipe(v.string(), maxChars(50)),
+  description: v.optional(v.pipe(v.string(), maxChars(100))),
   organization: v.string(),
   parent: v.optional(v.string()),
   defaultLevel: defaultLevelSchema,

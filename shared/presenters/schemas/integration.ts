@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { urlSchema } from './common.ts';
 import { organizationSchema } from './organization.ts';
+import { maxChars, minChars } from '../../http/string-length.ts';
 
-const blockTitle = v.pipe(v.string(), v.minLength(2), v.maxLength(40));
+const blockTitle = v.pipe(v.string(), minChars(2), maxChars(40));
 
 /** An integration's block (spec 2.13): a UI component, optionally unfurling URLs. */
 export const integrationBlockSchema = v.object({

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { contentRefSchema, urlSchema } from './common.ts';
 import { FONT_FORMATS } from '../../reader/font-definitions.ts';
+import { maxChars, minChars } from '../../http/string-length.ts';
 
 const themed = <T extends v.GenericSchema>(value: T) => v.object({ light: value, dark: value });
 const color = themed(v.string());
@@ -59,7 +60,7 @@ export const siteCustomizationSchema = v.object({
   }),
   announcement: v.optional(v.object({
     enabled: v.boolean(),
-    message: v.pipe(v.string(), v.minLength(2), v.maxLength(128)),
+    message: v.pipe(v.string(), minChars(2), maxChars(128)),
     link: v.optional(link),
     style: v.picklist(['info', 'warning', 'danger', 'success']),
   })),

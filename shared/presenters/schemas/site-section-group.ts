@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { siteSectionSchema, type SiteSectionOutput } from './site-section.ts';
 import { siteSpaceSchema } from './site-space.ts';
+import { maxChars } from '../../http/string-length.ts';
 
 export interface SiteSectionGroupOutput {
   object: 'site-section-group';
@@ -19,7 +20,7 @@ export interface SiteSectionGroupOutput {
 export const siteSectionGroupSchema: v.GenericSchema<SiteSectionGroupOutput> = v.object({
   object: v.literal('site-section-group'),
   id: v.string(),
-  title: v.pipe(v.string(), v.minLength(1), v.maxLength(100)),
+  title: v.pipe(v.string(), v.minLength(1), maxChars(100)),
   sectionGroup: v.optional(v.string()),
   icon: v.optional(v.pipe(v.string(), v.maxLength(50))),
   draft: v.boolean(),

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { siteTypes, siteVisibilities } from '../../db/entities/site.ts';
 import { defaultLevelSchema, timestampSchema, urlSchema } from './common.ts';
+import { maxChars, minChars } from '../../http/string-length.ts';
 
 /** What the caller may do with a site (public `Site.permissions`). */
 const sitePermissionsSchema = v.object({
@@ -18,7 +19,7 @@ export const siteSchema = v.object({
   id: v.string(),
   type: v.picklist(siteTypes),
   appliedType: v.picklist(siteTypes),
-  title: v.pipe(v.string(), v.minLength(2), v.maxLength(128)),
+  title: v.pipe(v.string(), minChars(2), maxChars(128)),
   basename: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))),
   proxy: v.optional(v.object({ origin: v.string(), target: v.string() })),
   visibility: v.picklist(siteVisibilities),

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { isStoredSizeCheck } from '../../../shared/http/schemas.ts';
+import { charLimitOf } from '../../../shared/http/string-length.ts';
 
 /**
  * Paths of a valibot schema where a string, array, record or free-form value has no
@@ -27,7 +28,8 @@ export function unboundedPaths(schema: AnySchema, path = 'body', seen = new Set<
   function ownPaths(): string[] {
   switch (schema.type) {
     case 'string':
-      return [...actions].some((a) => lengthBounds.has(a)) || nowSized ? [] : [path];
+      // maxChars(n) bounds a string too (to 2n code units).
+      return [...actions].some((a) => lengthBounds.has(a)) || pipe.some((p) => charLimitOf(p)?.maxLength !== undefined) || nowSized ? [] : [path];
     case 'array':
       return [...(actions.has('max_length') || actions.has('length') || nowSized ? [] : [path]), ...walk(schema.item!, `${path}[]`)];
     case 'record':
