@@ -124,7 +124,7 @@ describe('authentication cache', () => {
     const space = await createSpace(api, org, { title: 'Expiry' });
     const user = await newUser('Expiring');
     await addMember(org.id, user.user, 'read');
-    const token = await createAccessToken(user.user.id, 'sso', undefined, nowEpochSeconds() + 3);
+    const token = await createAccessToken(user.user.id, 'sso', { expiresAt: nowEpochSeconds() + 3 });
     settle();
     expect((await api.request('GET', `/spaces/${space.id}`, { token })).status).toBe(200);
     expect(roundTrips(await api.request('GET', `/spaces/${space.id}`, { token }))).toBe('1');

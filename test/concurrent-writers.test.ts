@@ -11,6 +11,10 @@ import { runTranslationJob } from '../shared/commands/translations/run.ts';
 import { translationEntity } from '../shared/db/entities/translation.ts';
 import type { Translator } from '../shared/translate/translator.ts';
 import { createChangeRequest, createCollection, createSpace, createTranslation } from './support/factories.ts';
+import { integrationClient, publishScript, uniqueName } from './support/integrations.ts';
+import { buildFixture } from './fixtures/integrations/build.ts';
+import { installationEntity, integrationEntity } from '../shared/db/entities/integration.ts';
+import { mintInstallationToken } from '../shared/integrations/installation-token.ts';
 
 /**
  * "Concurrent writers lose nothing": many clients write the same thing at once, over real
@@ -592,4 +596,24 @@ describe('members and teams', () => {
     successesOrConflicts(results);
     expect(roles).toContain((await getRecord(memberEntity.key({ orgId: org.id, userId: member.user.id })))!.role);
   });
+});
+
+describe('writers with an integration\'s installation token', () => {
+  it('10 batches into one change request at once all land: a retried edit keeps the token\'s membership', async () => {
+    const org = await newOrg();
+    const space = await createSpace(api, org);
+    const cr = await createChangeRequest(api, org, space);
+    const name = uniqueName('writer');
+    await publishScript(api, org, name, await buildFixture('hello'), { scopes: ['space:content:read', 'space:content:write'] });
+    const installation = (await integrationClient(api, org.admin.token).integrations.installIntegration(name, { organization: org.id } as never)).data;
+    const token = await mintInstallationToken((await integrationEntity.get({ name }))!, (await installationEntity.get({ name, installationId: installation.id }))!);
+    const names = Array.from({ length: 10 }, (_, i) => `From integration ${i}`);
+    // Edits racing on one change request start over after a conflict (a fresh record loader);
+    // the installation's membership exists only in the request, not in the table.
+    const results = await Promise.all(names.map((title) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, {
+      token, body: { changes: [{ operation: 'insert_page', title, document: { markdown: `${title}.\n` } }] },
+    })));
+    expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status !== 200)?.body)).toEqual(names.map(() => 200));
+    expect(titles(await pagesOf(org, space.id, cr.id)).sort()).toEqual(['Untitled', ...names].sort());
+  }, 60_000);
 });

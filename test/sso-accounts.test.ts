@@ -8,6 +8,11 @@ import { tokenEntity } from '../shared/db/entities/token.ts';
 import { userEntity } from '../shared/db/entities/user.ts';
 import { randomId } from '../shared/ids.ts';
 import { run } from '../shared/db/writes.ts';
+import { sha256Hex } from '../shared/ids.ts';
+import { createAccessToken } from '../shared/commands/tokens/create.ts';
+import { nowEpochSeconds } from '../shared/clock.ts';
+import { createSpace } from './support/factories.ts';
+import { publishedSite } from './support/reader-site.ts';
 
 /**
  * Which accounts an organization's identity provider may sign in. Any admin can create an
@@ -70,12 +75,19 @@ describe('SAML login and accounts of other organizations', () => {
     expect(userEntity.fromRecord((await getRecord(userEntity.key({ userId: minted.body.user.id })))!).emailVerified).toBe(false);
     expect(await getRecord(memberEntity.key({ orgId: org.id, userId: minted.body.user.id }))).toBeDefined();
 
-    const join = await api.request('POST', `/orgs/${targetOrg.id}/join`, { token: minted.body.token });
+    // The SSO token opens its organization only; a token of the account's own (made by the
+    // admin CLI, say) still cannot join by a domain whose ownership the email never proved.
+    const bound = await api.request('POST', `/orgs/${targetOrg.id}/join`, { token: minted.body.token });
+    expect(bound.status).toBe(403);
+    const ownToken = await createAccessToken(minted.body.user.id, 'own');
+    const join = await api.request('POST', `/orgs/${targetOrg.id}/join`, { token: ownToken });
     expect(join.status).toBe(400);
     expect(await getRecord(memberEntity.key({ orgId: targetOrg.id, userId: minted.body.user.id }))).toBeUndefined();
-    const listed = await api.request('GET', `/email-domains/${domain}/orgs`, { token: minted.body.token });
-    expect(listed.status).toBe(200);
-    expect(listed.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+    for (const token of [minted.body.token, ownToken]) {
+      const listed = await api.request('GET', `/email-domains/${domain}/orgs`, { token });
+      expect(listed.status).toBe(200);
+      expect(listed.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
+    }
   });
 
   it('refuses a disabled member and signs a removed one in no more, changing nothing', async () => {
@@ -101,5 +113,65 @@ describe('SAML login and accounts of other organizations', () => {
     const removed = await ssoLogin(provider, first.body.user.email);
     expect(removed.status).toBe(403);
     expect(await getRecord(key)).toBeUndefined();
+  });
+});
+
+describe('what an SSO token opens', () => {
+  it('the organization whose identity provider signed the login, and none of the person\'s others', async () => {
+    const domain = `both-${randomId(6).toLowerCase()}.example`;
+    const home = await newOrg('Home Corp');
+    const person = await newUser('Dual Member', `dual.${randomId(6).toLowerCase()}@${domain}`);
+    await addMember(home.id, person.user, 'admin');
+    expect((await api.request('PATCH', `/orgs/${home.id}`, { token: home.admin.token, body: { emailDomains: [domain] } })).status).toBe(200);
+    const homeSpace = await createSpace(api, home, { title: 'Home secrets' });
+    const homeSite = await publishedSite(api, home, [homeSpace.id], 'visitor-auth');
+    // The person also joined an organization whose admin runs its own IdP.
+    const { org: other, provider } = await attackerOrgClaiming(domain);
+    await addMember(other.id, person.user, 'read');
+
+    const login = await ssoLogin(provider, person.user.email);
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const token = login.body.token as string;
+    expect((await getRecord(tokenEntity.key({ hash: sha256Hex(token) })))!).toMatchObject({ userId: person.user.id, orgId: other.id });
+
+    expect((await api.request('GET', `/orgs/${other.id}`, { token })).status).toBe(200);
+    // The other organization's IdP does not speak for the person at home: as to a non-member.
+    expect((await api.request('GET', `/orgs/${home.id}`, { token })).status).toBe(404);
+    expect((await api.request('GET', `/orgs/${home.id}/members`, { token })).status).toBe(404);
+    expect((await api.request('GET', `/spaces/${homeSpace.id}`, { token })).status).toBe(404);
+    expect((await api.request('PATCH', `/spaces/${homeSpace.id}`, { token, body: { title: 'Taken over' } })).status).toBe(404);
+    expect((await api.request('GET', `/spaces/${homeSpace.id}`, { token: home.admin.token })).body.title).toBe('Home secrets');
+    const listed = await api.request('GET', '/orgs', { token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((o: { id: string }) => o.id)).toEqual([other.id]);
+    const byDomain = await api.request('GET', `/email-domains/${domain}/orgs`, { token });
+    expect(byDomain.body.organizations.map((o: { id: string }) => o.id)).toEqual([other.id]);
+    const join = await api.request('POST', `/orgs/${home.id}/join`, { token });
+    expect(join.status).toBe(403);
+    expect(join.body.error.message).toBe(`This token comes from the SSO login of organization ${other.id} and opens that organization only`);
+    const key = await fetch(`${homeSite.url}/~visitor-key`, { headers: { authorization: `Bearer ${token}` } });
+    expect(key.status).toBe(404);
+    expect(await key.json()).toEqual({ error: { code: 404, message: `No site found with id ${homeSite.id}` } });
+
+    // The person's own token still opens both.
+    expect((await api.request('GET', `/orgs/${home.id}`, { token: person.token })).status).toBe(200);
+    expect((await api.request('GET', '/orgs', { token: person.token })).body.items.map((o: { id: string }) => o.id).sort()).toEqual([home.id, other.id].sort());
+    expect((await api.request('GET', `/email-domains/${domain}/orgs`, { token: person.token })).body.organizations).toHaveLength(2);
+    expect((await fetch(`${homeSite.url}/~visitor-key`, { headers: { authorization: `Bearer ${person.token}` } })).status).toBe(200);
+  });
+
+  it('an expired SSO token no longer reads a site\'s visitor key (the reader authenticates as the API does)', async () => {
+    const domain = `key-${randomId(6).toLowerCase()}.example`;
+    const { org, provider } = await attackerOrgClaiming(domain);
+    const space = await createSpace(api, org, { title: 'Docs' });
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const login = await ssoLogin(provider, `admin.${randomId(6).toLowerCase()}@${domain}`);
+    expect(login.status).toBe(200);
+    const url = `${site.url}/~visitor-key`;
+    expect((await fetch(url, { headers: { authorization: `Bearer ${login.body.token}` } })).status).toBe(200);
+    await run(tokenEntity.update({ hash: sha256Hex(login.body.token) }, { set: { expiresAt: nowEpochSeconds() - 1 } }));
+    const expired = await fetch(url, { headers: { authorization: `Bearer ${login.body.token}` } });
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toEqual({ error: { code: 401, message: 'The access token has expired' } });
   });
 });

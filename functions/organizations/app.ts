@@ -1,3 +1,4 @@
+import { opensOrganization, refuseOutsideBinding } from '../../shared/http/token-binding.ts';
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import type { AppEnv } from '../../shared/http/env.ts';
@@ -6,7 +7,7 @@ import * as op from './operations.ts';
 import { serviceDescription } from '../../shared/http/service-description.ts';
 import { operations } from '../catalogue.ts';
 import { health } from '../../shared/http/health.ts';
-import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
+import { ApiError, badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
 import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
 import { policies } from '../../shared/policies/index.ts';
 import { isActiveMember, isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
@@ -42,6 +43,15 @@ const routes = operationRoutes();
  */
 route(routes, op.listOrganizationsForAuthenticatedUser, async (c) => {
   const { page, limit } = c.req.valid('query');
+  // A token bound to one organization (an SSO login's) lists that one, where the user is a member.
+  const { orgId } = c.get('caller');
+  if (orgId !== undefined) {
+    const bound = await loadOrgAccess(c.var.scope, orgId).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return undefined; // no longer a member
+      throw error;
+    });
+    return c.json(presentList(bound ? [presentOrganization(bound.org, { role: bound.role })] : [], undefined));
+  }
   const result = await memberEntity.query.byUser({ userId: c.get('caller').userId }, { where: (w) => w.ne('disabled', true) })
     .page({ limit, cursor: page });
   const members = result.items;
@@ -92,6 +102,7 @@ route(routes, op.deleteOrganizationInviteById, async (c) => {
 route(routes, op.joinOrganization, async (c) => {
   const { organizationId } = c.req.valid('param');
   const userId = c.get('caller').userId;
+  refuseOutsideBinding(c.get('caller'), organizationId);
   const loader = c.get('loader');
   const orgKey = organizationEntity.key({ orgId: organizationId });
   const memberKey = memberEntity.key({ orgId: organizationId, userId });
@@ -173,7 +184,8 @@ route(routes, op.getOrganizationsForEmailDomain, async (c) => {
   const { emailDomain } = c.req.valid('param');
   const userId = c.get('caller').userId;
   const result = await emailDomainEntity.query.byDomain({ domain: emailDomain }).page({ limit: MAX_PAGE_SIZE });
-  const orgIds = result.items.map((d) => d.orgId);
+  // A token bound to one organization sees that one only, the others it could join among them.
+  const orgIds = result.items.map((d) => d.orgId).filter((orgId) => opensOrganization(c.get('caller'), orgId));
   const loader = c.get('loader');
   const userKey = userEntity.key({ userId });
   await loader.load([

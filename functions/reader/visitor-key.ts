@@ -1,33 +1,39 @@
-import type { Hono } from 'hono';
-import { tokenEntity } from '../../shared/db/entities/token.ts';
-import { memberEntity } from '../../shared/db/entities/member.ts';
+import { Hono } from 'hono';
+import * as v from 'valibot';
 import { siteEntity } from '../../shared/db/entities/site.ts';
-import { sha256Hex } from '../../shared/ids.ts';
 import { siteVisitorKey } from '../../shared/reader/visitor.ts';
 import { readerBaseUrl } from '../../shared/reader/site.ts';
-import * as v from 'valibot';
 import { siteIdSchema } from './schemas.ts';
-import { isActiveMember } from '../../shared/policies/access.ts';
+import { loadOrgAccess } from '../../shared/policies/access.ts';
+import { authenticate } from '../../shared/http/auth.ts';
+import type { AppEnv } from '../../shared/http/env.ts';
+import { ApiError, errorResponse, forbidden, notFound } from '../../shared/http/errors.ts';
+import { integrationOfUserId } from '../../shared/integrations/installation-user.ts';
 
 /**
  * GET /s/{siteId}/~visitor-key (beyond the spec): the HS256 key a site owner signs visitor
  * JWTs with for a `visitor-auth` site. Organization admins only, with their API token
- * (`Authorization: Bearer`); JSON answers, never cached.
+ * (`Authorization: Bearer`), authenticated as every API request is (shared/http/auth.ts:
+ * expiry, revocation, failure counts, a token bound to another organization); JSON
+ * answers, never cached.
  */
 export function mountVisitorKey(app: Hono) {
-  app.get('/s/:siteId/~visitor-key', async (c) => {
+  const keys = new Hono<AppEnv>();
+  keys.onError((error, c) => errorResponse(c, error));
+  keys.get('/:siteId/~visitor-key', async (c, next) => {
     c.header('Cache-Control', 'private, no-store');
-    const error = (status: 401 | 403 | 404, message: string) => c.json({ error: { code: status, message } }, status);
+    await next();
+  }, authenticate, async (c) => {
     const siteId = c.req.param('siteId');
-    const token = /^Bearer\s+([A-Za-z0-9._~+/=-]{8,512})\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!token) return error(401, 'An organization admin\'s API token is required (Authorization: Bearer <token>)');
-    const accessToken = await tokenEntity.get({ hash: sha256Hex(token) });
-    if (!accessToken || accessToken.revokedAt) return error(401, 'The access token is unknown or has been revoked');
+    const missing = () => notFound(`No site found with id ${siteId}`);
     const site = v.is(siteIdSchema, siteId) ? await siteEntity.get({ siteId }) : undefined;
-    if (!site) return error(404, `No site found with id ${siteId}`);
-    const member = await memberEntity.get({ orgId: site.orgId, userId: accessToken.userId });
-    if (!member || !isActiveMember(member)) return error(404, `No site found with id ${siteId}`);
-    if (member.role !== 'admin') return error(403, 'Only organization admins can read a site\'s visitor signing key');
+    if (!site) throw missing();
+    // An integration's installation token acts as a synthetic member, never as an admin here.
+    if (integrationOfUserId(c.get('caller').userId)) throw forbidden('Integration tokens cannot read a site\'s visitor signing key');
+    const { role } = await loadOrgAccess(c.var.scope, site.orgId).catch((error: unknown) => {
+      throw error instanceof ApiError && error.status === 404 ? missing() : error;
+    });
+    if (role !== 'admin') throw forbidden('Only organization admins can read a site\'s visitor signing key');
     return c.json({
       object: 'site-visitor-key',
       siteId: site.id,
@@ -36,4 +42,5 @@ export function mountVisitorKey(app: Hono) {
       usage: `Sign a JWT (HS256) with this key as UTF-8 bytes; send visitors to ${readerBaseUrl(site.id)}?jwt_token=<jwt>. Its claims are visitor.claims.* in adaptive content conditions.`,
     });
   });
+  app.route('/s', keys);
 }

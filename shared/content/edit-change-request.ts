@@ -4,7 +4,6 @@ import { nowIso } from '../clock.ts';
 import { transact } from '../db/writes.ts';
 import { TransactionConflict } from '../db/errors.ts';
 import { conflictPause } from '../commands/retry.ts';
-import { RecordLoader } from '../http/loader.ts';
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import { changeRequestRevisionWrite } from '../commands/change-requests/update.ts';
 import { loadChangeRequestContent } from './change-request-content.ts';
@@ -45,7 +44,7 @@ export async function editChangeRequestContent<R>(
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0) {
       await conflictPause(attempt - 1);
-      request.loader = new RecordLoader();
+      request.loader = request.loader.startOver();
     }
     const content = await loadChangeRequestContent(request, spaceId, changeRequestId);
     const { changeRequest: cr, space } = content;

@@ -4,6 +4,7 @@ import { tokenEntity } from '../db/entities/token.ts';
 import { RecordLoader } from './loader.ts';
 import { admitInstallationToken, type IntegrationGrant } from '../integrations/installation-token.ts';
 import { scopeOf } from './scope.ts';
+import { bindToOrganization } from './token-binding.ts';
 import { prefetchKeys } from './prefetch.ts';
 import { hintedKeys, rememberTokenUser } from './key-hints.ts';
 import { unauthorized } from './errors.ts';
@@ -51,9 +52,11 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
   enforceTokenLimit(c, tokenCount);
   // An integration's installation token: the operation's scope, and the membership it acts with.
   if (token.integration) admitInstallationToken(c.get('operation'), token.integration as IntegrationGrant, token.userId as string, loader);
+  const orgId = token.orgId as string | undefined;
+  if (orgId !== undefined) bindToOrganization(loader, token.userId as string, orgId);
   rememberTokenUser(tokenHash, token.userId as string);
   c.set('loader', loader);
-  c.set('caller', { userId: token.userId as string, tokenHash });
+  c.set('caller', { userId: token.userId as string, tokenHash, ...(orgId !== undefined ? { orgId } : {}) });
   c.set('scope', scopeOf(c));
   await next();
 });

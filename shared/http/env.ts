@@ -8,6 +8,8 @@ export interface Caller {
   userId: string;
   /** sha256 of the bearer token in use. */
   tokenHash: string;
+  /** The one organization the token opens (SSO tokens: shared/http/token-binding.ts); absent: all of the user's. */
+  orgId?: string;
 }
 
 /** Hono environment shared by every group's app. */

@@ -10,6 +10,9 @@ import { cachedRecord, keepRecords } from './auth-cache.ts';
  */
 export class RecordLoader {
   private readonly cache = new Map<string, StoredRecord | null>();
+  /** What the request's credential brings (prime, hide): kept when a command starts over. */
+  private readonly seeds: Array<[Key, StoredRecord]> = [];
+  private hidden?: (key: Key) => boolean;
 
   /**
    * Fetches every key not cached yet in one batch (one GetItem when one key is missing:
@@ -54,14 +57,32 @@ export class RecordLoader {
     return this.peek(key);
   }
 
-  /** Cached record (loaded before), or undefined. */
+  /** Cached record (loaded before), or undefined; never a record the credential may not see. */
   peek(key: Key): StoredRecord | undefined {
+    if (this.hidden?.(key)) return undefined;
     return this.cache.get(keyString(key)) ?? undefined;
   }
 
-  /** Seeds a record the request already knows (an installation token's membership). */
+  /** Seeds a record the request's credential brings (an installation token's membership). */
   prime(key: Key, record: StoredRecord): void {
+    this.seeds.push([key, record]);
     this.cache.set(keyString(key), record);
+  }
+
+  /** Records the credential may not see, whatever storage holds (shared/http/token-binding.ts). */
+  hide(rule: (key: Key) => boolean): void {
+    this.hidden = rule;
+  }
+
+  /**
+   * A loader for a command that starts over after a conflict: nothing read is kept, what the
+   * credential brings (primed and hidden records) is.
+   */
+  startOver(): RecordLoader {
+    const next = new RecordLoader();
+    for (const [key, record] of this.seeds) next.prime(key, record);
+    if (this.hidden) next.hide(this.hidden);
+    return next;
   }
 
   /** Forget a record after this request changed it. */

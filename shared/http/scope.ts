@@ -9,7 +9,7 @@ import type { RecordLoader } from './loader.ts';
  */
 export interface RequestScope {
   readonly caller: Caller;
-  /** Replaced (scope.loader = new RecordLoader()) when a command starts over after a conflict. */
+  /** Replaced (scope.loader = scope.loader.startOver()) when a command starts over after a conflict. */
   loader: RecordLoader;
 }
 

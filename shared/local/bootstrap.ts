@@ -17,6 +17,6 @@ export async function bootstrapLocalAdmin(): Promise<{ token: string; userId: st
   if (!(await organizationEntity.get({ orgId: LOCAL_ORG_ID }))) {
     await createOrganization({ id: LOCAL_ORG_ID, title: 'Local Organization', owner: user });
   }
-  const token = await createAccessToken(user.id, 'local bootstrap', process.env.BOOTSTRAP_TOKEN || undefined);
+  const token = await createAccessToken(user.id, 'local bootstrap', { secret: process.env.BOOTSTRAP_TOKEN || undefined });
   return { token, userId: user.id, organizationId: LOCAL_ORG_ID };
 }

@@ -1,5 +1,4 @@
 import { badRequest } from '../../http/errors.ts';
-import { RecordLoader } from '../../http/loader.ts';
 import { policies } from '../../policies/index.ts';
 import { atLeast } from '../../policies/roles.ts';
 import { effectiveRole } from '../../policies/effective-role.ts';
@@ -17,7 +16,7 @@ import type { RequestScope } from '../../http/scope.ts';
 
 /** Loads the change request afresh on a retry (the earlier read lost a race). */
 async function load(request: RequestScope, spaceId: string, idOrNumber: string, attempt: number) {
-  if (attempt > 0) request.loader = new RecordLoader();
+  if (attempt > 0) request.loader = request.loader.startOver();
   return loadChangeRequest(request, spaceId, idOrNumber);
 }
 

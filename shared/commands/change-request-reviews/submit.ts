@@ -1,4 +1,3 @@
-import { RecordLoader } from '../../http/loader.ts';
 import { nowIso } from '../../clock.ts';
 import { randomId } from '../../ids.ts';
 import { policies } from '../../policies/index.ts';
@@ -23,7 +22,7 @@ import type { RequestScope } from '../../http/scope.ts';
 export async function submitReview(request: RequestScope, spaceId: string, idOrNumber: string, input: { status: ReviewStatus; markdown?: string }) {
   const reviewer = request.caller.userId;
   return retryOnConflict(async (attempt) => {
-    if (attempt > 0) request.loader = new RecordLoader();
+    if (attempt > 0) request.loader = request.loader.startOver();
     const access = await loadChangeRequest(request, spaceId, idOrNumber);
     const { changeRequest: cr } = access;
     const pending = cr.reviewRequests?.[reviewer];

@@ -2,7 +2,6 @@ import { ApiError, conflict, notFound } from '../../http/errors.ts';
 import { policies } from '../../policies/index.ts';
 import { nowIso } from '../../clock.ts';
 import { transact } from '../../db/writes.ts';
-import { RecordLoader } from '../../http/loader.ts';
 import { changeRequestEntity, statusCounter, type ChangeRequestItem } from '../../db/entities/change-request.ts';
 import { loadRevision, prepareRevision, type LoadedRevision } from '../../content/revisions.ts';
 import { changeRequestBase } from '../../content/change-request-content.ts';
@@ -28,7 +27,7 @@ function conflictError(action: string, conflicts: PageConflict[]): ApiError {
 /** Loads what merge and update work on, and checks who may run them. */
 async function prepare(request: RequestScope, spaceId: string, idOrNumber: string, attempt: number, action: 'merge' | 'update') {
   // A retry starts from fresh reads of everything.
-  if (attempt > 0) request.loader = new RecordLoader();
+  if (attempt > 0) request.loader = request.loader.startOver();
   const access = await loadChangeRequest(request, spaceId, idOrNumber);
   const { changeRequest: cr, space, org } = access;
   policies.space.authorize(access, 'edit', space);

@@ -32,8 +32,9 @@ export interface SSOLogin {
  * join role) or keeps a higher one, joins the provider's defaultTeam, is marked `sso`
  * and seen now; then gets an access token that expires after SSO_TOKEN_TTL.
  *
- * The organization's IdP asserts any email it likes, and the token handed over opens the
- * account's other organizations too. So an account that exists signs in only once it is a
+ * The organization's IdP asserts any email it likes. So the token handed over opens this
+ * organization only (`orgId`, shared/http/token-binding.ts): an IdP speaks for its own
+ * organization, not for the person's others. And an account that exists signs in only once it is a
  * member (it joined itself, or accepted an invitation), whatever its domain: `emailDomains`
  * are claimed by any admin without proof of ownership. And an account a login creates has
  * an email the service never verified (emailVerified false), so it cannot join other
@@ -45,7 +46,7 @@ export async function signInWithSAML(provider: SAMLProviderItem, identity: SSOId
   const role = provider.defaultRole ?? joinRole(org);
   const { user, member } = await retryOnConflict(() => provision(provider, org, identity, role));
   const expiresAt = nowEpochSeconds() + ssoTokenTtlSeconds();
-  const token = await createAccessToken(user.id, `SSO: ${provider.label}`, undefined, expiresAt);
+  const token = await createAccessToken(user.id, `SSO: ${provider.label}`, { expiresAt, orgId: org.id });
   return { user, member, token, expiresAt };
 }
 

@@ -1,15 +1,22 @@
 import { randomId, sha256Hex } from '../../ids.ts';
 import { nowIso } from '../../clock.ts';
 import { run } from '../../db/writes.ts';
-import { tokenEntity } from '../../db/entities/token.ts';
+import { tokenEntity, type TokenItem } from '../../db/entities/token.ts';
 
-/**
- * Creates an access token; the secret is returned once and only its hash is stored.
- * `expiresAt` (epoch seconds) limits its life (SSO tokens); without it the token lasts until revoked.
- */
-export async function createAccessToken(userId: string, label = 'access token', secret?: string, expiresAt?: number): Promise<string> {
+export interface AccessTokenOptions {
+  /** The secret to store the hash of (the local bootstrap token); default: a new random one. */
+  secret?: string;
+  /** Epoch seconds after which the token stops authenticating (SSO tokens); default: until revoked. */
+  expiresAt?: number;
+  /** The one organization the token opens (SSO tokens); default: all of the user's. */
+  orgId?: string;
+}
+
+/** Creates an access token; the secret is returned once and only its hash is stored. */
+export async function createAccessToken(userId: string, label = 'access token', { secret, expiresAt, orgId }: AccessTokenOptions = {}): Promise<string> {
   const token = secret ?? `dps_${randomId(40)}`;
   const hash = sha256Hex(token);
-  await run(tokenEntity.put({ hash }, { hash, userId, label, createdAt: nowIso(), ...(expiresAt !== undefined ? { expiresAt } : {}) }));
+  const item: TokenItem = { hash, userId, label, createdAt: nowIso(), ...(expiresAt !== undefined ? { expiresAt } : {}), ...(orgId !== undefined ? { orgId } : {}) };
+  await run(tokenEntity.put({ hash }, item));
   return token;
 }

@@ -9,6 +9,12 @@ export interface TokenItem {
   revokedAt?: string;
   /** Epoch seconds after which the token no longer authenticates (also the table's TTL attribute); absent: no expiry. */
   expiresAt?: number;
+  /**
+   * The one organization this token opens (SSO logins: the organization whose identity
+   * provider signed the login; shared/http/token-binding.ts). Absent: every organization
+   * the user is a member of.
+   */
+  orgId?: string;
   /** Installation tokens handed to integration scripts (shared/integrations/installation-token.ts). */
   integration?: { name: string; installationId: string; orgId: string; scopes: string[] };
 }
