@@ -72,6 +72,15 @@ describe('a text of exactly the limit in emoji is accepted and stored intact', (
   });
 });
 
+it('a duplicated space keeps its emoji title whole: " (copy)" is cut by characters, never inside an emoji', async () => {
+  const title = `a${'😀'.repeat(30)}`;
+  const space = await accepted(await api.request('POST', `/orgs/${f.org.id}/spaces`, { token: token(), body: { title } }));
+  const copy = await accepted(await api.request('POST', `/spaces/${space.body.id}/duplicate`, { token: token() }));
+  expect(copy.body.title).toBe(`${title} (copy)`);
+  const full = await accepted(await api.request('POST', `/orgs/${f.org.id}/spaces`, { token: token(), body: { title: chars(50) } }));
+  expect((await accepted(await api.request('POST', `/spaces/${full.body.id}/duplicate`, { token: token() }))).body.title).toBe(chars(50));
+});
+
 describe('one character over the limit is refused, naming the field', () => {
   it('with the limit in the message, although graphemes are far fewer', async () => {
     const { organizationId: org, spaceId, collectionId, teamId, changeRequestId } = f.params;

@@ -20,6 +20,7 @@ import { presentReadable } from '../../shared/presenters/read/readable.ts';
 import { loadRevision, prepareRevision } from '../../shared/content/revisions.ts';
 import { initialManifest } from '../../shared/content/initial.ts';
 import { loadSpaceContent } from '../../shared/content/source.ts';
+import { sliceChars } from '../../shared/http/string-length.ts';
 import {
   brokenInChangeRequests,  linksResponse, revisionInSpace, revisionLinks } from '../../shared/content/links/responses.ts';
 
@@ -104,7 +105,7 @@ route(routes, op.duplicateSpace, async (c) => {
       ancestors: parent ? [...parent.collection.ancestors, parent.collection.id] : [],
       // Right after the original.
       position: positionAmong(siblings, '', { after: { type: 'space', space: space.id } }),
-      title: `${space.title} (copy)`.slice(0, 50), emoji: space.emoji, language: space.language, editMode: space.editMode,
+      title: sliceChars(`${space.title} (copy)`, 50), emoji: space.emoji, language: space.language, editMode: space.editMode,
     }),
     visibility: space.visibility,
     defaultLevel: space.defaultLevel,

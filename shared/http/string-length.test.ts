@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { charCount, charLimitOf, maxChars, minChars } from './string-length.ts';
+import { charCount, charLimitOf, maxChars, minChars, sliceChars } from './string-length.ts';
 
 /** Every string of up to `units` UTF-16 units over a few shapes: ASCII, astral, joined emoji, lone surrogates. */
 const shapes = (units: number): string[] => {
@@ -27,6 +27,12 @@ describe('maxChars / minChars count code points, as JSON Schema maxLength/minLen
         expect(v.safeParse(min, s).success, `${JSON.stringify(s)} min ${limit}`).toBe([...s].length >= limit);
       }
     }
+  });
+
+  it('sliceChars keeps whole code points', () => {
+    expect(sliceChars('a😀😀', 2)).toBe('a😀');
+    expect(sliceChars('abc', 5)).toBe('abc');
+    expect(sliceChars('😀'.repeat(30), 25)).toBe('😀'.repeat(25));
   });
 
   it('messages default to "must be at most/least n characters"; the actions are known as limits', () => {

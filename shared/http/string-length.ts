@@ -23,6 +23,11 @@ export function charCount(s: string): number {
 const atMost = (s: string, max: number) => s.length <= max || (s.length <= 2 * max && charCount(s) <= max);
 const atLeast = (s: string, min: number) => s.length >= 2 * min || (s.length >= min && charCount(s) >= min);
 
+/** The first `max` characters (code points) of `s`: a derived title never ends in half an emoji. */
+export function sliceChars(s: string, max: number): string {
+  return s.length <= max ? s : [...s].slice(0, max).join('');
+}
+
 /** At most `max` characters (code points). */
 export function maxChars(max: number, message = `must be at most ${max} characters`) {
   const action = v.check<string, string>((s) => atMost(s, max), message);

@@ -42,6 +42,7 @@ import { defaultTranslator, type TranslateRequest, type Translator } from '../..
 import { translateManifest, type PreviousRun } from '../../translate/manifest.ts';
 import { MAX_RECEIVE_COUNT } from '../../jobs/redrive.ts';
 import { config } from '../../config.ts';
+import { sliceChars } from '../../http/string-length.ts';
 
 /** Attempts at one run before it is given up (the queue's receive limit: the last failure goes to the DLQ). */
 export const MAX_RUN_ATTEMPTS = MAX_RECEIVE_COUNT;
@@ -171,7 +172,7 @@ async function translateAndStore(translation: TranslationItem, token: string, st
     }
     const space = newSpace({
       orgId, createdBy: translation.createdBy, parent: parent?.id, ancestors: parent ? [...parent.ancestors, parent.id] : [], position,
-      title: `${source.title} (${translation.language})`.slice(0, 50), emoji: source.emoji, language: translation.language,
+      title: sliceChars(`${source.title} (${translation.language})`, 50), emoji: source.emoji, language: translation.language,
     });
     const first = await prepareRevision({ spaceId: space.id, manifest: content.manifest, parents: [], type: 'initial', createdBy: translation.createdBy });
     space.revision = first.revision.id;
