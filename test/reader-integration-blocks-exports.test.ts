@@ -138,7 +138,14 @@ describe('integration blocks in reusable content and exports', () => {
     const before = await spacePdf();
     expect(before).toContain('label: Later');
     expect(before).not.toContain(`Later for ${installed}`);
+    // llms-full.txt likewise: the same revision, but a block's render is new, so its ETag is too.
+    const fullBefore = await fetch(`${site.url}/llms-full.txt`);
+    expect(await fullBefore.text()).not.toContain(`Later for ${installed}`);
     expect(await renderedPage('later')).not.toContain('integration-fallback');
+    const fullAfter = await fetch(`${site.url}/llms-full.txt`, { headers: { 'if-none-match': fullBefore.headers.get('etag')! } });
+    expect(fullAfter.status).toBe(200);
+    expect(await fullAfter.text()).toContain(`Later for ${installed}`);
+    expect((await fetch(`${site.url}/llms-full.txt`, { headers: { 'if-none-match': fullAfter.headers.get('etag')! } })).status).toBe(304);
     expect(await renderedPage('exports')).not.toContain('integration-fallback');
     const res = await fetch(`${site.url}/exports.pdf`);
     expect(res.status).toBe(200);

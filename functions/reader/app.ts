@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../shared/ids.ts';
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { createHash } from 'node:crypto';
@@ -185,10 +186,17 @@ async function read(c: Context) {
 
   if (segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml'].includes(segments[0]!)) {
     const name = segments[0]!;
+    if (name === 'llms-full.txt') {
+      // Its pages print their integration blocks' cached renders, which change within a
+      // revision: the ETag is the text's own (built either way; a 304 still saves the transfer).
+      const full = await llmsFullTxt(site, visitor);
+      if (contentHeaders(c, tree, access, [name, claimsKey, sha256Hex(full)])) return c.body(null, 304);
+      return text(c, full, 'text/plain');
+    }
     const revisions = await Promise.all(site.spaces.map(async (s) => (await spaceContent(s.space)).revisionId));
     if (contentHeaders(c, tree, access, [name, claimsKey, ...revisions])) return c.body(null, 304);
     if (name === 'sitemap.xml') return text(c, await sitemapXml(site), 'application/xml');
-    return text(c, name === 'llms.txt' ? await llmsTxt(site) : await llmsFullTxt(site, visitor), 'text/plain');
+    return text(c, await llmsTxt(site), 'text/plain');
   }
 
   // `<page path>.md`: the page as markdown; `<page path>.pdf`: as PDF.
