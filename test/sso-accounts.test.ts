@@ -40,10 +40,10 @@ async function attackerOrgClaiming(domain: string): Promise<{ org: TestOrg; prov
   return { org, provider: res.body };
 }
 
-async function ssoLogin(provider: Provider, email: string) {
+async function ssoLogin(provider: Provider, email: string, attributes?: Record<string, string>) {
   const started = await fetch(provider.service.startURL, { redirect: 'manual' });
   const request = attackerIdP.readAuthnRequest(started.headers.get('location')!);
-  const SAMLResponse = attackerIdP.response({ acsURL: provider.service.acsURL, audience: provider.service.entityID, inResponseTo: request.id, email });
+  const SAMLResponse = attackerIdP.response({ acsURL: provider.service.acsURL, audience: provider.service.entityID, inResponseTo: request.id, email, attributes });
   const res = await fetch(provider.service.acsURL, { method: 'POST', body: new URLSearchParams({ SAMLResponse }), headers: { accept: 'application/json' } });
   return { status: res.status, body: await res.json() };
 }
@@ -173,5 +173,17 @@ describe('what an SSO token opens', () => {
     const expired = await fetch(url, { headers: { authorization: `Bearer ${login.body.token}` } });
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({ error: { code: 401, message: 'The access token has expired' } });
+  });
+});
+
+describe('accounts an SSO login creates', () => {
+  it('keep a display name of emoji whole: cut at 100 characters, never inside one', async () => {
+    const domain = `names-${randomId(6).toLowerCase()}.example`;
+    const { provider } = await attackerOrgClaiming(domain);
+    const login = await ssoLogin(provider, `emoji.${randomId(6).toLowerCase()}@${domain}`, { displayName: '🦊'.repeat(101) });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const stored = userEntity.fromRecord((await getRecord(userEntity.key({ userId: login.body.user.id })))!);
+    expect(stored.displayName).toBe('🦊'.repeat(100));
+    expect(login.body.user.displayName).toBe('🦊'.repeat(100));
   });
 });

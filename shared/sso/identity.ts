@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Profile } from '@node-saml/node-saml';
 import { refused } from './errors.ts';
+import { sliceChars } from '../http/string-length.ts';
 
 /** Attribute names identity providers use for the email address (Okta, Keycloak, Entra ID, Google, LDAP OID). */
 const EMAIL_ATTRIBUTES = [
@@ -39,6 +40,7 @@ export function identityOf(profile: Profile): SSOIdentity {
   const email = candidates.map((c) => v.safeParse(emailSchema, c)).find((r) => r.success)?.output;
   if (!email) throw refused('the assertion carries no email address (NameID or an email attribute)');
   const fullName = [attribute(profile, GIVEN_NAME_ATTRIBUTES), attribute(profile, SURNAME_ATTRIBUTES)].filter(Boolean).join(' ');
-  const displayName = (attribute(profile, DISPLAY_NAME_ATTRIBUTES) ?? (fullName || email)).slice(0, 100);
+  // Cut by characters: a name of emoji or rare scripts never ends in half a character.
+  const displayName = sliceChars(attribute(profile, DISPLAY_NAME_ATTRIBUTES) ?? (fullName || email), 100);
   return { email, displayName };
 }
