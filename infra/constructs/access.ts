@@ -6,6 +6,10 @@ import type { GroupName } from '../../functions/catalogue.ts';
 import { blobKey } from '../../shared/content/blobs.ts';
 import { spaceObjectPrefix } from '../../shared/commands/spaces/purge.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
+import { INTEGRATION_KEY_PREFIX, orgInstallationsPartition } from '../../shared/db/entities/integration.ts';
+import { SITE_KEY_PREFIX } from '../../shared/db/entities/site.ts';
+import { TOKEN_KEY_PREFIX } from '../../shared/db/entities/token.ts';
+import { indexes, type IndexName } from '../../shared/db/table.ts';
 import { translationProviders } from '../../shared/translate/providers.ts';
 import type { ServiceResources } from './service-function.ts';
 
@@ -24,12 +28,32 @@ export const bucketPrefixes = {
 } as const;
 export type BucketPrefix = keyof typeof bucketPrefixes;
 
+/**
+ * The table partitions a function may touch, as `dynamodb:LeadingKeys` patterns (IAM
+ * StringLike: `*` is any run of characters), built from the entities' own key functions and
+ * prefixes. For a Query on an index, LeadingKeys is the index's partition key value (the one
+ * the request names), so index queries are scoped by their own patterns, index by index.
+ */
+export interface TablePartitions {
+  /** Items it reads: GetItem, BatchGetItem, Query on the table, ConditionCheckItem. */
+  read: readonly string[];
+  /** Items it writes: PutItem, UpdateItem, DeleteItem, BatchWriteItem (rate-limit counters come with rateLimitCounters). */
+  write: readonly string[];
+  /** Queries on an index: patterns of the index's partition key. An index not named may not be queried. */
+  indexes: Partial<Record<IndexName, readonly string[]>>;
+}
+
+/** A leading-key pattern: every partition whose key starts with `prefix`. */
+export const startingWith = (prefix: string) => `${prefix}*`;
+
 export interface FunctionAccess {
   /** 'read': GetItem, BatchGetItem, Query, ConditionCheckItem; 'readwrite' adds PutItem, UpdateItem, DeleteItem, BatchWriteItem. */
   table: 'none' | 'read' | 'readwrite';
+  /** Only these partitions (each action above conditioned on dynamodb:LeadingKeys); absent: every partition. */
+  partitions?: TablePartitions;
   /**
    * Counts requests in the table (shared/http/rate-limit.ts, every HTTP-facing function): a
-   * read-only function may still UpdateItem, on `RATE#` partitions only.
+   * read-only function, or one limited to partitions, may still UpdateItem on `RATE#` partitions.
    */
   rateLimitCounters: boolean;
   /** Reads every record with Scan: only the blob sweep's mark (shared/content/blob-sweep.ts), the one scan of the service. */
@@ -93,9 +117,21 @@ export const readerAccess: FunctionAccess = http({ table: 'read', bucket: search
 export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = {
   git: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_gitsync_* events, image variants
   translations: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_content_updated of result spaces, image variants of translated revisions
-  // The integration runtime (infra/constructs/integration-runtime.ts): delivery records, installation tokens,
-  // scripts (blobs), signing and sealing keys derived from the secret; also serves the public endpoints.
-  'integration-events': worker({ bucket: { read: ['blobs'] } }),
+  // The integration runtime (infra/constructs/integration-runtime.ts): scripts (blobs), signing and sealing
+  // keys derived from the secret. It runs third-party code, so it touches only the partitions its code
+  // paths use (test/integration-runtime-partitions.test.ts records them): integrations, installations,
+  // their locks and events, block renders (INTEGRATION#); installation tokens it mints (TOKEN#, written
+  // only); a published site's structure and its script cache (SITE#); an organization's installations
+  // (gsi1) for the site's scripts; the counters of its public endpoints (RATE#).
+  'integration-events': worker({
+    rateLimitCounters: true,
+    partitions: {
+      read: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX)],
+      write: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX), startingWith(TOKEN_KEY_PREFIX)],
+      indexes: { gsi1: [orgInstallationsPartition('*')] },
+    },
+    bucket: { read: ['blobs'] },
+  }),
   // OpenAPI processing, space purges, the blob sweep (scans the table, lists and deletes blobs/,
   // sends itself the job that continues a run its invocation did not finish).
   jobs: worker({ scansTable: true, queues: ['jobs'], bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
@@ -113,20 +149,37 @@ export function usesBucket({ bucket }: FunctionAccess): boolean {
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'] as const;
 
+/** Refuses a partition declaration IAM could not enforce as written. */
+export function checkPartitions(access: FunctionAccess): void {
+  // A Scan names no leading key, and ForAllValues holds for an empty set: it would read every partition.
+  if (access.partitions && access.scansTable) throw new Error('partitions: a function that scans the table cannot be limited to partitions');
+  if (access.partitions?.write.length && access.table === 'read') throw new Error('partitions: a read-only function declares no partitions it writes');
+}
+
 /** Turns a declaration into the function's policy statements: nothing else grants data access. */
 export function grantAccess(fn: IFunction, access: FunctionAccess, { table, bucket, queues, serviceSecret }: ServiceResources): void {
   const add = (statement: PolicyStatement) => fn.addToRolePolicy(statement);
-  if (access.table !== 'none') {
+  const { partitions } = access;
+  if (access.table !== 'none' && !partitions) {
     // Queries may use the GSIs; writes only ever name the table.
     add(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn, `${table.tableArn}/index/*`] }));
     if (access.table === 'readwrite') add(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn] }));
     if (access.scansTable) add(new PolicyStatement({ actions: ['dynamodb:Scan'], resources: [table.tableArn] }));
   }
-  if (access.rateLimitCounters && access.table !== 'readwrite') {
+  if (access.table !== 'none' && partitions) {
+    checkPartitions(access);
+    const onPartitions = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
+    if (partitions.read.length) add(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn], conditions: onPartitions(partitions.read) }));
+    for (const [index, patterns] of Object.entries(partitions.indexes) as [IndexName, readonly string[]][]) {
+      add(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${indexes[index].name}`], conditions: onPartitions(patterns) }));
+    }
+    if (partitions.write.length) add(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn], conditions: onPartitions(partitions.write) }));
+  }
+  if (access.rateLimitCounters && (access.table !== 'readwrite' || partitions)) {
     add(new PolicyStatement({
       actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${RATE_LIMIT_KEY_PREFIX}*`] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [startingWith(RATE_LIMIT_KEY_PREFIX)] } },
     }));
   }
   for (const name of access.queues) queues[name].grantSendMessages(fn);

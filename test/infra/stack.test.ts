@@ -7,7 +7,7 @@ import { DEPLOYMENT_PARAMETER_PATTERNS, DocsServiceStack } from '../../infra/sta
 import { ACCESS_LOG_FORMAT, API_STAGE_THROTTLE, NOT_FOUND_GROUP, READER_ROUTES, SSO_SERVICE_PROVIDER_ROUTES } from '../../infra/constructs/api.ts';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring.ts';
 import { workerConsumption } from '../../infra/constructs/queues.ts';
-import { bucketPrefixes, groupAccess, readerAccess, translationProviderGrant, workerAccess, type FunctionAccess } from '../../infra/constructs/access.ts';
+import { bucketPrefixes, checkPartitions, groupAccess, readerAccess, translationProviderGrant, workerAccess, type FunctionAccess } from '../../infra/constructs/access.ts';
 import * as v from 'valibot';
 import { jobSchema, queueOfJob } from '../../shared/jobs/jobs.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
@@ -416,10 +416,20 @@ describe('least privilege (infra/constructs/access.ts)', () => {
   const expectedGrants = (access: FunctionAccess): string[] => {
     const grants = ['xray:PutTelemetryRecords *', 'xray:PutTraceSegments *'];
     const reads = ['BatchGetItem', 'ConditionCheckItem', 'GetItem', 'Query'];
-    if (access.table !== 'none') for (const a of reads) grants.push(`dynamodb:${a} table`, `dynamodb:${a} table/index/*`);
-    if (access.table === 'readwrite') for (const a of ['BatchWriteItem', 'DeleteItem', 'PutItem', 'UpdateItem']) grants.push(`dynamodb:${a} table`);
+    const writes = ['BatchWriteItem', 'DeleteItem', 'PutItem', 'UpdateItem'];
+    const on = (patterns: readonly string[]) => ` if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":${JSON.stringify(patterns)}}}`;
+    const { partitions } = access;
+    if (access.table !== 'none' && !partitions) {
+      for (const a of reads) grants.push(`dynamodb:${a} table`, `dynamodb:${a} table/index/*`);
+      if (access.table === 'readwrite') for (const a of writes) grants.push(`dynamodb:${a} table`);
+    }
+    if (access.table !== 'none' && partitions) {
+      if (partitions.read.length) for (const a of reads) grants.push(`dynamodb:${a} table${on(partitions.read)}`);
+      for (const [index, patterns] of Object.entries(partitions.indexes)) grants.push(`dynamodb:Query table/index/${index}${on(patterns!)}`);
+      if (partitions.write.length) for (const a of writes) grants.push(`dynamodb:${a} table${on(partitions.write)}`);
+    }
     if (access.scansTable) grants.push('dynamodb:Scan table');
-    if (access.table !== 'readwrite' && access.rateLimitCounters) grants.push('dynamodb:UpdateItem table if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["RATE#*"]}}');
+    if ((access.table !== 'readwrite' || partitions) && access.rateLimitCounters) grants.push(`dynamodb:UpdateItem table${on(['RATE#*'])}`);
     for (const q of access.queues) for (const a of ['GetQueueAttributes', 'GetQueueUrl', 'SendMessage']) grants.push(`sqs:${a} queue:${q}`);
     for (const p of access.bucket.read ?? []) grants.push(`s3:GetObject bucket/${p}/*`);
     for (const p of access.bucket.write ?? []) grants.push(`s3:PutObject bucket/${p}/*`);
@@ -478,6 +488,32 @@ describe('least privilege (infra/constructs/access.ts)', () => {
       .toEqual(['s3:ListBucket bucket if {"StringLike":{"s3:prefix":["spaces/*","blobs/*"]}}']);
     for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:PutObject'))) expect(g, d).toMatch(/^s3:PutObject bucket\/(blobs|indexes)\/\*$/);
     for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:'))) expect(g, d).not.toMatch(/bucket\/\*|s3:\w+\*/);
+  });
+
+  it('lets the integration runtime, which runs third-party scripts, touch only its partitions: no table action without a LeadingKeys condition', () => {
+    const runtime = 'docs-service worker integration-events';
+    const table = grantsOf(runtime).filter((g) => g.startsWith('dynamodb:'));
+    // Every read, query and write is conditioned; nothing reaches the whole table or every index.
+    for (const grant of table) expect(grant).toMatch(/ if \{"ForAllValues:StringLike":\{"dynamodb:LeadingKeys":\[[^\]]+\]\}\}$/);
+    expect(table.filter((g) => g.includes('table/index/*') || g.startsWith('dynamodb:Scan'))).toEqual([]);
+    const patternsOf = (action: string, resource: string) => new Set(table.filter((g) => g.startsWith(`dynamodb:${action} ${resource} if`))
+      .flatMap((g) => JSON.parse(g.slice(g.indexOf(' if ') + 4))['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[]));
+    // Exactly the declared prefixes, written out here: integrations (records, installations, events, renders), sites (structure, script cache), tokens it mints.
+    for (const action of ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']) expect([...patternsOf(action, 'table')].sort(), action).toEqual(['INTEGRATION#*', 'SITE#*']);
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect([...patternsOf(action, 'table')].sort(), action).toEqual(['INTEGRATION#*', 'SITE#*', 'TOKEN#*']);
+    expect([...patternsOf('UpdateItem', 'table')].sort()).toEqual(['INTEGRATION#*', 'RATE#*', 'SITE#*', 'TOKEN#*']);
+    // One index query: an organization's installations (published-site scripts).
+    expect(table.filter((g) => g.includes('table/index/'))).toEqual(['dynamodb:Query table/index/gsi1 if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["ORG#*#INSTALLATIONS"]}}']);
+    const { partitions } = workerAccess['integration-events'];
+    expect(partitions).toEqual({ read: ['INTEGRATION#*', 'SITE#*'], write: ['INTEGRATION#*', 'SITE#*', 'TOKEN#*'], indexes: { gsi1: ['ORG#*#INSTALLATIONS'] } });
+  });
+
+  it('refuses partitions IAM could not hold to: with a Scan (no leading key), or writes of a read-only function', () => {
+    const scoped = { ...workerAccess['integration-events'] };
+    expect(() => checkPartitions(scoped)).not.toThrow();
+    expect(() => checkPartitions({ ...scoped, scansTable: true })).toThrow(/scans the table/);
+    expect(() => checkPartitions({ ...scoped, table: 'read' })).toThrow(/read-only/);
+    expect(() => checkPartitions({ ...scoped, table: 'read', partitions: { ...scoped.partitions!, write: [] } })).not.toThrow();
   });
 
   it('lets only the jobs worker Scan the table (the blob sweep\'s mark), on the table alone', () => {

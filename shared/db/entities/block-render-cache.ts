@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import { integrationPartition } from './integration.ts';
 
 /**
  * An integration block's ContentKit render (`ui_render`), or its failure: written by the
@@ -21,5 +22,5 @@ export interface CachedBlockRender {
  */
 export const blockRenderCacheEntity = defineEntity<CachedBlockRender>()({
   type: 'integration-block-render',
-  key: ({ name, version, hash }: { name: string; version: number; hash: string }) => ({ pk: `INTEGRATION#${name}`, sk: `BLOCK-RENDER#${version}#${hash}` }),
+  key: ({ name, version, hash }: { name: string; version: number; hash: string }) => ({ pk: integrationPartition(name), sk: `BLOCK-RENDER#${version}#${hash}` }),
 });

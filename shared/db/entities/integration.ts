@@ -42,10 +42,20 @@ export interface IntegrationItem {
   updatedAt: string;
 }
 
+/**
+ * The partition of an integration and of what belongs to it (installations and their locks,
+ * events, block renders): INTEGRATION#<name>. The prefix is also the integration runtime's IAM
+ * scope (infra/constructs/access.ts).
+ */
+export const INTEGRATION_KEY_PREFIX = 'INTEGRATION#';
+export const integrationPartition = (name: string) => `${INTEGRATION_KEY_PREFIX}${name}`;
+/** gsi1: an organization's installations (the runtime queries it for published-site scripts). */
+export const orgInstallationsPartition = (orgId: string) => `ORG#${orgId}#INSTALLATIONS`;
+
 /** INTEGRATION#<name> / INTEGRATION; gsi1 INTEGRATIONS / <name>: the catalog ordered by name. */
 export const integrationEntity = defineEntity<IntegrationItem>()({
   type: 'integration',
-  key: ({ name }: { name: string }) => ({ pk: `INTEGRATION#${name}`, sk: 'INTEGRATION' }),
+  key: ({ name }: { name: string }) => ({ pk: integrationPartition(name), sk: 'INTEGRATION' }),
   indexes: {
     catalog: { index: 'gsi1', pk: (_: object) => 'INTEGRATIONS', sk: (item) => item.name },
   },
@@ -67,17 +77,17 @@ export interface InstallationItem {
 /** INTEGRATION#<name> / INSTALLATION#<id>; gsi1 ORG#<org>#INSTALLATIONS / <name>#<id>. */
 export const installationEntity = defineEntity<InstallationItem>()({
   type: 'integration-installation',
-  key: ({ name, installationId }: { name: string; installationId: string }) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLATION#${installationId}` }),
+  key: ({ name, installationId }: { name: string; installationId: string }) => ({ pk: integrationPartition(name), sk: `INSTALLATION#${installationId}` }),
   indexes: {
-    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#INSTALLATIONS`, sk: (item) => `${item.integrationName}#${item.id}` },
+    byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => orgInstallationsPartition(a.orgId), sk: (item) => `${item.integrationName}#${item.id}` },
   },
   partitions: {
-    ofIntegration: (a: { name: string }) => ({ pk: `INTEGRATION#${a.name}`, prefix: 'INSTALLATION#' }),
+    ofIntegration: (a: { name: string }) => ({ pk: integrationPartition(a.name), prefix: 'INSTALLATION#' }),
   },
 });
 
 /** INTEGRATION#<name> / INSTALLED#<org>: at most one installation per organization. */
-export const installationLockKey = (name: string, orgId: string) => ({ pk: `INTEGRATION#${name}`, sk: `INSTALLED#${orgId}` });
+export const installationLockKey = (name: string, orgId: string) => ({ pk: integrationPartition(name), sk: `INSTALLED#${orgId}` });
 export const installationLockEntity = defineEntity<{ installationId: string }>()({
   type: 'integration-installation-lock',
   key: ({ name, orgId }: { name: string; orgId: string }) => installationLockKey(name, orgId),
@@ -114,8 +124,8 @@ export function eventCreatedAt(eventId: string): string | undefined {
 
 export const integrationEventEntity = defineEntity<IntegrationEventItem>()({
   type: 'integration-event',
-  key: ({ name, createdAt, eventId }: { name: string; createdAt: string; eventId: string }) => ({ pk: `INTEGRATION#${name}`, sk: `EVENT#${createdAt}#${eventId}` }),
+  key: ({ name, createdAt, eventId }: { name: string; createdAt: string; eventId: string }) => ({ pk: integrationPartition(name), sk: `EVENT#${createdAt}#${eventId}` }),
   partitions: {
-    ofIntegration: (a: { name: string }) => ({ pk: `INTEGRATION#${a.name}`, prefix: 'EVENT#' }),
+    ofIntegration: (a: { name: string }) => ({ pk: integrationPartition(a.name), prefix: 'EVENT#' }),
   },
 });

@@ -78,13 +78,17 @@ export interface SiteSectionGroupItem {
   createdAt: string;
 }
 
+/** A site's partition (SITE#<id>): its record, structure, share links, customizations, script cache. */
+export const SITE_KEY_PREFIX = 'SITE#';
+export const sitePartition = (siteId: string) => `${SITE_KEY_PREFIX}${siteId}`;
+
 /**
  * SITE#<id> / SITE; gsi1: the organization's sites by creation (ORG#<org>#SITES).
  * Site spaces, sections, section groups and share links live in the same partition.
  */
 export const siteEntity = defineEntity<SiteItem>()({
   type: 'site',
-  key: ({ siteId }: { siteId: string }) => ({ pk: `SITE#${siteId}`, sk: 'SITE' }),
+  key: ({ siteId }: { siteId: string }) => ({ pk: sitePartition(siteId), sk: 'SITE' }),
   indexes: {
     byOrg: { index: 'gsi1', pk: (a: { orgId: string }) => `ORG#${a.orgId}#SITES`, sk: (s) => `${s.createdAt}#${s.id}` },
   },
@@ -92,22 +96,22 @@ export const siteEntity = defineEntity<SiteItem>()({
 
 export const siteSpaceEntity = defineEntity<SiteSpaceItem>()({
   type: 'site-space',
-  key: ({ siteId, siteSpaceId }: { siteId: string; siteSpaceId: string }) => ({ pk: `SITE#${siteId}`, sk: `SITESPACE#${siteSpaceId}` }),
+  key: ({ siteId, siteSpaceId }: { siteId: string; siteSpaceId: string }) => ({ pk: sitePartition(siteId), sk: `SITESPACE#${siteSpaceId}` }),
 });
 
 export const siteSectionEntity = defineEntity<SiteSectionItem>()({
   type: 'site-section',
-  key: ({ siteId, sectionId }: { siteId: string; sectionId: string }) => ({ pk: `SITE#${siteId}`, sk: `SECTION#${sectionId}` }),
+  key: ({ siteId, sectionId }: { siteId: string; sectionId: string }) => ({ pk: sitePartition(siteId), sk: `SECTION#${sectionId}` }),
 });
 
 export const siteSectionGroupEntity = defineEntity<SiteSectionGroupItem>()({
   type: 'site-section-group',
-  key: ({ siteId, groupId }: { siteId: string; groupId: string }) => ({ pk: `SITE#${siteId}`, sk: `SECTIONGROUP#${groupId}` }),
+  key: ({ siteId, groupId }: { siteId: string; groupId: string }) => ({ pk: sitePartition(siteId), sk: `SECTIONGROUP#${groupId}` }),
 });
 
 /** Everything a site holds, read in one Query of its partition. */
 export const siteContents = defineCollection({
-  pk: (a: { siteId: string }) => `SITE#${a.siteId}`,
+  pk: (a: { siteId: string }) => sitePartition(a.siteId),
   members: {
     site: siteEntity, siteSpaces: siteSpaceEntity, sections: siteSectionEntity, groups: siteSectionGroupEntity,
     shareLinks: shareLinkEntity, customizations: siteCustomizationEntity,

@@ -19,10 +19,16 @@ export interface TokenItem {
   integration?: { name: string; installationId: string; orgId: string; scopes: string[] };
 }
 
+/**
+ * The prefix of every access token's partition (TOKEN#<sha256 of the token>): the integration
+ * runtime may write these, as it mints installation tokens (infra/constructs/access.ts).
+ */
+export const TOKEN_KEY_PREFIX = 'TOKEN#';
+
 /** TOKEN#<sha256> / TOKEN: one GetItem authenticates a request. A user's tokens via gsi1. */
 export const tokenEntity = defineEntity<TokenItem>()({
   type: 'token',
-  key: ({ hash }: { hash: string }) => ({ pk: `TOKEN#${hash}`, sk: 'TOKEN' }),
+  key: ({ hash }: { hash: string }) => ({ pk: `${TOKEN_KEY_PREFIX}${hash}`, sk: 'TOKEN' }),
   indexes: {
     byUser: { index: 'gsi1', pk: (a: { userId: string }) => `USER#${a.userId}#TOKENS`, sk: (t) => t.createdAt },
   },
