@@ -17,7 +17,7 @@ import { createUser } from '../shared/commands/users/create.ts';
 import { organizationEntity } from '../shared/db/entities/organization.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
 import { userEntity } from '../shared/db/entities/user.ts';
-import { agentInstructionsEntity, emailDomainEntity, inviteEntity } from '../shared/db/entities/org-records.ts';
+import { agentInstructionsEntity, emailDomainEntity, hostnameEntity, inviteEntity } from '../shared/db/entities/org-records.ts';
 import { PK, SK } from '../shared/db/table.ts';
 
 const api = useTestApi();
@@ -336,6 +336,59 @@ describe('PATCH /orgs/{organizationId}', () => {
       for (const d of all) if (await storedDomain(d, org.id)) indexed.push(d);
       expect(indexed.sort()).toEqual([...(stored.emailDomains as string[])].sort());
     }
+  });
+});
+
+describe('PATCH /orgs/{organizationId}: a host name is one organization\'s', () => {
+  const claim = async (hostname: string) => (await getRecord(hostnameEntity.key({ hostname })))?.orgId;
+  const hostnameOf = async (orgId: string) => (await storedOrg(orgId))!.hostname;
+
+  it('another organization\'s name is 409 and changes nothing; once released, it can be taken', async () => {
+    const [first, second] = [await newOrg(), await newOrg()];
+    const name = `docs.${uniqueDomain()}`;
+    expect((await patchOrg(first, { hostname: name.toUpperCase() })).status).toBe(200);
+    expect(await claim(name)).toBe(first.id);
+    const taken = await patchOrg(second, { hostname: name, title: 'Second Docs' });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({ error: { code: 409, message: `hostname: ${name} is already used by another organization` } });
+    expect(await hostnameOf(second.id)).toBe(`${second.id.toLowerCase()}.${config.publishedDomain}`);
+    expect((await storedOrg(second.id))!.title).not.toBe('Second Docs');
+    // Setting it again is no change for its holder.
+    expect((await patchOrg(first, { hostname: name })).status).toBe(200);
+
+    const next = `help.${uniqueDomain()}`;
+    expect((await patchOrg(first, { hostname: next })).status).toBe(200);
+    expect(await claim(name)).toBeUndefined();
+    expect(await claim(next)).toBe(first.id);
+    expect((await patchOrg(second, { hostname: name })).status).toBe(200);
+    expect(await claim(name)).toBe(second.id);
+    // Back to its own default name: the custom one is released, the default needs no claim.
+    const own = `${second.id.toLowerCase()}.${config.publishedDomain}`;
+    expect((await patchOrg(second, { hostname: own })).status).toBe(200);
+    expect(await claim(name)).toBeUndefined();
+    expect(await claim(own)).toBeUndefined();
+    expect(await hostnameOf(second.id)).toBe(own);
+  });
+
+  it('under the published domain only the organization\'s own default name: another\'s is 400', async () => {
+    const [first, second] = [await newOrg(), await newOrg()];
+    for (const hostname of [`${first.id.toLowerCase()}.${config.publishedDomain}`, `made-up.${config.publishedDomain}`, config.publishedDomain]) {
+      const res = await patchOrg(second, { hostname });
+      expect(res.status, hostname).toBe(400);
+      expect(res.body.error.message).toBe(`hostname: under ${config.publishedDomain} an organization has only its own ${second.id.toLowerCase()}.${config.publishedDomain}`);
+    }
+    expect(await hostnameOf(second.id)).toBe(`${second.id.toLowerCase()}.${config.publishedDomain}`);
+  });
+
+  it('two organizations setting one new name at once: one gets it, the other 409', async () => {
+    const orgs = [await newOrg(), await newOrg(), await newOrg()];
+    const name = `race.${uniqueDomain()}`;
+    const results = await Promise.all(orgs.map((org) => patchOrg(org, { hostname: name })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    const winner = orgs[results.findIndex((r) => r.status === 200)]!;
+    expect(await claim(name)).toBe(winner.id);
+    const holders = await Promise.all(orgs.map((org) => hostnameOf(org.id)));
+    expect(holders.filter((h) => h === name)).toHaveLength(1);
   });
 });
 

@@ -1,6 +1,6 @@
+import { defaultHostname } from './hostname.ts';
 import { randomId } from '../../ids.ts';
 import { nowIso } from '../../clock.ts';
-import { config } from '../../config.ts';
 import { transact } from '../../db/writes.ts';
 import type { UserItem } from '../../db/entities/user.ts';
 import { organizationEntity, type OrganizationItem } from '../../db/entities/organization.ts';
@@ -16,7 +16,7 @@ export function newOrganization(title: string, id = randomId()): OrganizationIte
     createdAt: now,
     updatedAt: now,
     emailDomains: [],
-    hostname: `${id.toLowerCase()}.${config.publishedDomain}`,
+    hostname: defaultHostname(id),
     type: 'business',
     defaultRole: null,
     sso: false,

@@ -1,7 +1,8 @@
 import { nowMs } from '../../clock.ts';
 import { transact } from '../../db/writes.ts';
 import { organizationEntity, type OrganizationItem } from '../../db/entities/organization.ts';
-import { emailDomainEntity } from '../../db/entities/org-records.ts';
+import { emailDomainEntity, hostnameEntity } from '../../db/entities/org-records.ts';
+import { hostnameWrites } from './hostname.ts';
 import { conflict } from '../../http/errors.ts';
 import { Rejection, retryOnConflict } from '../retry.ts';
 
@@ -24,7 +25,8 @@ export function nextUpdatedAt(previous: string): string {
 
 /**
  * Applies `set` and `remove` to the organization in ONE transaction that also keeps the
- * email-domain index (EMAILDOMAIN#<domain> / ORG#<org>) equal to the new `emailDomains`.
+ * email-domain index (EMAILDOMAIN#<domain> / ORG#<org>) equal to the new `emailDomains`
+ * and the claim of a new `hostname` (hostname.ts).
  * The update is conditioned on the `updatedAt` the index diff was computed from: when a
  * concurrent PATCH got there first, the organization is read again and the change applied
  * to it (a PATCH sets only the fields it names, so two admins changing different settings
@@ -43,6 +45,9 @@ export async function updateOrganization(
     const after = new Set(set.emailDomains ?? org.emailDomains);
     const added = [...after].filter((d) => !before.has(d));
     const removed = [...before].filter((d) => !after.has(d));
+    const hostname = set.hostname !== undefined && set.hostname !== org.hostname
+      ? hostnameWrites(org, set.hostname, await hostnameEntity.get({ hostname: set.hostname }, { consistent: true }))
+      : [];
 
     await transact([
       organizationEntity.update({ orgId: org.id }, {
@@ -50,6 +55,7 @@ export async function updateOrganization(
       }),
       ...added.map((domain) => emailDomainEntity.put({ domain, orgId: org.id }, { domain, orgId: org.id })),
       ...removed.map((domain) => emailDomainEntity.delete({ domain, orgId: org.id })),
+      ...hostname,
     ], () => conflict('The organization was changed by another request; retry'));
 
     const updated: OrganizationItem = { ...org, ...stripUndefined(set), updatedAt };

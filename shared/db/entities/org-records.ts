@@ -43,3 +43,19 @@ export const emailDomainEntity = defineEntity<EmailDomainItem>()({
     byDomain: (a: { domain: string }) => ({ pk: domainPartition(a.domain) }),
   },
 });
+
+export interface HostnameItem {
+  hostname: string;
+  orgId: string;
+}
+
+/**
+ * HOSTNAME#<host> / HOSTNAME: the organization that set this host name with PATCH (one per
+ * name). Default names (`<org id>.<PUBLISHED_DOMAIN>`) have none: they are unique by the id,
+ * and no organization may set a name under the published domain but its own
+ * (shared/commands/organizations/hostname.ts).
+ */
+export const hostnameEntity = defineEntity<HostnameItem>()({
+  type: 'hostname',
+  key: ({ hostname }: { hostname: string }) => ({ pk: `HOSTNAME#${hostname.toLowerCase()}`, sk: 'HOSTNAME' }),
+});
