@@ -32,3 +32,7 @@ export async function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/** The two screens the reader is judged on (docs/reader.md): a laptop and a phone (390x844 at 2x, touch). */
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };

@@ -2,7 +2,8 @@
  * The reader's script, served from a long-cached URL (shared/reader/assets.ts) and loaded
  * with `defer`. Everything it does improves a page that already works without it: tabs (clicked, or
  * with the arrow keys, Home and End, one tab stop per tab list as WAI-ARIA's tabs pattern has it),
- * the theme toggle (remembered in localStorage), the mobile menu (a drawer instead of the
+ * the theme toggle (remembered in localStorage), the current entry of the page tree and of "On this page"
+ * kept in view inside its own scrolling list (the page itself never moves for it), the mobile menu (a drawer instead of the
  * page tree after the page: the `js` class hides that tree on narrow screens; it opens below
  * the whole header, announcement included, so the menu button stays there to close it, and
  * Escape or a tap beside it closes it too), copy buttons (in
@@ -33,19 +34,23 @@ var toggle=d.querySelector('[data-theme-toggle]');
 function dark(){var t=root.getAttribute('data-theme');return t?t==='dark':matchMedia('(prefers-color-scheme: dark)').matches;}
 function label(){if(toggle){toggle.textContent=dark()?'☀':'☾';toggle.setAttribute('aria-label',dark()?t('switchToLight'):t('switchToDark'));}}
 if(toggle){toggle.hidden=false;label();toggle.addEventListener('click',function(){var next=dark()?'light':'dark';root.setAttribute('data-theme',next);try{localStorage.setItem('reader-theme',next);}catch(e){}label();});}
+function reveal(box,item){if(!box||!item)return;var b=box.getBoundingClientRect(),r=item.getBoundingClientRect(),bottom=Math.min(b.bottom,innerHeight);
+if(r.top<b.top||r.bottom>bottom)box.scrollTop+=r.top-b.top-(bottom-b.top-r.height)/2;}
 var menu=d.querySelector('.menu-link'),drawer=d.getElementById('sidebar'),header=d.querySelector('header.top');
+function currentPage(){return drawer&&drawer.querySelector(':scope>nav a[aria-current=page]');}
+reveal(drawer,currentPage());
 function isOpen(){return d.body.classList.contains('menu-open');}
 function setMenu(open,refocus){d.body.classList.toggle('menu-open',open);menu.setAttribute('aria-expanded',String(open));
-if(open&&drawer&&header)drawer.style.setProperty('--drawer-top',Math.max(0,header.getBoundingClientRect().bottom)+'px');if(!open&&refocus)menu.focus();}
+if(open&&drawer&&header)drawer.style.setProperty('--drawer-top',Math.max(0,header.getBoundingClientRect().bottom)+'px');if(open)reveal(drawer,currentPage());if(!open&&refocus)menu.focus();}
 if(menu){menu.setAttribute('role','button');menu.setAttribute('aria-expanded','false');menu.addEventListener('click',function(e){e.preventDefault();setMenu(!isOpen());});
 d.addEventListener('keydown',function(e){if(e.key==='Escape'&&isOpen())setMenu(false,true);});
 d.addEventListener('click',function(e){if(isOpen()&&drawer&&!drawer.contains(e.target)&&!menu.contains(e.target))setMenu(false);});}
 all('figure.code').forEach(function(f){var pre=f.querySelector('pre');if(!pre||!navigator.clipboard)return;var b=d.createElement('button');b.type='button';b.className='copy icon-button';b.textContent=t('copy');
 b.addEventListener('click',function(){navigator.clipboard.writeText(pre.innerText).then(function(){b.textContent=t('copied');setTimeout(function(){b.textContent=t('copy');},1500);},function(){});});var hd=f.querySelector(':scope>.code-header');(hd||f).appendChild(b);});
 var toc=all('aside.toc a');
-if(toc.length){var heads=toc.map(function(a){return d.getElementById(decodeURIComponent(a.hash.slice(1)));});var ticking=false;
+if(toc.length){var tocBox=d.querySelector('aside.toc'),heads=toc.map(function(a){return d.getElementById(decodeURIComponent(a.hash.slice(1)));});var ticking=false;
 function spy(){ticking=false;var cur=0;for(var i=0;i<heads.length;i++){if(heads[i]&&heads[i].getBoundingClientRect().top<innerHeight*0.3)cur=i;}
-toc.forEach(function(a,i){if(i===cur)a.setAttribute('aria-current','location');else a.removeAttribute('aria-current');});}
+toc.forEach(function(a,i){if(i===cur)a.setAttribute('aria-current','location');else a.removeAttribute('aria-current');});reveal(tocBox,toc[cur]);}
 addEventListener('scroll',function(){if(!ticking){ticking=true;requestAnimationFrame(spy);}},{passive:true});spy();}
 var regions=all('pre[tabindex="0"],div.math-block[tabindex="0"],div.table[tabindex="0"]');
 function stop(el){if(el.scrollWidth>el.clientWidth+1||el.scrollHeight>el.clientHeight+1)el.setAttribute('tabindex','0');else if(d.activeElement!==el)el.removeAttribute('tabindex');}

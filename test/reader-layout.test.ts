@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { DESKTOP, HAS_CHROMIUM, PHONE, launchChromium } from './support/chromium.ts';
+
+/**
+ * The published site's layout as a reader sees it in Chromium: where they are in a long page
+ * tree and a long outline, and a page's headings. (Budgets, axe and the main views:
+ * test/reader-browser.test.ts.)
+ */
+
+/** Section headings at the three levels the public document has (heading-1 to 3: h2 to h4), each opening its text. */
+const HEADINGS_MARKDOWN = `# Headings
+
+Intro.
+
+# Install
+
+Install text.
+
+## On Linux
+
+Linux text.
+
+### With a package manager
+
+Package text.
+`;
+
+/** An outline longer than a laptop's screen. */
+const OUTLINE_MARKDOWN = `# Outline
+
+${Array.from({ length: 30 }, (_, i) => `## Step ${i + 1}\n\nStep ${i + 1} text.\n`).join('\n')}`;
+
+/** Enough pages that the last ones sit far below the first screen of the page tree. */
+const MANY_PAGES = Array.from({ length: 40 }, (_, i) => `# Reference ${i + 1}\n\nReference text ${i + 1}.\n`);
+
+describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
+  let api: TestApi;
+  let browser: Browser;
+  let site: { url: string };
+
+  beforeAll(async () => {
+    api = await startTestApi();
+    const org = await newOrg();
+    const space = await spaceWithPages(api, org, 'Guide', [HEADINGS_MARKDOWN, OUTLINE_MARKDOWN, ...MANY_PAGES]);
+    site = await publishedSite(api, org, [space.id], 'public');
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  const open = async (path: string, options: BrowserContextOptions = DESKTOP): Promise<Page> => {
+    const page = await (await browser.newContext(options)).newPage();
+    await page.goto(`${site.url}${path}`, { waitUntil: 'load' });
+    return page;
+  };
+
+  /** Whether `item` is entirely inside `box` (its scrolling list) and on the screen. */
+  const shownIn = (page: Page, box: string, item: string) => page.evaluate(([boxSel, itemSel]) => {
+    const b = document.querySelector(boxSel)!.getBoundingClientRect();
+    const r = document.querySelector(itemSel)!.getBoundingClientRect();
+    return r.height > 0 && r.top >= b.top && r.bottom <= Math.min(b.bottom, innerHeight);
+  }, [box, item] as const);
+
+  it('the page tree shows the page being read: a page far down the tree is scrolled into view, on a laptop and in the phone menu, the page itself unmoved', async () => {
+    const current = 'aside.sidebar a[aria-current=page]';
+    const desktop = await open('/reference-38');
+    expect(await desktop.locator(current).innerText()).toBe('Reference 38');
+    await expect.poll(() => shownIn(desktop, 'aside.sidebar', current)).toBe(true);
+    expect(await desktop.evaluate(() => scrollY)).toBe(0);
+    // A page already in view does not move the tree.
+    const first = await open('/headings');
+    expect(await first.locator('aside.sidebar').evaluate((el) => el.scrollTop)).toBe(0);
+    await desktop.context().close();
+    await first.context().close();
+
+    const phone = await open('/reference-38', PHONE);
+    await phone.getByRole('button', { name: 'Menu' }).click();
+    await expect.poll(() => shownIn(phone, 'aside.sidebar', current)).toBe(true);
+    await phone.context().close();
+  });
+
+  it('"On this page" keeps the heading being read in view while the reader scrolls down a long outline', async () => {
+    const page = await open('/outline', { viewport: { width: 1280, height: 600 } });
+    const toc = 'aside.toc';
+    expect(await page.locator(toc).evaluate((el) => el.scrollHeight > el.clientHeight), 'the outline is longer than the screen').toBe(true);
+    await page.locator('#step-28').scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 200);
+    await expect.poll(() => page.locator(`${toc} a[aria-current]`).innerText()).toMatch(/^Step (2[89]|30)$/);
+    await expect.poll(() => shownIn(page, toc, `${toc} a[aria-current]`)).toBe(true);
+    await page.context().close();
+  });
+});
