@@ -8,6 +8,9 @@ import { buildFixture } from './fixtures/integrations/build.ts';
 import { installationEntity, integrationEntity } from '../shared/db/entities/integration.ts';
 import { INSTALLATION_TOKEN_TTL_SECONDS, mintInstallationToken } from '../shared/integrations/installation-token.ts';
 import { advanceClock, nowEpochSeconds, resetClock } from '../shared/clock.ts';
+import { installationTokenEntity, tokenEntity } from '../shared/db/entities/token.ts';
+import { getRecord } from '../shared/db/operations.ts';
+import { sha256Hex } from '../shared/ids.ts';
 import { PUBLIC_ENDPOINT_SANDBOX } from '../functions/integrations/public-endpoint.ts';
 import { TRACE_LINE_CHARS, TRACE_LINES_PER_RUN } from '../shared/integrations/runtime.ts';
 
@@ -42,6 +45,10 @@ describe('installation tokens', () => {
     const installation = (await client(org.admin.token).integrations.installIntegration(name, { organization: org.id } as never)).data;
     const integration = (await integrationEntity.get({ name }))!;
     const token = await mintInstallationToken(integration, (await installationEntity.get({ name, installationId: installation.id }))!);
+    // Stored in installation tokens' own partitions, which the runtime may write; never a user token's (TOKEN#).
+    expect(token).toMatch(/^dpsi_/);
+    expect(await getRecord(installationTokenEntity.key({ hash: sha256Hex(token) }))).toMatchObject({ integration: { name, installationId: installation.id } });
+    expect(await getRecord(tokenEntity.key({ hash: sha256Hex(token) }))).toBeUndefined();
 
     expect((await api.request('GET', `/spaces/${space.id}`, { token })).status).toBe(200);
     expect((await api.request('GET', `/spaces/${space.id}/content`, { token })).status).toBe(200);

@@ -8,7 +8,7 @@ import { spaceObjectPrefix } from '../../shared/commands/spaces/purge.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
 import { INTEGRATION_KEY_PREFIX, orgInstallationsPartition } from '../../shared/db/entities/integration.ts';
 import { SITE_KEY_PREFIX } from '../../shared/db/entities/site.ts';
-import { TOKEN_KEY_PREFIX } from '../../shared/db/entities/token.ts';
+import { INSTALLATION_TOKEN_KEY_PREFIX } from '../../shared/db/entities/token.ts';
 import { indexes, type IndexName } from '../../shared/db/table.ts';
 import { translationProviders } from '../../shared/translate/providers.ts';
 import type { ServiceResources } from './service-function.ts';
@@ -120,14 +120,14 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
   // The integration runtime (infra/constructs/integration-runtime.ts): scripts (blobs), signing and sealing
   // keys derived from the secret. It runs third-party code, so it touches only the partitions its code
   // paths use (test/integration-runtime-partitions.test.ts records them): integrations, installations,
-  // their locks and events, block renders (INTEGRATION#); installation tokens it mints (TOKEN#, written
-  // only); a published site's structure and its script cache (SITE#); an organization's installations
+  // their locks and events, block renders (INTEGRATION#); installation tokens it mints (INSTALLATIONTOKEN#,
+  // written only; never a user's TOKEN#); a published site's structure and its script cache (SITE#); an organization's installations
   // (gsi1) for the site's scripts; the counters of its public endpoints (RATE#).
   'integration-events': worker({
     rateLimitCounters: true,
     partitions: {
       read: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX)],
-      write: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX), startingWith(TOKEN_KEY_PREFIX)],
+      write: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX), startingWith(INSTALLATION_TOKEN_KEY_PREFIX)],
       indexes: { gsi1: [orgInstallationsPartition('*')] },
     },
     bucket: { read: ['blobs'] },

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import { sha256Hex } from '../ids.ts';
-import { tokenEntity } from '../db/entities/token.ts';
+import { tokenKeyOf } from '../db/entities/token.ts';
 import { RecordLoader } from './loader.ts';
 import { admitInstallationToken, type IntegrationGrant } from '../integrations/installation-token.ts';
 import { scopeOf } from './scope.ts';
@@ -27,7 +27,7 @@ export const authenticate = createMiddleware<AppEnv>(async (c, next) => {
     throw unauthorized();
   }
   const tokenHash = sha256Hex(match[1]!);
-  const tokenKey = tokenEntity.key({ hash: tokenHash });
+  const tokenKey = tokenKeyOf(match[1]!, tokenHash);
   const loader = new RecordLoader();
   const resourceKeys = prefetchKeys(c.req.path);
   // The address's count of failed attempts rides in the same batch; the token's counter is

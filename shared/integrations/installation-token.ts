@@ -1,6 +1,6 @@
 import { randomId, sha256Hex } from '../ids.ts';
 import { nowEpochSeconds, nowIso } from '../clock.ts';
-import { tokenEntity, type TokenItem } from '../db/entities/token.ts';
+import { INSTALLATION_TOKEN_SECRET_PREFIX, installationTokenEntity, type TokenItem } from '../db/entities/token.ts';
 import { memberEntity, type MemberItem } from '../db/entities/member.ts';
 import type { InstallationItem, IntegrationItem } from '../db/entities/integration.ts';
 import type { Role } from '../http/schemas.ts';
@@ -40,10 +40,10 @@ export function grantRole(grant: IntegrationGrant): Role {
 }
 
 export async function mintInstallationToken(integration: IntegrationItem, installation: InstallationItem): Promise<string> {
-  const token = `dps_${randomId(40)}`;
+  const token = `${INSTALLATION_TOKEN_SECRET_PREFIX}${randomId(40)}`;
   const hash = sha256Hex(token);
   const grant: IntegrationGrant = { name: integration.name, installationId: installation.id, orgId: installation.orgId, scopes: integration.scopes };
-  await run(tokenEntity.put({ hash }, {
+  await run(installationTokenEntity.put({ hash }, {
     hash,
     userId: installationUserId(integration.name, installation.id),
     label: `integration ${integration.name}`,

@@ -1,7 +1,7 @@
 import { randomId, sha256Hex } from '../../ids.ts';
 import { nowIso } from '../../clock.ts';
 import { run } from '../../db/writes.ts';
-import { tokenEntity, type TokenItem } from '../../db/entities/token.ts';
+import { INSTALLATION_TOKEN_SECRET_PREFIX, tokenEntity, type TokenItem } from '../../db/entities/token.ts';
 
 export interface AccessTokenOptions {
   /** The secret to store the hash of (the local bootstrap token); default: a new random one. */
@@ -14,6 +14,8 @@ export interface AccessTokenOptions {
 
 /** Creates an access token; the secret is returned once and only its hash is stored. */
 export async function createAccessToken(userId: string, label = 'access token', { secret, expiresAt, orgId }: AccessTokenOptions = {}): Promise<string> {
+  // That prefix sends authentication to installation tokens' partitions (token.ts): a user token with it would never authenticate.
+  if (secret?.startsWith(INSTALLATION_TOKEN_SECRET_PREFIX)) throw new Error(`an access token's secret may not start with ${INSTALLATION_TOKEN_SECRET_PREFIX}`);
   const token = secret ?? `dps_${randomId(40)}`;
   const hash = sha256Hex(token);
   const item: TokenItem = { hash, userId, label, createdAt: nowIso(), ...(expiresAt !== undefined ? { expiresAt } : {}), ...(orgId !== undefined ? { orgId } : {}) };
