@@ -6,8 +6,7 @@ import { installInOrg, listEvents, messages, publishScript, settled, uniqueName 
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { randomId } from '../shared/ids.ts';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackServer } from './support/loopback-server.ts';
 
 /**
  * The events the service emits to installed integrations (docs/integrations.md, Events),
@@ -217,9 +216,8 @@ describe('space_gitsync_started and space_gitsync_completed', () => {
     const repo = `events-${randomId(8).toLowerCase()}`;
     await createRepo(gitServer, repo, { 'README.md': '# Only main\n' });
     // A Git server that is down for now (503): worth retrying.
-    const down = createServer((_req, res) => res.writeHead(503).end('maintenance'));
-    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
-    const downUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}/docs.git`;
+    const down = await startLoopbackServer((_req, res) => res.writeHead(503).end('maintenance'));
+    const downUrl = `${down.url}/docs.git`;
     const cases = [
       { space: spaces[0]!, url: `${gitServer.url}/${repo}.git`, ref: 'refs/heads/missing', reason: /The branch missing does not exist/, final: true },
       { space: spaces[1]!, url: `${gitServer.url}/missing-${repo}.git`, ref: 'refs/heads/main', reason: /the server answered HTTP 404/, final: true },
@@ -253,7 +251,7 @@ describe('space_gitsync_started and space_gitsync_completed', () => {
         expect(await primaryRevision(org, space.id)).toBe(space.revision);
       }
     } finally {
-      await new Promise((resolve) => down.close(resolve));
+      await down.close();
     }
   }, 90_000);
   it('a sync skipped for an older timestamp completes with success and the primary revision it left in place', async () => {

@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApi, newOrg, newUser, type TestOrg } from './support/api.ts';
 import { getRecord, queryAll } from '../shared/db/operations.ts';
 import { installationLockKey, integrationEntity } from '../shared/db/entities/integration.ts';
@@ -10,6 +8,7 @@ import { randomId } from '../shared/ids.ts';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 
 const api = useTestApi();
 // Retries one second apart, then two, instead of 30 and 60 (shared/integrations/dispatch.ts).
@@ -172,24 +171,21 @@ describe('DELETE /integrations/{integrationName}', () => {
 });
 
 describe('installations, dev mode, events and dispatch', () => {
-  let server: Server;
   let tunnelUrl: string;
   const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
   let answer = 200;
-  beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (d) => { body += d; });
-      req.on('end', () => {
-        received.push({ headers: req.headers, body });
-        res.statusCode = answer;
-        res.end('ok');
-      });
+  const tunnel = useLoopbackServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.statusCode = answer;
+      res.end('ok');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    tunnelUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
   });
-  afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
+  beforeAll(() => {
+    tunnelUrl = `${tunnel.url}/events`;
+  });
 
   it('installs, records installation_setup and delivers it signed to the dev tunnel', async () => {
     const owner = await newOrg();

@@ -3,15 +3,14 @@
  * whose S3 refuses request bodies over 11 MiB: one PUT of such a file failed the whole Git
  * import or upload. Small blobs still go up in one PUT.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   AbortMultipartUploadCommand, CreateBucketCommand, CreateMultipartUploadCommand, DeleteBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createRepo, pngFile, useGitServer } from './support/git-server.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 import { settleGit } from './support/git-sync.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
 import { s3 } from '../shared/aws/clients.ts';
@@ -76,15 +75,12 @@ describe('large blobs', () => {
   }, 120_000);
 
   describe('a file uploaded by URL', () => {
-    let fileServer: Server;
     let url: string;
     const body = randomBytes(15 * 1024 * 1024);
-    beforeAll(async () => {
-      fileServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/zip' }).end(body));
-      await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}/archive.zip`;
+    const fileServer = useLoopbackServer((_req, res) => res.writeHead(200, { 'content-type': 'application/zip' }).end(body));
+    beforeAll(() => {
+      url = `${fileServer.url}/archive.zip`;
     });
-    afterAll(() => new Promise<void>((resolve) => fileServer.close(() => resolve())));
 
     it('of 15 MB is stored in parts and listed with its size', async () => {
       const space = await createSpace(api, org);

@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
 import { processedSpec } from './support/openapi-specs.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 
 /** Hostile spec sources: each ends as a readable PARSE_ERROR (or a stored document), never a stuck run. */
 
 const api = useTestApi();
-let server: Server;
-let served: string;
 const hits: string[] = [];
 const bomDoc = { openapi: '3.1.0', info: { title: 'BOM', version: '1' }, paths: {} };
 
-beforeAll(async () => {
-  // /bom.json: a spec saved with a byte order mark. Counts every other request: a spec's $refs
-  // must never make the service fetch anything.
-  server = createServer((req, res) => {
-    if (req.url === '/bom.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`\uFEFF${JSON.stringify(bomDoc)}`);
-    hits.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"string"}');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  served = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+// /bom.json: a spec saved with a byte order mark. Counts every other request: a spec's $refs
+// must never make the service fetch anything.
+const specHost = useLoopbackServer((req, res) => {
+  if (req.url === '/bom.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`\uFEFF${JSON.stringify(bomDoc)}`);
+  hits.push(req.url ?? '');
+  res.writeHead(200, { 'content-type': 'application/json' }).end('{"type":"string"}');
 });
 
 
@@ -68,7 +57,7 @@ describe('hostile OpenAPI sources', () => {
 
   it('a JSON spec with a byte order mark is read; a broken one names the position', async () => {
     const org = await newOrg();
-    await createOpenAPISpec(api, org, 'bom', { url: `${served}/bom.json` });
+    await createOpenAPISpec(api, org, 'bom', { url: `${specHost.url}/bom.json` });
     await createOpenAPISpec(api, org, 'broken', { text: '{"openapi": "3.0.0",\n "info": {"title": "x"\n' });
     const bom = await processed(org, 'bom');
     expect(bom.lastProcessErrorCode).toBeUndefined();
@@ -89,7 +78,7 @@ describe('hostile OpenAPI sources', () => {
       '          description: ok',
       '          content:',
       '            application/json:',
-      `              schema: {$ref: "${served}/internal.json"}`,
+      `              schema: {$ref: "${specHost.url}/internal.json"}`,
       '        "404": {$ref: "file:///etc/passwd"}',
       '        "500": {$ref: "http://169.254.169.254/latest/meta-data/"}',
     ].join('\n');

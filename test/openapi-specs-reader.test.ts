@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
 import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { publishedSite } from './support/reader-site.ts';
 import { processedSpec } from './support/openapi-specs.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 
 /**
  * An API docs team's walk: a petstore spec (OpenAPI 3.1 YAML: $refs, allOf, oneOf, enums,
@@ -156,7 +155,6 @@ const PAGE = `# Pets API
 {% openapi-schemas spec="petstore" schemas="Category,Person" grouped="false" %}
 `;
 
-let server: Server;
 let org: TestOrg;
 let pageUrl: string;
 let usersUrl: string;
@@ -164,13 +162,12 @@ let swaggerUrl: string;
 let apiSpaceId: string;
 /** What the spec server answers (a test changes it, then asks for processing again). */
 let swaggerServed: unknown = SWAGGER;
+const specHost = useLoopbackServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(swaggerServed)));
 
 const processed = (slug: string) => processedSpec(org.id, slug);
 
 beforeAll(async () => {
-  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(swaggerServed)));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  swaggerUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/swagger.json`;
+  swaggerUrl = `${specHost.url}/swagger.json`;
   org = await newOrg();
   await createOpenAPISpec(api, org, 'petstore', { text: PETSTORE });
   await createOpenAPISpec(api, org, 'users', { url: swaggerUrl });
@@ -189,10 +186,6 @@ beforeAll(async () => {
   pageUrl = `${site.url}/pets-api`;
   usersUrl = `${site.url}/users`;
 }, 120_000);
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
 
 const squash = (html: string) => html.replace(/\s+/g, ' ');
 

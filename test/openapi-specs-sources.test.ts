@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
 import { getJsonBlob } from '../shared/content/blobs.ts';
 import { processedSpec } from './support/openapi-specs.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 
 /** Sources as teams have them: unquoted YAML versions, a URL that answers a web page. */
 
 const api = useTestApi();
-let server: Server;
-let served: string;
 const SWAGGER_YAML = 'swagger: 2.0\ninfo:\n  title: Legacy\n  version: "1"\npaths:\n  /a:\n    get:\n      responses:\n        "200": {description: ok}\n';
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    if (req.url === '/swagger.yaml') res.writeHead(200, { 'content-type': 'application/yaml' }).end(SWAGGER_YAML);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html>\n<html><body><form>Sign in</form></body></html>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  served = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+const specHost = useLoopbackServer((req, res) => {
+  if (req.url === '/swagger.yaml') res.writeHead(200, { 'content-type': 'application/yaml' }).end(SWAGGER_YAML);
+  else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html>\n<html><body><form>Sign in</form></body></html>');
 });
 
 const processed = (org: TestOrg, slug: string) => processedSpec(org.id, slug);
@@ -31,7 +20,7 @@ const processed = (org: TestOrg, slug: string) => processedSpec(org.id, slug);
 describe('OpenAPI sources as written', () => {
   it('unquoted `swagger: 2.0` and `openapi: 3.1` (YAML numbers) are read as the versions they name', async () => {
     const org = await newOrg();
-    await createOpenAPISpec(api, org, 'legacy', { url: `${served}/swagger.yaml` });
+    await createOpenAPISpec(api, org, 'legacy', { url: `${specHost.url}/swagger.yaml` });
     await createOpenAPISpec(api, org, 'hooks', { text: 'openapi: 3.1\ninfo: {title: Hooks, version: "1"}\nwebhooks:\n  ping:\n    post:\n      responses:\n        "200": {description: ok}\n' });
     const legacy = await processed(org, 'legacy');
     expect(legacy.lastProcessedErrors).toEqual([]);
@@ -45,7 +34,7 @@ describe('OpenAPI sources as written', () => {
 
   it('a URL answering a web page says so', async () => {
     const org = await newOrg();
-    await createOpenAPISpec(api, org, 'page', { url: `${served}/login` });
+    await createOpenAPISpec(api, org, 'page', { url: `${specHost.url}/login` });
     await processed(org, 'page');
     const res = await api.request('GET', `/orgs/${org.id}/openapi/page`, { token: org.admin.token });
     expect(res.body).toMatchObject({ processingState: 'complete', lastProcessErrorCode: 'PARSE_ERROR', lastProcessedErrorCount: 1 });

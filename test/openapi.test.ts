@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
 import { createOpenAPISpec } from './support/factories.ts';
 import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
@@ -9,10 +7,9 @@ import { pollOnce } from '../shared/local/queue-poller.ts';
 import { openAPIFetchLimits, parseOpenAPIDocument } from '../shared/commands/openapi/process.ts';
 import { storedLike } from './support/stored.ts';
 import { processedSpec, storedSpec } from './support/openapi-specs.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 
 const api = useTestApi();
-let server: Server;
-let served: string;
 const petstore = {
   openapi: '3.0.3',
   info: { title: 'Petstore', version: '1.0.0' },
@@ -20,22 +17,14 @@ const petstore = {
 };
 const yamlSpec = 'swagger: "2.0"\ninfo:\n  title: YAML API\n  version: "1"\npaths:\n  /a:\n    get:\n      responses:\n        "200":\n          description: ok\n';
 
-beforeAll(async () => {
-  // A tiny spec server on 127.0.0.1: /petstore.json, /spec.yaml, /missing (404), /slow (never answers in time), /big.
-  server = createServer((req, res) => {
-    if (req.url === '/petstore.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(petstore));
-    else if (req.url === '/spec.yaml') res.writeHead(200, { 'content-type': 'application/yaml' }).end(yamlSpec);
-    else if (req.url === '/not-openapi') res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello": "world"}');
-    else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 3000);
-    else if (req.url === '/big') res.writeHead(200).end('x'.repeat(4096));
-    else res.writeHead(404).end('not found');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  served = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+// A tiny spec server on 127.0.0.1: /petstore.json, /spec.yaml, /missing (404), /slow (never answers in time), /big.
+const specHost = useLoopbackServer((req, res) => {
+  if (req.url === '/petstore.json') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(petstore));
+  else if (req.url === '/spec.yaml') res.writeHead(200, { 'content-type': 'application/yaml' }).end(yamlSpec);
+  else if (req.url === '/not-openapi') res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello": "world"}');
+  else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 3000);
+  else if (req.url === '/big') res.writeHead(200).end('x'.repeat(4096));
+  else res.writeHead(404).end('not found');
 });
 
 const base = (org: TestOrg) => `/orgs/${org.id}/openapi`;
@@ -48,7 +37,7 @@ describe('POST /orgs/{organizationId}/openapi', () => {
   it('creates a pending spec, then the jobs queue fetches, parses and stores it', async () => {
     const org = await newOrg();
     const creator = await org.member('create');
-    const url = `${served}/petstore.json`;
+    const url = `${specHost.url}/petstore.json`;
     const res = await api.request('POST', base(org), { token: creator.token, body: { slug: 'petstore-v1', source: { url } } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -81,9 +70,9 @@ describe('POST /orgs/{organizationId}/openapi', () => {
 
   it('records fetch and parse failures with their code and errors', async () => {
     const org = await newOrg();
-    await createOpenAPISpec(api, org, 'missing', { url: `${served}/missing` });
+    await createOpenAPISpec(api, org, 'missing', { url: `${specHost.url}/missing` });
     await createOpenAPISpec(api, org, 'refused', { url: 'http://127.0.0.1:1/spec.json' });
-    await createOpenAPISpec(api, org, 'not-openapi', { url: `${served}/not-openapi` });
+    await createOpenAPISpec(api, org, 'not-openapi', { url: `${specHost.url}/not-openapi` });
     await createOpenAPISpec(api, org, 'broken', { text: '{"openapi": ' });
     for (const [slug, code] of [['missing', 'FETCH_ERROR'], ['refused', 'FETCH_ERROR'], ['not-openapi', 'PARSE_ERROR'], ['broken', 'PARSE_ERROR']] as const) {
       const spec = await processed(org, slug);
@@ -102,8 +91,8 @@ describe('POST /orgs/{organizationId}/openapi', () => {
     const limits = { ...openAPIFetchLimits };
     Object.assign(openAPIFetchLimits, { timeoutMs: 300, maxBytes: 1024 });
     try {
-      await createOpenAPISpec(api, org, 'slow', { url: `${served}/slow` });
-      await createOpenAPISpec(api, org, 'big', { url: `${served}/big` });
+      await createOpenAPISpec(api, org, 'slow', { url: `${specHost.url}/slow` });
+      await createOpenAPISpec(api, org, 'big', { url: `${specHost.url}/big` });
       expect(await processed(org, 'slow')).toMatchObject({ lastProcessErrorCode: 'FETCH_TIMEOUT' });
       const big = await processed(org, 'big');
       expect(big.lastProcessErrorCode).toBe('FETCH_ERROR');
@@ -115,7 +104,7 @@ describe('POST /orgs/{organizationId}/openapi', () => {
 
   it('rejects bad bodies naming the field, and a taken slug with 409', async () => {
     const org = await newOrg();
-    const url = `${served}/petstore.json`;
+    const url = `${specHost.url}/petstore.json`;
     for (const [body, field] of [
       [{ source: { url } }, 'slug'], [{ slug: '', source: { url } }, 'slug'], [{ slug: 'bad slug', source: { url } }, 'slug'],
       [{ slug: '-x', source: { url } }, 'slug'], [{ slug: 'a--b', source: { url } }, 'slug'], [{ slug: 'x'.repeat(101), source: { url } }, 'slug'],
@@ -140,7 +129,7 @@ describe('POST /orgs/{organizationId}/openapi', () => {
 
   it('needs the create role: 403 below, 404 across organizations, 401 without a token', async () => {
     const org = await newOrg();
-    const body = { slug: 'nope', source: { url: `${served}/petstore.json` } };
+    const body = { slug: 'nope', source: { url: `${specHost.url}/petstore.json` } };
     for (const role of ['review', 'edit', 'read', null] as const) {
       const m = await org.member(role);
       expect((await api.request('POST', base(org), { token: m.token, body })).status, String(role)).toBe(403);
@@ -187,9 +176,9 @@ describe('GET /orgs/{organizationId}/openapi', () => {
 describe('PUT /orgs/{organizationId}/openapi/{specSlug}', () => {
   it('creates (201) or replaces the source (200) and processes again', async () => {
     const org = await newOrg();
-    const created = await api.request('PUT', `${base(org)}/api`, { token: org.admin.token, body: { source: { url: `${served}/petstore.json` } } });
+    const created = await api.request('PUT', `${base(org)}/api`, { token: org.admin.token, body: { source: { url: `${specHost.url}/petstore.json` } } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ slug: 'api', processingState: 'pending', sourceURL: `${served}/petstore.json` });
+    expect(created.body).toMatchObject({ slug: 'api', processingState: 'pending', sourceURL: `${specHost.url}/petstore.json` });
     const first = await processed(org, 'api');
     const replaced = await api.request('PUT', `${base(org)}/api`, { token: org.admin.token, body: { source: { text: yamlSpec } } });
     expect(replaced.status).toBe(200);
@@ -199,7 +188,7 @@ describe('PUT /orgs/{organizationId}/openapi/{specSlug}', () => {
     expect(second.lastVersion).not.toBe(first.lastVersion);
     expect(await getJsonBlob(second.lastVersionBlob!)).toMatchObject({ info: { title: 'YAML API' } });
     // A failing new source keeps the last good version and reports the error.
-    await api.request('PUT', `${base(org)}/api`, { token: org.admin.token, body: { source: { url: `${served}/missing` } } });
+    await api.request('PUT', `${base(org)}/api`, { token: org.admin.token, body: { source: { url: `${specHost.url}/missing` } } });
     const third = await processed(org, 'api');
     expect(third).toMatchObject({ lastVersion: second.lastVersion, lastProcessErrorCode: 'FETCH_ERROR' });
     // Back to a good source: the error goes.

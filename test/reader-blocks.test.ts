@@ -1,7 +1,5 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +10,7 @@ import { publishedSite } from './support/reader-site.ts';
 import { pngFile } from './support/png.ts';
 import { launchChromium, RUN_BROWSER_TESTS } from './support/chromium.ts';
 import { readPdf } from './support/pdf-text.ts';
+import { startLoopbackServer } from './support/loopback-server.ts';
 import sharp from 'sharp';
 
 /**
@@ -462,12 +461,11 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
     // The font's own server: another origin (another port), answering CORS as font hosts do.
     const bytes = readFileSync(createRequire(import.meta.url).resolve('@fontsource/lato/files/lato-latin-400-normal.woff2'));
     const requests: string[] = [];
-    const server = createServer((req, res) => {
+    const fontHost = await startLoopbackServer((req, res) => {
       requests.push(req.url ?? '');
       res.writeHead(200, { 'content-type': 'font/woff2', 'access-control-allow-origin': '*' }).end(bytes);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const origin = fontHost.url;
     try {
       await customize((s) => {
         s.styling.font = { id: 'elsewhere', custom: true, fontFamily: 'Served Elsewhere', fontFaces: [{ weight: 400, sources: [{ url: `${origin}/served.woff2`, format: 'woff2' }] }] };
@@ -488,7 +486,7 @@ describe.runIf(RUN_BROWSER_TESTS)('blocks in Chromium', () => {
       await page.context().close();
     } finally {
       await customize((s) => { s.styling.font = 'Lato'; });
-      await new Promise((resolve) => server.close(resolve));
+      await fontHost.close();
     }
   });
 

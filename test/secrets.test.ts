@@ -1,6 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { hkdfSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +8,7 @@ import { derivedKey } from '../shared/secrets/keys.ts';
 import { resetServiceSecret, serviceSecret } from '../shared/secrets/service-secret.ts';
 import { newOrg, useTestApi } from './support/api.ts';
 import { publishedSite, spaceWithPages, GUIDE_MARKDOWN } from './support/reader-site.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 
 /** Variables these tests change; restored after each test. */
 const VARIABLES = ['SERVICE_SECRET', 'SERVICE_SECRET_ARN', 'DATA_DIR', 'AWS_LAMBDA_FUNCTION_NAME', 'AWS_ENDPOINT_URL_SECRETS_MANAGER'] as const;
@@ -79,34 +78,29 @@ describe('the service secret', () => {
 });
 
 describe('the service secret from Secrets Manager (SERVICE_SECRET_ARN)', () => {
-  let server: Server;
   const calls: { target: string; body: Record<string, unknown> }[] = [];
   const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:docs-service-AbCdEf';
   const VALUE = 'a-secret-value-from-secrets-manager-0123456789';
 
-  beforeAll(async () => {
-    // Speaks the Secrets Manager JSON 1.1 protocol (X-Amz-Target: secretsmanager.GetSecretValue).
-    server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk) => (text += chunk));
-      req.on('end', () => {
-        const body = JSON.parse(text) as Record<string, unknown>;
-        calls.push({ target: String(req.headers['x-amz-target']), body });
-        res.setHeader('content-type', 'application/x-amz-json-1.1');
-        if (body.SecretId !== ARN) {
-          res.statusCode = 400;
-          res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'Secrets Manager can’t find the specified secret.' }));
-          return;
-        }
-        res.end(JSON.stringify({ ARN, Name: 'docs-service', SecretString: VALUE, VersionId: 'v1', CreatedDate: 1 }));
-      });
+  // Speaks the Secrets Manager JSON 1.1 protocol (X-Amz-Target: secretsmanager.GetSecretValue).
+  const secretsManager = useLoopbackServer((req, res) => {
+    let text = '';
+    req.on('data', (chunk) => (text += chunk));
+    req.on('end', () => {
+      const body = JSON.parse(text) as Record<string, unknown>;
+      calls.push({ target: String(req.headers['x-amz-target']), body });
+      res.setHeader('content-type', 'application/x-amz-json-1.1');
+      if (body.SecretId !== ARN) {
+        res.statusCode = 400;
+        res.end(JSON.stringify({ __type: 'ResourceNotFoundException', message: 'Secrets Manager can’t find the specified secret.' }));
+        return;
+      }
+      res.end(JSON.stringify({ ARN, Name: 'docs-service', SecretString: VALUE, VersionId: 'v1', CreatedDate: 1 }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('reads the secret once per instance at run time, with the AWS SDK', async () => {
-    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = secretsManager.url;
     process.env.SERVICE_SECRET_ARN = ARN;
     process.env.AWS_LAMBDA_FUNCTION_NAME = 'docs-service-spaces';
     process.env.SERVICE_SECRET = 'ignored-because-the-arn-wins-0123456789';

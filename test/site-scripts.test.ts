@@ -1,14 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { GitBookAPI } from '@gitbook/api';
-// The package's own declarations do not resolve under NodeNext: its client type, as test/integration-runtime.test.ts does.
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
-import { randomId } from '../shared/ids.ts';
+import { integrationClient, uniqueName } from './support/integrations.ts';
+import { useLoopbackServer } from './support/loopback-server.ts';
 import { SCRIPT_WAIT_MS } from '../shared/reader/site-scripts.ts';
 import { launchChromium, RUN_BROWSER_TESTS } from './support/chromium.ts';
 
@@ -19,12 +15,14 @@ import { launchChromium, RUN_BROWSER_TESTS } from './support/chromium.ts';
  * script of an integration that is not installed is nowhere; a hanging one costs the page nothing.
  */
 const api = useTestApi();
-const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
-const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
+const client = (token: string) => integrationClient(api, token);
 
-let beacon: Server;
 let beaconUrl: string;
 const beacons: string[] = [];
+const beacon = useLoopbackServer((req, res) => {
+  beacons.push(req.url ?? '');
+  res.writeHead(204).end();
+});
 let org: TestOrg;
 let site: { id: string; url: string; base: string };
 let script: string;
@@ -42,12 +40,7 @@ const install = (name: string) => client(org.admin.token).integrations.installIn
 const scriptPath = (name: string, version = 1) => `/s/${site.id}/~integrations/${name}/script.js?v=${version}`;
 
 beforeAll(async () => {
-  beacon = createServer((req, res) => {
-    beacons.push(req.url ?? '');
-    res.writeHead(204).end();
-  });
-  await new Promise<void>((resolve) => beacon.listen(0, '127.0.0.1', resolve));
-  beaconUrl = `http://127.0.0.1:${(beacon.address() as AddressInfo).port}`;
+  beaconUrl = beacon.url;
   script = await buildFixture('widget');
   org = await newOrg();
   const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN]);
@@ -59,9 +52,6 @@ beforeAll(async () => {
   await install(installed);
   await install(hanging);
 }, 120_000);
-afterAll(async () => {
-  await new Promise((resolve) => beacon?.close(resolve));
-});
 
 describe('published-site scripts over HTTP', () => {
   it('pages load the installed integrations\' scripts, with their policies merged into the CSP', async () => {

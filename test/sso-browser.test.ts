@@ -8,6 +8,7 @@ import { createTestIdP, type TestIdP } from './support/saml-idp.ts';
 import { HAS_CHROMIUM, launchChromium } from './support/chromium.ts';
 import { userEntity } from '../shared/db/entities/user.ts';
 import { randomId } from '../shared/ids.ts';
+import { startLoopbackServer, type LoopbackServer } from './support/loopback-server.ts';
 
 /**
  * SP-initiated SAML login in a real browser: startURL, the identity provider's page (an
@@ -37,7 +38,7 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
   let idp: TestIdP;
   let org: TestOrg;
   let provider: { id: string; service: { acsURL: string; startURL: string; entityID: string } };
-  let idpServer: Server;
+  let idpServer: LoopbackServer<Server> | undefined;
   let idpOrigin: string;
   /** What the attacker's IdP page found in its URL's fragment. */
   const evilSaw: string[] = [];
@@ -47,7 +48,7 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
   beforeAll(async () => {
     browser = await launchChromium();
     idp = await createTestIdP('browser-idp');
-    idpServer = createServer(await localhostTls(), (req, res) => {
+    idpServer = await startLoopbackServer(createServer(await localhostTls(), (req, res) => {
       const url = `${idpOrigin}${req.url}`;
       if (req.url?.startsWith('/evil-report')) {
         evilSaw.push(decodeURIComponent(req.url.slice('/evil-report?'.length)));
@@ -62,9 +63,8 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
       const request = idp.readAuthnRequest(url);
       const SAMLResponse = idp.response({ acsURL: request.acsURL, audience: provider.service.entityID, inResponseTo: request.id, email });
       res.writeHead(200, { 'content-type': 'text/html' }).end(autoPost(request.acsURL, { SAMLResponse, RelayState: request.relayState ?? '' }));
-    });
-    await new Promise<void>((resolve) => idpServer.listen(0, 'localhost', resolve));
-    idpOrigin = `https://localhost:${(idpServer.address() as { port: number }).port}`;
+    }), { host: 'localhost' });
+    idpOrigin = idpServer.url;
     org = await newOrg();
     const res = await api.request('POST', `/orgs/${org.id}/saml`, {
       token: org.admin.token,
@@ -75,7 +75,7 @@ describe.skipIf(!HAS_CHROMIUM)('SAML login in headless Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => idpServer?.close(resolve));
+    await idpServer?.close();
   });
 
   /** A browser the identity provider signs `email` in, answering each AuthnRequest with an auto-posting page. */

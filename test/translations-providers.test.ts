@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createServer as createHttp2Server, type Http2ServerRequest } from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
@@ -22,6 +21,7 @@ import { PseudoTranslator } from '../shared/translate/pseudo.ts';
 import { segmentDocument, MAX_SEGMENT_BYTES } from '../shared/translate/segments.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { MAX_RUN_ATTEMPTS } from '../shared/commands/translations/run.ts';
+import { startLoopbackServer } from './support/loopback-server.ts';
 
 /**
  * Real providers against loopback servers that speak their protocols: Amazon Translate's
@@ -44,11 +44,8 @@ async function listen(handler: Handler, http2 = false) {
       res.end(JSON.stringify(out.body));
     });
   };
-  const server = http2 ? createHttp2Server(respond) : createServer(respond);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  return http2 ? startLoopbackServer(createHttp2Server(respond)) : startLoopbackServer(respond);
 }
-const close = (server: { close(cb: () => void): unknown }) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 /** A tiny English -> French "engine": whole-segment phrases first (they move marks), then word by word. */
 const PHRASES: Record<string, string> = {
@@ -126,7 +123,7 @@ describe('Amazon Translate provider (AWS JSON 1.1 over a loopback server)', () =
   it('sends only prose segments, keeps every block and mark, retries throttling, and re-sends only the page that changed', async () => {
     const sent: string[] = [];
     let throttled = 0;
-    const { server, url } = await listen((req, body) => {
+    const { url, close } = await listen((req, body) => {
       expect(req.headers['x-amz-target']).toBe('AWSShineFrontendService_20170701.TranslateText');
       const input = JSON.parse(body) as { Text: string; SourceLanguageCode: string; TargetLanguageCode: string };
       if (throttled === 0) {
@@ -203,7 +200,7 @@ describe('Amazon Translate provider (AWS JSON 1.1 over a loopback server)', () =
       if (previousEnv.endpoint === undefined) delete process.env.AWS_ENDPOINT_URL_TRANSLATE;
       else process.env.AWS_ENDPOINT_URL_TRANSLATE = previousEnv.endpoint;
       if (previousEnv.provider === undefined) delete process.env.TRANSLATION_PROVIDER;
-      await close(server);
+      await close();
     }
   });
 });
@@ -211,7 +208,7 @@ describe('Amazon Translate provider (AWS JSON 1.1 over a loopback server)', () =
 describe('Bedrock provider (Converse over a loopback server)', () => {
   it('batches segments, follows the instructions, and splits a batch the model answered badly', async () => {
     const requests: { system: string; texts: string[] }[] = [];
-    const { server, url } = await listen((req, body) => {
+    const { url, close } = await listen((req, body) => {
       expect(req.url).toBe(`/model/${encodeURIComponent('test-model')}/converse`);
       const input = JSON.parse(body) as { system: { text: string }[]; messages: { content: { text: string }[] }[] };
       const texts = JSON.parse(input.messages[0]!.content[0]!.text) as string[];
@@ -238,7 +235,7 @@ describe('Bedrock provider (Converse over a loopback server)', () => {
     } finally {
       if (previousEndpoint === undefined) delete process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME;
       else process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = previousEndpoint;
-      await close(server);
+      await close();
     }
   });
 });
@@ -262,7 +259,7 @@ describe('a provider that keeps failing or never answers', () => {
   it('ends the run after its last attempt: status back to pending (not running forever), the reason kept; a later run completes', async () => {
     let calls = 0;
     let refuse = true;
-    const { server, url } = await listen((_req, body) => {
+    const { url, close } = await listen((_req, body) => {
       calls++;
       if (refuse) return { status: 400, body: { __type: 'UnsupportedLanguagePairException', message: 'Unsupported language pair: en to fr' } };
       const input = JSON.parse(body) as { Text: string };
@@ -296,16 +293,15 @@ describe('a provider that keeps failing or never answers', () => {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
-      await close(server);
+      await close();
     }
   });
 
   it('stops an attempt at TRANSLATION_RUN_TIMEOUT_MS when the provider never answers, and records it', async () => {
-    const hung = createServer(() => { /* never answers */ });
-    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const hung = await startLoopbackServer(() => { /* never answers */ });
     const saved = { provider: process.env.TRANSLATION_PROVIDER, endpoint: process.env.AWS_ENDPOINT_URL_TRANSLATE, timeout: process.env.TRANSLATION_RUN_TIMEOUT_MS };
     process.env.TRANSLATION_PROVIDER = 'amazon-translate';
-    process.env.AWS_ENDPOINT_URL_TRANSLATE = `http://127.0.0.1:${(hung.address() as AddressInfo).port}`;
+    process.env.AWS_ENDPOINT_URL_TRANSLATE = hung.url;
     process.env.TRANSLATION_RUN_TIMEOUT_MS = '700';
     const previous = setDefaultTranslator(undefined);
     try {
@@ -323,8 +319,7 @@ describe('a provider that keeps failing or never answers', () => {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
-      hung.closeAllConnections();
-      await close(hung);
+      await hung.close(); // ends the request left hanging too
     }
   });
 });

@@ -1,19 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { integrationEntity } from '../shared/db/entities/integration.ts';
 import { randomId } from '../shared/ids.ts';
+import { startLoopbackServer, type LoopbackServer } from './support/loopback-server.ts';
 
 /**
  * Integration event deliveries signed per Standard Webhooks (shared/integrations/signature.ts),
  * checked by a receiver written the way the specification tells integrators to write one.
  */
 let api: TestApi;
-let receiver: Server;
+let receiver: LoopbackServer;
 let tunnelUrl: string;
 let secret = '';
 /** Every request the receiver got, with its verdict. */
@@ -22,7 +22,7 @@ const processedIds = new Set<string>();
 
 beforeAll(async () => {
   api = await startTestApi();
-  receiver = createServer((req, res) => {
+  receiver = await startLoopbackServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk) => (body += chunk));
@@ -43,11 +43,10 @@ beforeAll(async () => {
       res.writeHead(status).end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  tunnelUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  tunnelUrl = `${receiver.url}/hook`;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await receiver.close();
   await api.close();
 });
 afterEach(() => {
