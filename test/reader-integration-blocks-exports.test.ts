@@ -1,15 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPI } from '@gitbook/api';
-// The package's own declarations do not resolve under NodeNext: its client type, as test/integration-runtime.test.ts does.
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { createSpace } from './support/factories.ts';
 import { createRepo, useGitServer } from './support/git-server.ts';
 import { settleGit } from './support/git-sync.ts';
 import { publishedSite } from './support/reader-site.ts';
 import { readPdf } from './support/pdf-text.ts';
-import { buildFixture } from './fixtures/integrations/build.ts';
-import { randomId } from '../shared/ids.ts';
+import { block, blockIntegrationNames, publishBlockIntegrations, renderedPage as rendered } from './support/integration-blocks.ts';
 
 /**
  * Integration blocks beyond the page's own blocks (shared/reader/integration-blocks.ts,
@@ -20,25 +16,15 @@ import { randomId } from '../shared/ids.ts';
  */
 const api = useTestApi();
 const server = useGitServer();
-const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
-const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
 
 let org: TestOrg;
 let spaceId: string;
 let site: { id: string; url: string; base: string };
-const installed = uniqueName('blocks');
-const idle = uniqueName('blocks-idle');
-const block = (name: string, props: string) => `{% @${name}/card ${props} %}`;
+const { installed, idle } = blockIntegrationNames();
 
 beforeAll(async () => {
-  const script = await buildFixture('blocks');
   org = await newOrg();
-  for (const name of [installed, idle]) {
-    await client(org.admin.token).integrations.publishIntegration(name, {
-      title: 'Blocks', description: 'Draws a block', organization: org.id, visibility: 'private', script, scopes: [],
-    } as never);
-  }
-  await client(org.admin.token).integrations.installIntegration(installed, { organization: org.id } as never);
+  await publishBlockIntegrations(api, org, { installed, idle });
   // Reusable contents come from Git (.gitbook/includes), as on GitBook.
   const repo = `blocks-${Date.now()}`;
   await createRepo(server, repo, {
@@ -67,14 +53,8 @@ beforeAll(async () => {
   expect((await api.request('PUT', `${site.base}/customization`, { token: org.admin.token, body: settings })).status).toBe(200);
 }, 120_000);
 
-/** A page once its blocks are rendered (a first view on a busy machine may pass the deadline; the runtime still caches). */
-async function renderedPage(path: string): Promise<string> {
-  for (const started = Date.now(); ;) {
-    const html = await (await fetch(`${site.url}/${path}`)).text();
-    if (!html.includes('integration-fallback') || Date.now() - started > 30_000) return html;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+/** The page at `path`'s HTML once its blocks are rendered (support/integration-blocks.ts). */
+const renderedPage = async (path: string) => (await rendered(`${site.url}/${path}`)).html;
 
 
 const pdfText = async (bytes: Uint8Array) => (await readPdf(bytes)).text;

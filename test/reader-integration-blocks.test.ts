@@ -1,11 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPI } from '@gitbook/api';
-// The package's own declarations do not resolve under NodeNext: its client type, as test/integration-runtime.test.ts does.
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { publishedSite, spaceWithPages } from './support/reader-site.ts';
-import { buildFixture } from './fixtures/integrations/build.ts';
-import { randomId } from '../shared/ids.ts';
+import { block, blockIntegrationNames, publishBlockIntegrations, renderedPage as rendered } from './support/integration-blocks.ts';
 import { BLOCK_RENDER_STALE_KEEP_SECONDS, BLOCK_RENDER_WAIT_MS } from '../shared/reader/integration-blocks.ts';
 import { queryAll } from '../shared/db/operations.ts';
 
@@ -17,25 +13,14 @@ import { queryAll } from '../shared/db/operations.ts';
  * the page's ETag.
  */
 const api = useTestApi();
-const client = (token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
-const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
 
 let org: TestOrg;
 let site: { id: string; url: string };
-const installed = uniqueName('blocks');
-const idle = uniqueName('blocks-idle');
-const block = (name: string, props: string) => `{% @${name}/card ${props} %}`;
+const { installed, idle } = blockIntegrationNames();
 
 beforeAll(async () => {
-  const script = await buildFixture('blocks');
   org = await newOrg();
-  for (const name of [installed, idle]) {
-    await client(org.admin.token).integrations.publishIntegration(name, {
-      title: 'Blocks', description: 'Draws a block', organization: org.id, visibility: 'private', script,
-      scopes: [], contentSecurityPolicy: 'frame-src https://frames.example.com',
-    } as never);
-  }
-  await client(org.admin.token).integrations.installIntegration(installed, { organization: org.id } as never);
+  await publishBlockIntegrations(api, org, { installed, idle }, { contentSecurityPolicy: 'frame-src https://frames.example.com' });
   const space = await spaceWithPages(api, org, 'Blocks', [
     `# Rendered\n\n${block(installed, 'label="Welcome" frame="https://frames.example.com/widget"')}\n\n${block(installed, 'label="Elsewhere" frame="https://other.example.net/widget"')}\n`,
     `# Hostile\n\n${block(installed, 'mode="hostile"')}\n`,
@@ -48,18 +33,8 @@ beforeAll(async () => {
   site = await publishedSite(api, org, [space.id]);
 }, 120_000);
 
-/**
- * A page once its blocks are rendered: a first view on a busy machine may pass the reader's
- * deadline and show the fallback, while the runtime still finishes and caches the render.
- */
-async function renderedPage(path: string): Promise<{ res: Response; html: string }> {
-  for (const started = Date.now(); ;) {
-    const res = await fetch(`${site.url}/${path}`);
-    const html = await res.text();
-    if (!html.includes('integration-fallback') || Date.now() - started > 30_000) return { res, html };
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+/** The page at `path` once its blocks are rendered (support/integration-blocks.ts). */
+const renderedPage = (path: string) => rendered(`${site.url}/${path}`);
 
 const fallback = (name: string) => `<div class="integration-block"><p class="integration-fallback">${name}</p></div>`;
 
