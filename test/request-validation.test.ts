@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi, type TestResponse } from './support/api.ts';
-import { hostileFixture, snapshot, type HostileFixture } from './support/hostile/fixtures.ts';
+import { snapshot, useHostileFixture } from './support/hostile/fixtures.ts';
 import { createChangeRequest, createPage } from './support/factories.ts';
 import { loadRevision } from '../shared/content/revisions.ts';
 
@@ -10,10 +10,7 @@ import { loadRevision } from '../shared/content/revisions.ts';
  * empty body is {}. Every refusal is a 400 in the error shape that writes nothing.
  */
 const api = useTestApi();
-let f: HostileFixture;
-beforeAll(async () => {
-  f = await hostileFixture(api, 'Validation messages');
-}, 60_000);
+const f = useHostileFixture(api, 'Validation messages');
 
 const token = () => f.org.admin.token;
 const siteSpaces = () => `/orgs/${f.org.id}/sites/${f.params.siteId}/site-spaces`;

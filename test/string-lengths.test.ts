@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTestApi, type TestResponse } from './support/api.ts';
-import { hostileFixture, snapshot, type HostileFixture } from './support/hostile/fixtures.ts';
+import { snapshot, useHostileFixture } from './support/hostile/fixtures.ts';
 import { createChangeRequest, createPage } from './support/factories.ts';
 
 /**
@@ -9,10 +9,7 @@ import { createChangeRequest, createPage } from './support/factories.ts';
  * nor graphemes, where 👩‍💻 (three code points) counts 1.
  */
 const api = useTestApi();
-let f: HostileFixture;
-beforeAll(async () => {
-  f = await hostileFixture(api, 'String lengths');
-}, 60_000);
+const f = useHostileFixture(api, 'String lengths');
 
 const token = () => f.org.admin.token;
 

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { queryAll } from '../../../shared/db/operations.ts';
 import type { Operation } from '../../../functions/catalogue.ts';
 import { newOrg, type TestApi, type TestOrg } from '../api.ts';
+import { useStarted } from '../lifecycle.ts';
 
 /**
  * An organization with one of each representative resource, created through the API, so
@@ -36,6 +37,22 @@ export async function hostileFixture(api: TestApi, title: string): Promise<Hosti
       { partition: `COLLECTION#${collection.id}` }, { partition: `USER#${org.admin.user.id}` },
       { partition: `ORG#${org.id}#SPACES`, index: 'gsi1' }, { partition: `ORG#${org.id}#SITES`, index: 'gsi1' },
     ],
+  };
+}
+
+/** hostileFixture made before the file's tests (in a beforeAll); its fields answer in tests and later hooks. */
+export function useHostileFixture(api: TestApi, title: string): HostileFixture {
+  const current = useStarted('useHostileFixture()', async () => ({ ...(await hostileFixture(api, title)), close: async () => undefined }));
+  return {
+    get org() {
+      return current().org;
+    },
+    get params() {
+      return current().params;
+    },
+    get partitions() {
+      return current().partitions;
+    },
   };
 }
 
