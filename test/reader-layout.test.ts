@@ -94,4 +94,30 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
     await expect.poll(() => shownIn(page, toc, `${toc} a[aria-current]`)).toBe(true);
     await page.context().close();
   });
+
+  it('headings step down in size (h2 > h3 > h4 > text) and sit nearer the section they open than the one before, on a laptop and a phone', async () => {
+    for (const options of [DESKTOP, PHONE]) {
+      const page = await open('/headings', options);
+      const measured = await page.evaluate(() => ['h2', 'h3', 'h4'].map((tag) => {
+        const h = document.querySelector(`article ${tag}`)!;
+        const size = (el: Element) => parseFloat(getComputedStyle(el).fontSize);
+        const box = h.getBoundingClientRect();
+        return {
+          tag,
+          size: size(h),
+          text: size(h.nextElementSibling!),
+          above: box.top - h.previousElementSibling!.getBoundingClientRect().bottom,
+          below: h.nextElementSibling!.getBoundingClientRect().top - box.bottom,
+        };
+      }));
+      const [h2, h3, h4] = measured as [typeof measured[0], typeof measured[0], typeof measured[0]];
+      const label = `${options.viewport.width}px: ${JSON.stringify(measured)}`;
+      expect(h2.size, label).toBeGreaterThan(h3.size);
+      expect(h3.size, label).toBeGreaterThan(h4.size);
+      // The smallest heading still reads as a heading, not as bold text.
+      expect(h4.size, label).toBeGreaterThanOrEqual(h4.text * 1.05);
+      for (const h of measured) expect(h.below, `${h.tag} ${label}`).toBeLessThan(h.above);
+      await page.context().close();
+    }
+  });
 });

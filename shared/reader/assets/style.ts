@@ -3,7 +3,8 @@
  * Colours are custom properties: light by default, dark under `data-theme=dark` or, with no
  * choice made, under prefers-color-scheme (the page's hashed inline style sets the site's
  * own colours, shared/reader/theme.ts). Mobile first up to 52rem: the page comes first, the
- * page tree after it (a drawer when the script runs).
+ * page tree after it (a drawer when the script runs). Headings step down in size (h2 > h3 > h4 >
+ * text, as GitBook's) and sit nearer the section they open than the one they close.
  */
 
 /** A hint's icon: an SVG outline used as a mask, so it takes the hint's colour (data: images are allowed by the page's img-src). */
@@ -69,9 +70,10 @@ aside.toc a[aria-current]{color:var(--link,var(--primary));border-left-color:var
 .tab-list button{background:none;border:0;padding:.5rem 1rem;cursor:pointer;font:inherit;color:var(--fg)}.tab-list button[aria-selected=true]{border-bottom:2px solid var(--primary);font-weight:600}.tab-panel{padding:.5rem 1rem}
 figure{margin:1rem 0}figcaption{font-size:.875rem;color:var(--muted)}
 .footnote{font-size:.875rem;color:var(--muted)}.footnote p{margin:.25rem 0}:not(.footnote)+.footnote{border-top:1px solid var(--border);margin-top:2rem;padding-top:.75rem}.footnote-label{font-weight:600}.footnote-ref a{padding:0 .1rem}
-main blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--border);color:var(--muted)}main li>p{margin:.25rem 0}main h5{font-size:.95rem}main h6{font-size:.9rem}
+main blockquote{margin:1rem 0;padding:0 1rem;border-left:4px solid var(--border);color:var(--muted)}main li>p{margin:.25rem 0}
+article :is(h2,h3,h4,h5,h6){line-height:1.3;margin:1.75em 0 .5em}article h2{font-size:1.625rem}article h3{font-size:1.3rem}article h4{font-size:1.125rem}article h5{font-size:1rem}article h6{font-size:.9rem}
 ul.tasks{list-style:none;padding-left:1.75rem}ul.tasks>li>input{margin:0 .5rem 0 -1.5rem;vertical-align:-.1em}ul.tasks>li>input+p{display:inline}
-.openapi{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0;padding:0 1rem}.openapi-operation{font-size:1.05rem}.openapi-method{font-weight:700}.openapi-summary{font-weight:600}.openapi-spec,.openapi-type{color:var(--muted)}.openapi h4{margin:1.25rem 0 .5rem}.openapi-missing,.openapi-deprecated{color:var(--muted);font-style:italic}
+.openapi{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0;padding:0 1rem}.openapi-operation{font-size:1.05rem}.openapi-method{font-weight:700}.openapi-summary{font-weight:600}.openapi-spec,.openapi-type{color:var(--muted)}.openapi h4{margin:1.25rem 0 .5rem;font-size:1rem}.openapi-missing,.openapi-deprecated{color:var(--muted);font-style:italic}
 .columns{display:flex;gap:1.5rem;margin:1rem 0}.column{flex:1 1 0;min-width:0}.column>:first-child{margin-top:0}.column>:last-child{margin-bottom:0}
 main details{border:1px solid var(--border);border-radius:var(--radius);margin:1rem 0;padding:0 1rem}main details>summary{cursor:pointer;padding:.6rem 0;font-weight:600}main details[open]>summary{border-bottom:1px solid var(--border);margin-bottom:.75rem}
 figure.code{border:1px solid var(--border);border-radius:var(--radius);overflow:hidden;position:relative}
@@ -111,7 +113,7 @@ footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{colo
 @media (max-width:52rem){
 .menu-link{display:inline-block;order:-1;text-decoration:none;color:var(--fg)}.search{flex-basis:100%;order:5}.search input{width:100%}header.top nav.links{display:none}
 aside.sidebar nav.links{display:flex;flex-direction:column;margin-bottom:1rem;padding-bottom:.75rem;border-bottom:1px solid var(--border)}
-.layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}.columns{flex-direction:column;gap:.75rem}main h1{font-size:1.6rem}
+.layout{flex-direction:column}main{padding:1rem 1.1rem 2rem}.columns{flex-direction:column;gap:.75rem}main h1{font-size:1.6rem}article h2{font-size:1.375rem}article h3{font-size:1.2rem}article h4{font-size:1.075rem}
 aside.sidebar{order:2;width:auto;align-self:stretch;position:static;max-height:none;min-height:0;border-right:0;border-top:1px solid var(--border)}.js body:not(.menu-open) aside.sidebar{display:none}
 body.menu-open{overflow:hidden}.menu-open aside.sidebar{order:0;position:fixed;inset:var(--drawer-top,var(--header)) 15% 0 0;z-index:25;background:var(--bg);overflow:auto;border-right:1px solid var(--border);box-shadow:0 0 40px #0004}
 }
