@@ -23,6 +23,7 @@ import type { Manifest, ManifestPage } from '../shared/content/types.ts';
 import { storedLike } from './support/stored.ts';
 import { revisionEntity } from '../shared/db/entities/revision.ts';
 import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
+import { openAPISpecVersionEntity } from '../shared/db/entities/openapi-spec-version.ts';
 
 /**
  * The blob sweep against the real emulators. The table is shared with every other test
@@ -179,6 +180,32 @@ describe('blob sweep (mark and sweep of blobs/)', () => {
     expect(await sweepBlobs()).toMatchObject({ listed: after.size, deleted: 0, keptByGrace: 0, graceHours: 0 });
     expect(await readEverything(org, `/spaces/${kept.id}`)).toBe(4);
   }, 60_000);
+
+  it('keeps the blobs of an OpenAPI spec\'s earlier versions, which only their version records name', async () => {
+    const org = await newOrg();
+    const token = org.admin.token;
+    const specBase = `/orgs/${org.id}/openapi/versioned`;
+    const openapi = (title: string) => JSON.stringify({ openapi: '3.0.0', info: { title, version: '1' }, paths: {} }, null, 2);
+    const firstText = openapi(`first ${randomId(6)}`);
+    for (const text of [firstText, openapi(`second ${randomId(6)}`)]) {
+      expect((await api.request('PUT', specBase, { token, body: { source: { text } } })).status).toBeLessThan(300);
+      while ((await pollOnce('jobs', 1)) > 0);
+    }
+    const versions = (await api.request('GET', `${specBase}/versions`, { token })).body.items;
+    expect(versions).toHaveLength(2);
+    const [older] = await storedLike(openAPISpecVersionEntity.key({ orgId: org.id, slug: 'versioned', versionId: versions[1].id }));
+    process.env.BLOB_SWEEP_GRACE_HOURS = '0';
+    try {
+      await sweepBlobs();
+    } finally {
+      delete process.env.BLOB_SWEEP_GRACE_HOURS;
+    }
+    expect(await headStatus(older!.sourceBlob as string)).toBe(200);
+    expect(await headStatus(older!.documentBlob as string)).toBe(200);
+    const content = await api.request('GET', `${specBase}/versions/${versions[1].id}/content`, { token });
+    expect(content.status).toBe(200);
+    expect(content.body.filesystem[0].specification).toEqual(JSON.parse(firstText));
+  });
 
   it('refuses a grace that is not a number of hours ≥ 0, deleting nothing', async () => {
     const orphan = await putBytesBlob(Buffer.from(`orphan ${randomId(10)}`));
@@ -365,7 +392,7 @@ describe('records that name blobs', () => {
       'shared/content/blob-packs.ts': 'packs: the documents of manifest pages and reusable contents name them',
       'shared/content/pdf/export.ts': 'pdf-export.blob',
       'shared/commands/openapi/source.ts': 'openapi-spec.sourceTextBlob',
-      'shared/commands/openapi/process.ts': 'openapi-spec.lastVersionBlob',
+      'shared/commands/openapi/process.ts': 'openapi-spec.lastVersionBlob, openapi-spec-version.documentBlob and sourceBlob',
       'shared/commands/integrations/publish.ts': 'integration.iconBlob, previewImageBlobs, scriptBlob',
       'shared/commands/translations/run.ts': 'translation.sourceHashes',
     };

@@ -1,10 +1,9 @@
-import type { Context } from 'hono';
 import { groupApp, operationRoutes, route } from '../../shared/http/route.ts';
 import * as op from './operations.ts';
 import { notFound } from '../../shared/http/errors.ts';
-import type { AppEnv } from '../../shared/http/env.ts';
-import { policies } from '../../shared/policies/index.ts';
-import { loadOrgAccess, type OrgAccess } from '../../shared/policies/access.ts';
+import type { OrgAccess } from '../../shared/policies/access.ts';
+import { readAccess, writeAccess } from './access.ts';
+import { versionRoutes } from './versions.ts';
 import { openAPISpecEntity, type OpenAPISpecItem } from '../../shared/db/entities/openapi-spec.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { presentOpenAPISpec } from '../../shared/presenters/openapi-spec.ts';
@@ -21,20 +20,6 @@ import { setOpenAPIVisibility } from '../../shared/commands/openapi/set-visibili
  * the `openapi-process` job on the `jobs` queue fetches, parses and stores it.
  */
 const routes = operationRoutes();
-
-type Ctx = Context<AppEnv>;
-
-async function readAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
-  const access = await loadOrgAccess(c.var.scope, orgId);
-  policies.organization.authorize(access, 'browse');
-  return access;
-}
-
-async function writeAccess(c: Ctx, orgId: string): Promise<OrgAccess> {
-  const access = await loadOrgAccess(c.var.scope, orgId);
-  policies.organization.authorize(access, 'createOpenAPISpec');
-  return access;
-}
 
 const present = (spec: OpenAPISpecItem, access: OrgAccess) =>
   presentOpenAPISpec(spec, { role: access.role });
@@ -90,4 +75,4 @@ route(routes, op.updateOpenAPISpecBySlug, async (c) => {
   return c.json(present(spec, access));
 });
 
-export const app = groupApp(op.group, routes);
+export const app = groupApp(op.group, routes, versionRoutes);

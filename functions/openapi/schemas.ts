@@ -6,6 +6,7 @@ export { organizationParams } from '../../shared/http/schemas.ts';
 export const pathParams = v.partial(v.object({
   organizationId: id,
   specSlug: id,
+  versionId: id,
 }));
 
 /** OpenAPISpecSlug (spec 2.11). */
@@ -18,6 +19,7 @@ export const slug = v.pipe(
 export const specParams = v.object({ organizationId: id, specSlug: slug });
 /** Reads and deletes take any slug-sized id: an impossible slug simply matches nothing. */
 export const specLookupParams = v.object({ organizationId: id, specSlug: id });
+export const versionParams = v.object({ organizationId: id, specSlug: id, versionId: id });
 
 export const MAX_SOURCE_TEXT = 5 * 1024 * 1024;
 

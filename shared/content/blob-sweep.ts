@@ -11,6 +11,7 @@ import { ENTITY_TYPE } from '../db/table.ts';
 import { revisionEntity } from '../db/entities/revision.ts';
 import { pdfExportEntity } from '../db/entities/pdf-export.ts';
 import { openAPISpecEntity } from '../db/entities/openapi-spec.ts';
+import { openAPISpecVersionEntity } from '../db/entities/openapi-spec-version.ts';
 import { integrationEntity } from '../db/entities/integration.ts';
 import { translationEntity } from '../db/entities/translation.ts';
 import { blobSweepMarksEntity, blobSweepRunEntity, type BlobSweepRunItem } from '../db/entities/blob-sweep.ts';
@@ -49,6 +50,7 @@ const BLOB_FIELDS: Record<string, readonly string[]> = {
   [revisionEntity.type]: ['manifest'],
   [pdfExportEntity.type]: ['blob'],
   [openAPISpecEntity.type]: ['sourceTextBlob', 'lastVersionBlob'],
+  [openAPISpecVersionEntity.type]: ['documentBlob', 'sourceBlob'],
   [integrationEntity.type]: ['iconBlob', 'previewImageBlobs', 'scriptBlob'],
   [translationEntity.type]: ['sourceHashes'],
 };

@@ -20,5 +20,13 @@ export function correctPublicDescription(description: JsonObject): JsonObject {
   // an integration block with any string prop (all of GitBook's) would be refused. Its intent:
   // an object.
   if (schemas.PlainObject && schemas.PlainObject.type === undefined) schemas.PlainObject.type = 'object';
+  // OpenAPISpecContent's `filesystem` is typed `object` (TypeScript's, which arrays are), yet
+  // it is GitBook's openapi-parser Filesystem, the list of file entries its renderer reads
+  // from this very answer. Its intent: an array of objects.
+  const filesystem = schemas.OpenAPISpecContent?.properties?.filesystem;
+  if (filesystem?.type === 'object') {
+    filesystem.type = 'array';
+    filesystem.items = { type: 'object' };
+  }
   return description;
 }

@@ -1,17 +1,19 @@
 import { isScalar, parseDocument, type YAMLError } from 'yaml';
 import { ConditionFailed } from '../../db/errors.ts';
 import { nowIso } from '../../clock.ts';
-import { randomId } from '../../ids.ts';
 import type { Update } from '../../db/entity.ts';
+import { openAPISpecVersionEntity, type OpenAPISpecVersionItem } from '../../db/entities/openapi-spec-version.ts';
 import { openAPISpecEntity, type OpenAPIProcessErrorCode, type OpenAPISpecItem } from '../../db/entities/openapi-spec.ts';
 import { egressFetch, type EgressLimits } from '../../net/egress.ts';
 import { isEgressError } from '../../net/egress-error.ts';
-import { openCredentials, withCredentials } from '../../net/url-credentials.ts';
-import { getBytesBlob, putJsonBlob } from '../../content/blobs.ts';
+import { openCredentials, withCredentials, withoutCredentials } from '../../net/url-credentials.ts';
+import { getBytesBlob, putBytesBlob, putJsonBlob } from '../../content/blobs.ts';
 import { MAX_PROCESS_ERRORS } from '../../presenters/openapi-spec.ts';
 import { credentialsRecordId } from './source.ts';
 import { readOpenAPISpec } from './store.ts';
-import { run } from '../../db/writes.ts';
+import { run, transact, type Write } from '../../db/writes.ts';
+import { newOpenAPIVersionId, trimOpenAPIVersions } from './versions.ts';
+import { logger } from '../../observability/logger.ts';
 
 /** Caps of fetching a spec from its URL (an object so tests can lower them). */
 export const openAPIFetchLimits: EgressLimits = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, connectTimeoutMs: 5_000, maxRedirects: 5 };
@@ -51,10 +53,13 @@ export const MAX_SPEC_DEPTH = 128;
 /** Aliases a YAML document may resolve (yaml's guard against billion-laughs expansions). */
 const MAX_YAML_ALIASES = 100;
 
+/** Whether a spec's text is read as JSON (it starts with `{`, after any byte order mark and blanks) rather than YAML. */
+export const isJsonText = (text: string): boolean => text.replace(/^\uFEFF/, '').trimStart().startsWith('{');
+
 /** JSON (text starting with `{`, after any byte order mark) or YAML; errors name a position, never quote the text. */
 function parseText(source: string): unknown {
   const text = source.replace(/^\uFEFF/, '');
-  const json = text.trimStart().startsWith('{');
+  const json = isJsonText(text);
   if (json) {
     try {
       return JSON.parse(text);
@@ -143,7 +148,8 @@ export function parseOpenAPIDocument(text: string): Record<string, unknown> {
 /**
  * Processing run `processId` of a spec (the `openapi-process` job on the `jobs` queue):
  * `progress`, then the source (fetched or inline) parsed and validated, the document stored
- * as a content-addressed JSON blob and a new `lastVersion`; on failure the error code and
+ * as a content-addressed JSON blob and a new `lastVersion` with its version record (the
+ * oldest beyond openAPIVersionRetention deleted); on failure the error code and
  * errors are kept with the previous version. Every write is conditional on `processId`: a
  * run superseded by a later PUT (or a deleted spec) writes nothing. Source failures end the
  * run (state `complete` with the error); only storage errors throw, for SQS to retry.
@@ -154,17 +160,26 @@ export async function processOpenAPISpec(orgId: string, slug: string, processId:
   if (!(await update(orgId, slug, processId, { set: { processingState: 'progress' } }))) return;
   const now = nowIso();
   try {
-    const text = spec.sourceURL !== undefined
-      ? await fetchSource(spec)
-      : new TextDecoder().decode(await getBytesBlob(spec.sourceTextBlob!));
+    const fetched = spec.sourceURL !== undefined ? await fetchSource(spec) : undefined;
+    const text = fetched ?? new TextDecoder().decode(await getBytesBlob(spec.sourceTextBlob!));
     const document = parseOpenAPIDocument(text);
     const blob = await putJsonBlob(document);
-    await update(orgId, slug, processId, {
+    // The text as it came, for the version's raw content (an inline source is already a blob).
+    const sourceBlob = fetched !== undefined ? await putBytesBlob(new TextEncoder().encode(fetched), 'text/plain; charset=utf-8') : spec.sourceTextBlob!;
+    const version: OpenAPISpecVersionItem = {
+      id: newOpenAPIVersionId(), orgId, slug, specId: spec.id, createdAt: nowIso(), documentBlob: blob, sourceBlob,
+      format: isJsonText(text) ? 'json' : 'yaml', ...(spec.sourceURL !== undefined ? { sourceURL: withoutCredentials(spec.sourceURL) } : {}),
+    };
+    // The version and the spec's move to it are one write: both or neither (superseded run).
+    const written = await update(orgId, slug, processId, {
       set: {
-        processingState: 'complete', lastVersion: randomId(), lastVersionBlob: blob, lastProcessedAt: now, lastProcessedErrors: [], lastProcessedErrorCount: 0,
+        processingState: 'complete', lastVersion: version.id, lastVersionBlob: blob, lastProcessedAt: now, lastProcessedErrors: [], lastProcessedErrorCount: 0,
       },
       remove: ['lastProcessErrorCode'],
-    });
+    }, openAPISpecVersionEntity.create({ orgId, slug, versionId: version.id }, version));
+    // Retention is best effort: a failure here must not redeliver the job (that would process
+    // the source again into another version); the next run trims what this one left.
+    if (written) await trimOpenAPIVersions(orgId, slug, spec.id).catch((error: unknown) => logger.warn('OpenAPI version trim failed', { error }));
   } catch (error) {
     if (!(error instanceof ProcessError)) throw error;
     const errors = error.errors.length > 0 ? error.errors : [{ message: error.message, code: error.code }];
@@ -177,10 +192,15 @@ export async function processOpenAPISpec(orgId: string, slug: string, processId:
   }
 }
 
-/** Applies the change while `processId` is still the spec's run; false when superseded or gone. */
-async function update(orgId: string, slug: string, processId: string, change: Pick<Update<OpenAPISpecItem>, 'set' | 'remove'>): Promise<boolean> {
+/**
+ * Applies the change while `processId` is still the spec's run, with `alongside` in the same
+ * transaction when given; false when superseded or gone (then nothing is written).
+ */
+async function update(orgId: string, slug: string, processId: string, change: Pick<Update<OpenAPISpecItem>, 'set' | 'remove'>, alongside?: Write): Promise<boolean> {
+  const write = openAPISpecEntity.update({ orgId, slug }, { ...change, if: (w) => w.eq('processId', processId) });
   try {
-    await run(openAPISpecEntity.update({ orgId, slug }, { ...change, if: (w) => w.eq('processId', processId) }));
+    if (alongside) await transact([write, alongside]);
+    else await run(write);
     return true;
   } catch (error) {
     if (error instanceof ConditionFailed) return false;
