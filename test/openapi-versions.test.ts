@@ -9,6 +9,7 @@ import { storedLike } from './support/stored.ts';
 import { useLoopbackServer } from './support/loopback-server.ts';
 import { run } from '../shared/db/writes.ts';
 import { openAPISpecVersionEntity } from '../shared/db/entities/openapi-spec-version.ts';
+import { openAPISpecEntity } from '../shared/db/entities/openapi-spec.ts';
 import { openAPIVersionRetention } from '../shared/commands/openapi/versions.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
 
@@ -163,6 +164,21 @@ describe('OpenAPI spec versions', () => {
     const specs = await client(org.admin.token).orgs.listOpenApiSpecs(org.id);
     expect(specs.data.items.map((s) => s.slug)).toEqual(['gone']);
     expect((await client(org.admin.token).orgs.listOpenApiSpecVersions(org.id, 'gone')).data.items).toHaveLength(1);
+  });
+
+  it('versions a deletion left behind are not the new spec\'s, and its first processing removes them', async () => {
+    const org = await newOrg();
+    const left = await putAndProcess(org, 'again', { text: first });
+    // A deletion that stopped after the spec item: its version stays under the slug.
+    await run(openAPISpecEntity.delete({ orgId: org.id, slug: 'again' }));
+    await client(org.admin.token).orgs.createOpenApiSpec(org.id, { slug: 'again', source: { text: second } });
+    const admin = client(org.admin.token);
+    expect((await admin.orgs.listOpenApiSpecVersions(org.id, 'again')).data.items).toEqual([]);
+    expect((await failure(admin.orgs.getOpenApiSpecVersionById(org.id, 'again', left))).code).toBe(404);
+    const current = (await processedSpec(org.id, 'again')).lastVersion;
+    expect((await admin.orgs.listOpenApiSpecVersions(org.id, 'again')).data.items.map((v) => v.id)).toEqual([current]);
+    const stored = await storedLike(openAPISpecVersionEntity.key({ orgId: org.id, slug: 'again', versionId: '' }));
+    expect(stored.map((r) => r.id)).toEqual([current]);
   });
 
   it('a run superseded while it fetched records no version', async () => {

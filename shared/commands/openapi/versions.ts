@@ -21,7 +21,8 @@ export function newOpenAPIVersionId(): string {
  * record for its lastVersion: that one is still answered from the spec, without a raw source.
  */
 export async function findOpenAPIVersion(spec: OpenAPISpecItem, versionId: string): Promise<OpenAPISpecVersionItem | undefined> {
-  const version = await openAPISpecVersionEntity.get({ orgId: spec.orgId, slug: spec.slug, versionId });
+  // Consistent: the spec may have just moved to this version, written in the same transaction.
+  const version = await openAPISpecVersionEntity.get({ orgId: spec.orgId, slug: spec.slug, versionId }, { consistent: true });
   if (version?.specId === spec.id) return version;
   if (versionId !== spec.lastVersion || !spec.lastVersionBlob || version) return undefined;
   return legacyVersion(spec);
@@ -46,14 +47,24 @@ export async function listOpenAPIVersions(spec: OpenAPISpecItem, page: { limit: 
 }
 
 /**
- * Deletes the versions under a slug beyond the newest retained ones of `specId`,
- * and any left by an earlier spec of the same slug (none are when omitted: the spec is gone).
- * Reads at most the retained versions plus the few written since the last trim.
+ * Deletes the versions under a slug beyond the newest retained ones of `specId`, and any an
+ * earlier spec of the same slug left. Reads at most the retained versions plus the few
+ * written since the last trim.
  */
-export async function trimOpenAPIVersions(orgId: string, slug: string, specId?: string): Promise<number> {
-  const all = await openAPISpecVersionEntity.query.ofSpec({ orgId, slug }, { forward: false }).all();
-  const kept = new Set(all.filter((v) => v.specId === specId).slice(0, openAPIVersionRetention.versions));
-  const stale = all.filter((v) => !kept.has(v));
-  await mapLimit(stale, 8, (v) => run(openAPISpecVersionEntity.delete({ orgId, slug, versionId: v.id })));
-  return stale.length;
+export function trimOpenAPIVersions(orgId: string, slug: string, specId: string): Promise<number> {
+  return deleteVersions(orgId, slug, (all) => {
+    const kept = new Set(all.filter((v) => v.specId === specId).slice(0, openAPIVersionRetention.versions));
+    return all.filter((v) => !kept.has(v));
+  });
+}
+
+/** Deletes the versions of a deleted spec (at most the retained ones: a bounded delete). */
+export function deleteOpenAPIVersionsOf(orgId: string, slug: string, specId: string): Promise<number> {
+  return deleteVersions(orgId, slug, (all) => all.filter((v) => v.specId === specId));
+}
+
+async function deleteVersions(orgId: string, slug: string, pick: (newestFirst: OpenAPISpecVersionItem[]) => OpenAPISpecVersionItem[]): Promise<number> {
+  const doomed = pick(await openAPISpecVersionEntity.query.ofSpec({ orgId, slug }, { forward: false }).all());
+  await mapLimit(doomed, 8, (v) => run(openAPISpecVersionEntity.delete({ orgId, slug, versionId: v.id })));
+  return doomed.length;
 }
