@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { newOrg, startTestApi, type TestApi } from './support/api.ts';
+import { newOrg, startTestApi, type TestApi, type TestOrg } from './support/api.ts';
 import { publishedSite, spaceWithPages } from './support/reader-site.ts';
+import { editContent, pagesByTitle } from './support/published-content.ts';
 import { DESKTOP, HAS_CHROMIUM, PHONE, launchChromium } from './support/chromium.ts';
 
 /**
@@ -36,16 +37,28 @@ ${Array.from({ length: 30 }, (_, i) => `## Step ${i + 1}\n\nStep ${i + 1} text.\
 /** Enough pages that the last ones sit far below the first screen of the page tree. */
 const MANY_PAGES = Array.from({ length: 40 }, (_, i) => `# Reference ${i + 1}\n\nReference text ${i + 1}.\n`);
 
+/** Moves the page titled `child` under the one titled `parent`, through a merged change request. */
+async function nest(api: TestApi, org: TestOrg, spaceId: string, child: string, parent: string) {
+  const cr = await api.request('POST', `/spaces/${spaceId}/change-requests`, { token: org.admin.token, body: { subject: 'Nest' } });
+  const pages = await pagesByTitle(api, org, spaceId, cr.body.id);
+  await editContent(api, org, spaceId, cr.body.id, [{ operation: 'update_page', page: pages[child]!.id, into: pages[parent]!.id }]);
+  expect((await api.request('POST', `/spaces/${spaceId}/change-requests/${cr.body.id}/merge`, { token: org.admin.token })).status).toBe(200);
+}
+
 describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
   let api: TestApi;
   let browser: Browser;
   let site: { url: string };
+  let twoSpaces: { url: string };
 
   beforeAll(async () => {
     api = await startTestApi();
     const org = await newOrg();
     const space = await spaceWithPages(api, org, 'Guide', [HEADINGS_MARKDOWN, OUTLINE_MARKDOWN, ...MANY_PAGES]);
+    await nest(api, org, space.id, 'Reference 2', 'Reference 1');
     site = await publishedSite(api, org, [space.id], 'public');
+    const changelog = await spaceWithPages(api, org, 'Changelog', ['# Releases\n\nVersion 1.\n']);
+    twoSpaces = await publishedSite(api, org, [space.id, changelog.id], 'public');
     browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
@@ -53,9 +66,9 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
     await api?.close();
   });
 
-  const open = async (path: string, options: BrowserContextOptions = DESKTOP): Promise<Page> => {
+  const open = async (path: string, options: BrowserContextOptions = DESKTOP, base = site.url): Promise<Page> => {
     const page = await (await browser.newContext(options)).newPage();
-    await page.goto(`${site.url}${path}`, { waitUntil: 'load' });
+    await page.goto(`${base}${path}`, { waitUntil: 'load' });
     return page;
   };
 
@@ -119,5 +132,17 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
       for (const h of measured) expect(h.below, `${h.tag} ${label}`).toBeLessThan(h.above);
       await page.context().close();
     }
+  });
+
+  it("breadcrumbs say where a page sits, never the space's internal title on a one-space site: none on a top-level page, the parent on a subpage; with two spaces the space still leads", async () => {
+    const crumbs = (page: Page) => page.locator('nav.breadcrumbs li').allInnerTexts();
+    const top = await open('/reference-1');
+    expect(await top.locator('h1').innerText()).toBe('Reference 1');
+    expect(await top.locator('nav.breadcrumbs').count()).toBe(0);
+    const sub = await open('/reference-1/reference-2');
+    expect(await crumbs(sub)).toEqual(['Reference 1']);
+    const shared = await open('/reference-1/reference-2', DESKTOP, twoSpaces.url);
+    expect(await crumbs(shared)).toEqual(['Guide', 'Reference 1']);
+    for (const page of [top, sub, shared]) await page.context().close();
   });
 });

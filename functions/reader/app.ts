@@ -289,7 +289,7 @@ async function read(c: Context) {
   const markdownHref = `${space.basePath}/${located.path}.md`;
   const pdfHref = `${space.basePath}/${located.path}.pdf`;
   const main = [
-    ...breadcrumbs(located, space, intl),
+    ...breadcrumbs(located, space, intl, { withSpace: site.spaces.length > 1 }),
     h('article', contentLanguage(space.space.language, intl.lang), [
       h('h1', pageLabel(current)),
       ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),

@@ -82,14 +82,19 @@ function branch(pages: ManifestPage[], tree: { base: string; current: string | u
   return items.length > 0 ? [h('ul', items)] : [];
 }
 
-/** Space › ancestors of the open page (groups as text, pages as links). */
-export function breadcrumbs(located: LocatedPage, space: { title: string; basePath: string }, intl: ReaderIntl = ENGLISH): ElementContent[] {
-  const crumbs: ElementContent[] = [h('li', h('a', { href: space.basePath }, space.title))];
+/**
+ * Space › ancestors of the open page (groups as text, pages as links). The space leads only
+ * when the visitor sees several (variants, sections), as GitBook's crumbs do: on a one-space
+ * site its title is the space's internal name, and a top-level page there has no breadcrumb.
+ */
+export function breadcrumbs(located: LocatedPage, space: { title: string; basePath: string }, intl: ReaderIntl = ENGLISH, options: { withSpace: boolean } = { withSpace: true }): ElementContent[] {
+  const crumbs: ElementContent[] = options.withSpace ? [h('li', h('a', { href: space.basePath }, space.title))] : [];
   let path = '';
   for (const ancestor of located.ancestors) {
     path = path ? `${path}/${ancestor.slug}` : ancestor.slug;
     crumbs.push(h('li', ancestor.type === 'document' ? h('a', { href: `${space.basePath}/${path}` }, pageLabel(ancestor)) : ancestor.title));
   }
+  if (crumbs.length === 0) return [];
   return [h('nav.breadcrumbs', { ariaLabel: intl.messages.breadcrumb }, h('ol', crumbs))];
 }
 
