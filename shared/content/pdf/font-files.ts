@@ -3,7 +3,7 @@
  * flat into the Lambda bundle of the functions that render PDFs (infra/constructs/service-function.ts,
  * `PDF_FONT_DIR`). No imports: the CDK app reads this list too.
  */
-export type FontFace = 'sans' | 'sans-bold' | 'sans-italic' | 'sans-bold-italic' | 'mono' | 'mono-bold' | 'arabic' | 'hebrew' | 'cjk' | 'korean';
+export type FontFace = 'sans' | 'sans-bold' | 'sans-italic' | 'sans-bold-italic' | 'mono' | 'mono-bold' | 'arabic' | 'hebrew' | 'cjk' | 'korean' | 'emoji';
 
 /** Package and file of each face; `PDF_FONT_DIR` holds the same files flat. */
 export const FONT_FILES: Record<FontFace, [string, string]> = {
@@ -17,8 +17,13 @@ export const FONT_FILES: Record<FontFace, [string, string]> = {
   'hebrew': ['@expo-google-fonts/noto-sans-hebrew', '400Regular/NotoSansHebrew_400Regular.ttf'],
   'cjk': ['@expo-google-fonts/noto-sans-sc', '400Regular/NotoSansSC_400Regular.ttf'],
   'korean': ['@expo-google-fonts/noto-sans-kr', '400Regular/NotoSansKR_400Regular.ttf'],
+  // Monochrome (PDF text is vector glyphs): emoji print in the text's colour.
+  'emoji': ['@expo-google-fonts/noto-emoji', '400Regular/NotoEmoji_400Regular.ttf'],
 };
 
-/** Scripts other than Latin, Cyrillic and Greek, tried in this order after the style's own face. */
-export const FALLBACK_FACES: FontFace[] = ['arabic', 'hebrew', 'cjk', 'korean'];
+/**
+ * Scripts other than Latin, Cyrillic and Greek, tried in this order after the style's own face;
+ * emoji last, so a symbol the text fonts have (©, arrows, digits) keeps their look.
+ */
+export const FALLBACK_FACES: FontFace[] = ['arabic', 'hebrew', 'cjk', 'korean', 'emoji'];
 

@@ -6,7 +6,8 @@
  *   Noto Sans (regular, bold, italic, bold italic): Latin, Cyrillic, Greek
  *   Noto Sans Mono (regular, bold): code
  *   Noto Sans Arabic, Noto Sans Hebrew, Noto Sans SC (Chinese, Japanese kana and kanji), Noto Sans KR (Hangul)
- * A character is drawn with the first font of its chain that has a glyph for it.
+ *   Noto Emoji (monochrome): emoji and their sequences (flags, keycaps, ZWJ sequences) as the font's ligatures
+ * A character is drawn with the first font of its chain that has a glyph for it (text.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -3,7 +3,7 @@ import {
 } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
 import bidiFactory, { type Bidi } from 'bidi-js';
-import { faceRuns, neededFaces } from './text.ts';
+import { faceRuns, characters, neededFaces } from './text.ts';
 import { FACE_FEATURES, fontBytes, type FontFace } from './fonts.ts';
 
 /**
@@ -300,7 +300,7 @@ export class PdfWriter {
     type Token = { kind: 'word' | 'space' | 'break'; piece: Piece };
     const tokens: Token[] = [];
     for (const run of runs) {
-      for (const { face, text } of faceRuns(run.text, primaryFace(run.style), { keepNewlines: true })) {
+      for (const { face, text } of faceRuns(run.text, primaryFace(run.style), { keepNewlines: true, embedded: this.embedded })) {
         const font = this.font(face);
         for (const [part] of text.matchAll(/\n| +|[^ \n]+/g)) {
           const kind = part === '\n' ? 'break' : part.startsWith(' ') ? 'space' : 'word';
@@ -350,9 +350,9 @@ export class PdfWriter {
         for (const p of word) push(p);
         continue;
       }
-      // Longer than what is left of the line: split between characters.
+      // Longer than what is left of the line: split between characters (never inside an emoji sequence).
       for (const p of word) {
-        for (const char of p.text) {
+        for (const char of characters(p.text)) {
           const w = p.font.widthOfTextAtSize(char, p.style.size);
           if (currentWidth + w > width && current.length > 0) flush();
           push({ ...p, text: char, width: w });
@@ -365,7 +365,7 @@ export class PdfWriter {
 
   /** Width of a run on one line. */
   measure(run: Run): number {
-    return faceRuns(run.text, primaryFace(run.style)).reduce((sum, { face, text }) => sum + this.font(face).widthOfTextAtSize(text, run.style.size), 0);
+    return faceRuns(run.text, primaryFace(run.style), { embedded: this.embedded }).reduce((sum, { face, text }) => sum + this.font(face).widthOfTextAtSize(text, run.style.size), 0);
   }
 
   /** The faces the document needs (text.ts neededFaces), embedded once and subset at save to the glyphs used. */
@@ -374,6 +374,8 @@ export class PdfWriter {
       this.fonts.set(face, await this.doc.embedFont(fontBytes(face), { subset: true, ...(FACE_FEATURES[face] ? { features: FACE_FEATURES[face] } : {}) }));
     }
   }
+
+  private readonly embedded = (face: FontFace): boolean => this.fonts.has(face);
 
   private font(face: FontFace): PDFFont {
     const font = this.fonts.get(face);
@@ -416,7 +418,9 @@ export class PdfWriter {
   private drawPieces(page: PDFPage, pieces: Piece[], x: number, baseline: number): void {
     for (const piece of pieces) {
       const { style } = piece;
-      if (piece.text.trim() !== '') {
+      // Spaces too: one between pieces of two fonts (between emoji) is otherwise a bare gap,
+      // which PDF readers may not copy as a space.
+      if (piece.text !== '') {
         page.drawText(piece.text, { x, y: baseline, size: style.size, font: piece.font, color: color(style.color) });
       }
       if (style.underline) {
@@ -483,11 +487,17 @@ function bidiLevels(pieces: Piece[]): { leveled: { piece: Piece; level: number }
   const leveled: { piece: Piece; level: number }[] = [];
   let offset = 0;
   for (const piece of pieces) {
+    const starts = new Set<number>();
+    let at = 0;
+    for (const part of characters(piece.text)) {
+      starts.add(at);
+      at += part.length;
+    }
     let start = 0;
     for (let i = 1; i <= piece.text.length; i++) {
       const level = levels[offset + start] ?? 0;
-      // Cut where the level changes, never inside a surrogate pair.
-      if (i < piece.text.length && (levels[offset + i] === level || /[\udc00-\udfff]/.test(piece.text[i]!))) continue;
+      // Cut where the level changes, never inside a surrogate pair or an emoji sequence.
+      if (i < piece.text.length && (levels[offset + i] === level || !starts.has(i))) continue;
       const part = piece.text.slice(start, i);
       leveled.push({ level, piece: part === piece.text ? piece : { ...piece, text: part, width: piece.font.widthOfTextAtSize(part, piece.style.size) } });
       start = i;
