@@ -145,4 +145,26 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
     expect(await crumbs(shared)).toEqual(['Guide', 'Reference 1']);
     for (const page of [top, sub, shared]) await page.context().close();
   });
+
+  it("on a touch screen every heading shows its # link (no hover to reveal it), inside the screen at the heading's end, and it leads to the heading", async () => {
+    const page = await open('/headings', PHONE);
+    const anchors = await page.locator('article :is(h2,h3,h4) > a.anchor').evaluateAll((links) => links.map((a) => {
+      const r = a.getBoundingClientRect();
+      const h = a.parentElement!.getBoundingClientRect();
+      return { opacity: Number(getComputedStyle(a).opacity), left: r.left, right: r.right, width: r.width, atEnd: r.right >= h.right - 1 };
+    }));
+    expect(anchors).toHaveLength(3);
+    for (const a of anchors) {
+      expect(a.opacity, JSON.stringify(a)).toBe(1);
+      expect(a.left, JSON.stringify(a)).toBeGreaterThanOrEqual(0);
+      expect(a.right, JSON.stringify(a)).toBeLessThanOrEqual(390);
+      expect(a.atEnd, JSON.stringify(a)).toBe(true);
+    }
+    await page.locator('h3 > a.anchor').tap();
+    await page.waitForURL(/#on-linux$/);
+    // A laptop keeps the heading plain until the pointer is over it.
+    const desktop = await open('/headings');
+    expect(await desktop.locator('h3 > a.anchor').evaluate((a) => getComputedStyle(a).opacity)).toBe('0');
+    for (const p of [page, desktop]) await p.context().close();
+  });
 });

@@ -4,7 +4,8 @@
  * choice made, under prefers-color-scheme (the page's hashed inline style sets the site's
  * own colours, shared/reader/theme.ts). Mobile first up to 52rem: the page comes first, the
  * page tree after it (a drawer when the script runs). Headings step down in size (h2 > h3 > h4 >
- * text, as GitBook's) and sit nearer the section they open than the one they close.
+ * text, as GitBook's) and sit nearer the section they open than the one they close. Their `#`
+ * anchor shows on hover; on touch screens (no hover) it is always shown, at the heading's end.
  */
 
 /** A hint's icon: an SVG outline used as a mask, so it takes the hint's colour (data: images are allowed by the page's img-src). */
@@ -62,6 +63,7 @@ aside.toc .toc-title{font-size:.75rem;text-transform:uppercase;letter-spacing:.0
 aside.toc a{display:block;padding:.15rem 0 .15rem .75rem;border-left:2px solid var(--border);color:var(--muted);text-decoration:none}aside.toc .toc-3 a{padding-left:1.5rem}
 aside.toc a[aria-current]{color:var(--link,var(--primary));border-left-color:var(--primary);font-weight:600}
 .anchor{margin-left:-1.1rem;width:1.1rem;display:inline-block;opacity:0;text-decoration:none}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor,.anchor:focus{opacity:.6}
+@media (hover:none){article :is(h2,h3,h4,h5,h6){position:relative;padding-inline-end:2.25rem}.anchor,:hover>.anchor,.anchor:focus{position:absolute;inset-inline-end:0;margin:0;width:2.25rem;text-align:center;opacity:1;color:var(--muted)}}
 .hint{--hint:var(--info);--icon:${HINT_ICONS.info};border-left:4px solid var(--hint);background:color-mix(in srgb,var(--hint) 9%,var(--bg));padding:.6rem 1rem .6rem 2.6rem;border-radius:var(--radius);margin:1rem 0;position:relative}
 .hint::before{content:"";position:absolute;left:.8rem;top:.9rem;width:1.15rem;height:1.15rem;background:var(--hint);-webkit-mask:var(--icon) center/contain no-repeat;mask:var(--icon) center/contain no-repeat}
 .hint>:first-child{margin-top:0}.hint>:last-child{margin-bottom:0}.hint a{color:color-mix(in srgb,var(--link,var(--primary)) 85%,var(--fg))}.hint>:is(h1,h2,h3,h4,h5,h6):first-child{font-size:1rem;font-weight:650;margin:0 0 .25rem}
