@@ -13,6 +13,15 @@ import { transformerStyleToClass, type ShikiTransformerStyleToClass } from '@shi
 
 export const CODE_THEMES = { light: 'github-light-default', dark: 'github-dark-default' } as const;
 
+/**
+ * Time one line may take to tokenize before the rest of it is left plain. Shiki's default
+ * (500 ms) also counts the JavaScript engine compiling the grammar's rules on their first use:
+ * the first TypeScript or bash block after a cold start took 2 s, so the first page with code
+ * showed it half uncoloured (light theme first, the dark pass then fast). Still a bound for a
+ * pathological line.
+ */
+const TOKENIZE_TIME_LIMIT_MS = 5000;
+
 let highlighter: Promise<Highlighter> | undefined;
 // The JavaScript regex engine: no WebAssembly to fetch and instantiate (the Oniguruma build
 // loads itself through fetch(), which the egress guard rightly refuses), quicker cold starts.
@@ -45,7 +54,7 @@ export async function codeHighlighter(syntaxes: Iterable<string>): Promise<CodeH
       const lang = codeLanguage(syntax);
       // A language not loaded up front (a block prepareRender did not see) shows as plain code, never a failed page.
       if (!lang || !shiki.getLoadedLanguages().includes(lang)) return undefined;
-      const root = shiki.codeToHast(code, { lang, themes: CODE_THEMES, defaultColor: false, transformers: [classes] });
+      const root = shiki.codeToHast(code, { lang, themes: CODE_THEMES, defaultColor: false, transformers: [classes], tokenizeTimeLimit: TOKENIZE_TIME_LIMIT_MS });
       const pre = root.children.find((n): n is Element => n.type === 'element' && n.tagName === 'pre');
       return pre;
     },
