@@ -65,7 +65,7 @@ export class DocsServiceStack extends Stack {
       table, bucket, queues, serviceSecret,
       environment: { PUBLIC_API_URL: api.httpApi.apiEndpoint, ...deployment },
     });
-    workers.integrationRuntime.servePublicEndpoints(api.httpApi);
+    workers.integrationRuntime.servePublicEndpoints(api.routes);
 
     const monitoring = new DocsMonitoring(this, 'Monitoring', {
       httpApi: api.httpApi,

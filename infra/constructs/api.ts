@@ -7,6 +7,7 @@ import { groupNames, operations, type GroupName } from '../../functions/catalogu
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { HEALTH_GROUP, HEALTH_ROUTES } from '../../shared/http/health.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
+import { ApiRoutes } from './api-routes.ts';
 import { groupAccess, readerAccess } from './access.ts';
 
 /** The group whose app answers unknown routes (every group app answers them the same way). */
@@ -63,6 +64,8 @@ export interface DocsApiProps extends ServiceResources {
  */
 export class DocsApi extends Construct {
   readonly httpApi: HttpApi;
+  /** Where every route goes (a nested stack: see ApiRoutes). */
+  readonly routes: ApiRoutes;
   readonly functions: Record<GroupName, ServiceFunction>;
   readonly reader: ServiceFunction;
 
@@ -75,6 +78,7 @@ export class DocsApi extends Construct {
     const stage = this.httpApi.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: throttle.rateLimit, throttlingBurstLimit: throttle.burstLimit };
     stage.accessLogSettings = { destinationArn: this.accessLogs.logGroupArn, format: JSON.stringify(ACCESS_LOG_FORMAT) };
+    this.routes = new ApiRoutes(this, 'Routes', this.httpApi);
     const functions: Partial<Record<GroupName, ServiceFunction>> = {};
     const integrations: Partial<Record<GroupName, HttpLambdaIntegration>> = {};
     for (const group of groupNames) {
@@ -94,20 +98,20 @@ export class DocsApi extends Construct {
       integrations[group] = new HttpLambdaIntegration(`${group}-integration`, fn, { scopePermissionToRoute: false });
     }
     for (const op of operations) {
-      this.httpApi.addRoutes({ path: `/v1${op.path}`, methods: [HttpMethod[op.method]], integration: integrations[op.group]! });
+      this.routes.add({ path: `/v1${op.path}`, methods: [HttpMethod[op.method]], integration: integrations[op.group]! });
     }
     // The service's own description, without a token (shared/http/service-description.ts).
     for (const route of SERVICE_DESCRIPTION_ROUTES) {
-      this.httpApi.addRoutes({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[SERVICE_DESCRIPTION_GROUP]! });
+      this.routes.add({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[SERVICE_DESCRIPTION_GROUP]! });
     }
     // The health check, without a token (shared/http/health.ts).
     for (const route of HEALTH_ROUTES) {
-      this.httpApi.addRoutes({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[HEALTH_GROUP]! });
+      this.routes.add({ path: `/v1${route.path}`, methods: [HttpMethod[route.method]], integration: integrations[HEALTH_GROUP]! });
     }
     // Everything else reaches one group app, which answers the service's JSON 404
     // (API Gateway's own would be {"message":"Not Found"}).
-    this.httpApi.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: integrations[NOT_FOUND_GROUP]! });
-    for (const route of SSO_SERVICE_PROVIDER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: integrations.sso! });
+    this.routes.add({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: integrations[NOT_FOUND_GROUP]! });
+    for (const route of SSO_SERVICE_PROVIDER_ROUTES) this.routes.add({ path: route.path, methods: [route.method], integration: integrations.sso! });
     this.functions = functions as Record<GroupName, ServiceFunction>;
 
     // The reader site: reads the table and content (presigned file URLs); writes only its rate-limit counters and search indexes.
@@ -121,6 +125,6 @@ export class DocsApi extends Construct {
       webFonts: true, // `~assets/fonts/` (shared/reader/fonts.ts)
     });
     const readerIntegration = new HttpLambdaIntegration('reader-integration', this.reader, { scopePermissionToRoute: false });
-    for (const route of READER_ROUTES) this.httpApi.addRoutes({ path: route.path, methods: [route.method], integration: readerIntegration });
+    for (const route of READER_ROUTES) this.routes.add({ path: route.path, methods: [route.method], integration: readerIntegration });
   }
 }

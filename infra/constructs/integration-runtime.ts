@@ -1,8 +1,9 @@
 import type { Duration } from 'aws-cdk-lib';
-import { HttpMethod, type HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Construct } from 'constructs';
 import type { FunctionAccess } from './access.ts';
+import type { ApiRoutes } from './api-routes.ts';
 import type { ServiceResources } from './service-function.ts';
 import { ContainerFunction } from './container-function.ts';
 import { BLOCK_RENDER_PATH, INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
@@ -29,12 +30,12 @@ export class IntegrationRuntime extends ContainerFunction {
   }
 
   /** Routes the public endpoints (`urls.publicEndpoint`), any method, to the runtime. */
-  servePublicEndpoints(httpApi: HttpApi): void {
+  servePublicEndpoints(routes: ApiRoutes): void {
     const integration = new HttpLambdaIntegration('integration-runtime-integration', this.fn, { scopePermissionToRoute: false });
-    for (const path of INTEGRATION_PUBLIC_PATHS) httpApi.addRoutes({ path: `/v1${path}`, methods: [HttpMethod.ANY], integration });
+    for (const path of INTEGRATION_PUBLIC_PATHS) routes.add({ path: `/v1${path}`, methods: [HttpMethod.ANY], integration });
     // More specific than the reader's GET /s/{proxy+}: published-site scripts run the integration.
-    httpApi.addRoutes({ path: PUBLISHED_SCRIPT_PATH, methods: [HttpMethod.GET], integration });
+    routes.add({ path: PUBLISHED_SCRIPT_PATH, methods: [HttpMethod.GET], integration });
     // Integration blocks' renders, signed by the reader (shared/reader/integration-blocks.ts).
-    httpApi.addRoutes({ path: BLOCK_RENDER_PATH, methods: [HttpMethod.POST], integration });
+    routes.add({ path: BLOCK_RENDER_PATH, methods: [HttpMethod.POST], integration });
   }
 }
