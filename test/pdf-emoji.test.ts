@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getDocument, OPS, VerbosityLevel } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { useTestApi, newOrg, type TestOrg } from './support/api.ts';
 import { createChangeRequest, createSpace } from './support/factories.ts';
 import { readPdf } from './support/pdf-text.ts';

@@ -5,6 +5,7 @@ import { createChangeRequest, createSpace } from './support/factories.ts';
 import { renderPdf } from '../shared/content/pdf/index.ts';
 import { MAX_PDF_PAGES } from '../shared/content/pdf/writer.ts';
 import { pngFile } from './support/png.ts';
+import { inkOfText } from './support/pdf-ink.ts';
 
 /**
  * PDFs in every script: embedded Noto fonts (subset), right-to-left lines, code in a
@@ -72,6 +73,36 @@ describe('PDF export in every script', () => {
     // Every font is an embedded Noto font (subset by pdf-lib), never a standard font.
     for (const page of pages) for (const name of Object.values(page.fonts)) expect(name).toMatch(/^Noto/);
     expect(pages[2]!.fonts[pages[2]!.items.find((i) => i.str === SCRIPTS[2][1])!.fontName]).toMatch(/NotoSansSC/);
+  });
+
+  it('draws every piece of text: each embedded face\'s glyphs render (PDF.js, from the fonts the PDF embeds)', async () => {
+    // Text extraction reads the PDF's ToUnicode maps and passes even when an embedded font's
+    // glyphs are broken (a corrupt subset drew most letters blank): this renders the pages.
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Glyphs', empty: true });
+    const cr = await createChangeRequest(api, org, space, { subject: 'Glyphs' });
+    const latin = [
+      '# Quick brown foxes',
+      'Status plain text in a paragraph: the quick brown fox jumps over the lazy dog, 0123456789.',
+      '**Bold words jump** and *italic words vex* and ***both at once*** with `inline code` between.',
+      '```js\nconst answer = computeEverything({ depth: 42 });\n```',
+      '| Column | Value |\n| --- | --- |\n| Zebra | Quartz |',
+      'Launch ✅ 🚀 done',
+    ].join('\n\n');
+    const changes = [
+      { operation: 'insert_page', slug: 'latin', document: { markdown: `${latin}\n` } },
+      ...SCRIPTS.map(([title, text], i) => ({ operation: 'insert_page', slug: `script-${i}`, document: { markdown: `# ${title}\n\n${text}\n` } })),
+    ];
+    const edited = await api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token: org.admin.token, body: { changes } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const res = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/pdf`, { token: org.admin.token });
+    expect(res.status).toBe(200);
+    const drawn = await inkOfText(new Uint8Array(await (await fetch(res.body.url)).arrayBuffer()));
+    expect(drawn.length).toBeGreaterThan(20);
+    for (const text of ['Quick brown foxes', 'Bold words jump', 'const answer', 'Quartz', ...SCRIPTS.flat()]) {
+      expect(drawn.some((d) => d.text.includes(text.slice(0, 6))), text).toBe(true);
+    }
+    expect(drawn.filter((d) => d.ink === 0).map((d) => d.text)).toEqual([]);
   });
 
   it('keeps numbers inside right-to-left text in their own order (2024 stays 2024)', async () => {

@@ -1,4 +1,4 @@
-import type { PDFImage } from 'pdf-lib';
+import type { PDFImage } from '@cantoo/pdf-lib';
 import { BLACK, GREY, LINK, type Color, type PdfWriter, type Run, type TextStyle } from './writer.ts';
 import { safeLinkTarget } from '../../reader/urls.ts';
 import { captionText } from '../markdown/captions.ts';

@@ -13,7 +13,7 @@ import { withIntegrationText } from '../../reader/integration-text.ts';
 import { inlineIncludes } from '../../reader/inline-includes.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
-export const PDF_RENDERER_VERSION = 7;
+export const PDF_RENDERER_VERSION = 8;
 
 /** Images larger than this are represented by their alt text (the PDF stays a sensible size). */
 export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
+import * as fontkit from 'fontkit';
 
 import { FALLBACK_FACES, FONT_FILES, type FontFace } from './font-files.ts';
 

@@ -1,5 +1,5 @@
 import type { ManifestPage, StoredDocument } from '../types.ts';
-import type { PDFImage } from 'pdf-lib';
+import type { PDFImage } from '@cantoo/pdf-lib';
 import { BODY_SIZE, imageFileIds, renderBlocks, type RenderContext } from './blocks.ts';
 import { GREY, LINK, PageLimitReached, PdfWriter } from './writer.ts';
 import { safeLinkTarget } from '../../reader/urls.ts';

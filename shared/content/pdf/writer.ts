@@ -1,7 +1,7 @@
 import {
   BlendMode, PDFDocument, PDFString, rgb, type PDFFont, type PDFImage, type PDFPage,
-} from 'pdf-lib';
-import fontkit from '@pdf-lib/fontkit';
+} from '@cantoo/pdf-lib';
+import * as fontkit from 'fontkit';
 import bidiFactory, { type Bidi } from 'bidi-js';
 import { faceRuns, characters, neededFaces } from './text.ts';
 import { FACE_FEATURES, fontBytes, type FontFace } from './fonts.ts';
