@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
-// Typed surface by path, as organizations.test.ts explains (type-only).
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
+import { clientFailure, officialClient } from './support/official-client.ts';
 import { useTestApi, newOrg } from './support/api.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
@@ -14,13 +12,9 @@ import { teamEntity } from '../shared/db/entities/team.ts';
  */
 const api = useTestApi();
 
-const client = (token: string) => new GitBookAPI({ authToken: token, endpoint: api.url }) as unknown as Api<{ authToken?: string }>;
+const client = (token: string) => officialClient(api, token);
 
-async function failure(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  return { code: (error as GitBookAPIError).code, message: (error as GitBookAPIError).errorMessage };
-}
+const failure = clientFailure;
 
 describe('onboarding through @gitbook/api', () => {
   it('lists and promotes members, builds a team, lists the member\'s teams, removes, and keeps the last admin', async () => {

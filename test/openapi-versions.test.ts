@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
-// Typed surface by path, as organizations.test.ts explains (type-only).
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
 import { parse as parseYaml } from 'yaml';
+import { clientFailure, officialClient } from './support/official-client.ts';
 import { newOrg, newUser, useTestApi, type TestOrg } from './support/api.ts';
 import { processedSpec } from './support/openapi-specs.ts';
 import { storedLike } from './support/stored.ts';
@@ -19,13 +17,9 @@ import { pollOnce } from '../shared/local/queue-poller.ts';
  * the answer's shape matters (test/support/contract.ts checks it against both descriptions).
  */
 const api = useTestApi();
-const client = (token: string) => new GitBookAPI({ authToken: token, endpoint: api.url }) as unknown as Api<{ authToken?: string }>;
+const client = (token: string) => officialClient(api, token);
 
-async function failure(call: Promise<unknown>): Promise<{ code: number; message: string }> {
-  const error = await call.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(GitBookAPIError);
-  return { code: (error as GitBookAPIError).code, message: (error as GitBookAPIError).errorMessage };
-}
+const failure = clientFailure;
 
 // The first text is JSON as a person writes it (indented, a trailing newline), the second YAML.
 const first = `${JSON.stringify({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { 200: { description: 'ok' } } } } } }, null, 2)}\n`;

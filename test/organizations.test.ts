@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+import { GitBookAPIError } from '@gitbook/api';
 // The package's index.d.ts re-exports './client' without an extension, which NodeNext
 // resolution does not follow (and the exports map hides dist/): the typed surface is
-// taken from the client declarations by path. Type-only, erased at run time.
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
+import { officialClient } from './support/official-client.ts';
 import { useTestApi, newOrg, newUser, type TestOrg, type TestUser } from './support/api.ts';
 import { createSite } from './support/factories.ts';
 import { getRecord } from '../shared/db/operations.ts';
@@ -161,7 +160,7 @@ describe('GET /orgs/{organizationId}', () => {
     const org = await newOrg();
     const [reader, guest] = [await org.member('read'), await org.member(null)];
     const attempt = async (token: string) => {
-      const createContent = (await officialClient(token).orgs.getOrganizationById(org.id)).data.permissions.createContent;
+      const createContent = (await officialClient(api, token).orgs.getOrganizationById(org.id)).data.permissions.createContent;
       const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token, body: { title: 'Root space' } });
       const collection = await api.request('POST', `/orgs/${org.id}/collections`, { token, body: { title: 'Root folder' } });
       return { createContent, space: space.status, collection: collection.status };
@@ -397,7 +396,7 @@ describe('PATCH /orgs/{organizationId}: admins changing different settings at on
     const org = await newOrg();
     const other = await org.member('admin');
     const domain = uniqueDomain();
-    const [first, second] = [officialClient(org.admin.token), officialClient(other.token)];
+    const [first, second] = [officialClient(api, org.admin.token), officialClient(api, other.token)];
     const results = await Promise.all([
       first.orgs.updateOrganizationById(org.id, { ai: false }),
       second.orgs.updateOrganizationById(org.id, { inviteLinks: false }),
@@ -656,16 +655,13 @@ describe('GET /user', () => {
   });
 });
 
-function officialClient(token: string) {
-  return new GitBookAPI({ authToken: token, endpoint: api.url }) as unknown as Api<{ authToken?: string }>;
-}
 
 describe('official client (@gitbook/api)', () => {
   it('lists, reads, joins and reads instructions through GitBookAPI', async () => {
     const org = await newOrg('Client Org');
     const domain = uniqueDomain();
     await patchOrg(org, { emailDomains: [domain] });
-    const client = officialClient(org.admin.token);
+    const client = officialClient(api, org.admin.token);
     const list = await client.orgs.listOrganizationsForAuthenticatedUser({ limit: 10 });
     expect(list.status).toBe(200);
     expect(list.data.items.map((o) => o.id)).toEqual([org.id]);
@@ -677,7 +673,7 @@ describe('official client (@gitbook/api)', () => {
     expect(instructions.data.object).toBe('agent-instructions');
 
     const joiner = await userWithEmail(`client@${domain}`);
-    const joinerClient = officialClient(joiner.token);
+    const joinerClient = officialClient(api, joiner.token);
     const found = await joinerClient.emailDomains.getOrganizationsForEmailDomain(domain);
     expect(found.data.organizations.map((o) => o.id)).toEqual([org.id]);
     const joined = await joinerClient.orgs.joinOrganization(org.id);

@@ -1,7 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GitBookAPI } from '@gitbook/api';
-// Type-only, by path: see test/organizations.test.ts.
-import type { Api } from '../node_modules/@gitbook/api/dist/client.d.ts';
+import { officialClient } from './support/official-client.ts';
 import { useTestApi, newOrg, type TestApi, type TestOrg } from './support/api.ts';
 import { checkPublicContract } from './support/public-contract.ts';
 import { pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
@@ -18,7 +16,6 @@ import { pollOnce } from '../shared/local/queue-poller.ts';
  */
 const api = useTestApi();
 
-const officialClient = (token: string) => new GitBookAPI({ authToken: token, endpoint: api.url }) as unknown as Api<{ authToken?: string }>;
 
 /** An answer of the official client must be one the public description documents. */
 function expectPublicContract(method: string, path: string, res: { status: number; data: unknown }) {
@@ -108,7 +105,7 @@ describe('POST /orgs/{organizationId}/sites/{siteId}/unpublish (unpublishSite)',
   it('through the official client', async () => {
     const org = await newOrg();
     const site = await publishedSite(api, org, []);
-    const res = await officialClient(org.admin.token).orgs.unpublishSite(org.id, site.id);
+    const res = await officialClient(api, org.admin.token).orgs.unpublishSite(org.id, site.id);
     expect(res.status).toBe(200);
     expect(res.data.published).toBe(false);
     expect(res.data.id).toBe(site.id);
@@ -239,7 +236,7 @@ describe('POST /orgs/{organizationId}/sites/{siteId}/search (searchSiteContent)'
 
   it('through the official client', async () => {
     const siteId = base.split('/').pop()!;
-    const res = await officialClient(org.admin.token).orgs.searchSiteContent(org.id, siteId, { query: 'capacitor', scope: { mode: 'all' } }, { limit: 10 });
+    const res = await officialClient(api, org.admin.token).orgs.searchSiteContent(org.id, siteId, { query: 'capacitor', scope: { mode: 'all' } }, { limit: 10 });
     expect(res.status).toBe(200);
     expect(res.data.items.map((i) => i.id)).toEqual([spaces.alpha]);
     const [item] = res.data.items;
@@ -291,7 +288,7 @@ describe('GET .../content/page/{pageId}/backlinks (page backlinks)', () => {
     expect((await backlinks(pages.Other!)).body.count).toBe(0);
 
     // The official client has no typed method for it (0.202.0): its generic request.
-    const res = await officialClient(org.admin.token).request<{ items: unknown[] }>({
+    const res = await officialClient(api, org.admin.token).request<{ items: unknown[] }>({
       path: `/spaces/${space.id}/content/page/${pages.Guide}/backlinks`, method: 'GET', secure: true, format: 'json',
     });
     expect(res.status).toBe(200);
@@ -349,7 +346,7 @@ describe('GET .../page/{pageId}/meta-links (page meta links)', () => {
     expect((await metaLinks(`/spaces/${source.id}/content/page/${pageId}/meta-links`)).body).toEqual({ alternates: [alternate(fr)] });
 
     // Through the official client, each of the three operations.
-    const client = officialClient(org.admin.token);
+    const client = officialClient(api, org.admin.token);
     const space = await client.spaces.listSpacePageMetaLinks(source.id, pageId);
     expect(space.data.alternates).toEqual([alternate(fr)]);
     expectPublicContract('GET', `/spaces/${source.id}/content/page/${pageId}/meta-links`, space);

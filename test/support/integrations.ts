@@ -1,6 +1,4 @@
-import { GitBookAPI } from '@gitbook/api';
-// The package's own declarations do not resolve under NodeNext: its client type, as test/client-workflow.test.ts does.
-import type { Api } from '../../node_modules/@gitbook/api/dist/client.d.ts';
+import { officialClient } from './official-client.ts';
 import { pollOnce } from '../../shared/local/queue-poller.ts';
 import { randomId } from '../../shared/ids.ts';
 import type { QueueName } from '../../shared/config.ts';
@@ -13,7 +11,7 @@ import type { TestApi, TestOrg } from './api.ts';
  */
 
 /** The official client (@gitbook/api) against the test API. */
-export const integrationClient = (api: TestApi, token: string) => new GitBookAPI({ endpoint: api.url, authToken: token }) as unknown as Api<{ authToken?: string }>;
+export const integrationClient = officialClient;
 
 /** An integration name no other test uses. */
 export const uniqueName = (prefix: string) => `${prefix}-${randomId(10).toLowerCase()}`;
