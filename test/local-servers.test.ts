@@ -231,6 +231,9 @@ describe('DATA_DIR: one server per data folder', () => {
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`port ${c.port} on 127.0.0.1 is already in use`);
     expect(existsSync(path.join(other, 'server.pid'))).toBe(false);
+    // The port is taken before anything else: no emulator was started, nothing written in the folder.
+    expect(existsSync(path.join(other, 'dynamodb'))).toBe(false);
+    expect(existsSync(path.join(other, 'fauxqs'))).toBe(false);
     expect(records().map((r) => r.pid)).toEqual([c.pid]);
   }, 120_000);
 
@@ -255,7 +258,7 @@ describe('DATA_DIR: one server per data folder', () => {
     expect(records()).toEqual([]);
   }, 180_000);
 
-  it('SIGTERM during start-up, once DynamoDB Local is spawned (after the DATA_DIR lock): the server exits 143 and takes DynamoDB Local and its lock along', async () => {
+  it('SIGTERM during start-up, once DynamoDB Local is spawned (after the DATA_DIR lock and the port): requests get 503, and the server exits 143 and takes DynamoDB Local and its lock along', async () => {
     const early = path.join(work, 'early-data');
     const starting = startServer({ DATA_DIR: early, PORT: String(await freePort()) }).catch(() => {});
     const server = servers.at(-1)!; // spawned synchronously (PORT given)
@@ -264,6 +267,11 @@ describe('DATA_DIR: one server per data folder', () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     expect(server.stdout).toBe(''); // still starting
+    // Its port is already taken, and answers that the service is starting (a JSON error, when to retry).
+    const early503 = await fetch(`http://127.0.0.1:${server.port}/v1/orgs`);
+    expect(early503.status).toBe(503);
+    expect(early503.headers.get('retry-after')).toBe('1');
+    expect(await early503.json()).toEqual({ error: { code: 503, message: 'The service is starting; retry in a moment' } });
     expect(await stop(server, 'SIGTERM')).toEqual({ code: 143, signal: null });
     await starting;
     expect(await groupGone(server.pid)).toBe(true);

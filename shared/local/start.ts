@@ -20,7 +20,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 /** What a failed start leaves running, stopped before the process exits. */
 const started: { stop(): Promise<void> }[] = [];
 let target: Awaited<ReturnType<typeof prepareAwsTarget>>;
-let server: Awaited<ReturnType<typeof serveLocal>>['server'];
+let server: Awaited<ReturnType<typeof serveLocal>>['server'] | undefined;
 let pollers: ReturnType<typeof startQueuePollers>;
 let admin: Awaited<ReturnType<typeof bootstrapLocalAdmin>>;
 let url: string;
@@ -37,17 +37,22 @@ process.on('exit', () => release?.());
 // up, a signal exits at once (128 + its number, as the shell reports it); then `shutdown` below.
 let onSignal: (signal: NodeJS.Signals) => void = (signal) => process.exit(128 + (osConstants.signals[signal] ?? 0));
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => onSignal(signal));
+/** The service's app once the storage it needs is up; until then requests get a 503 (`starting`). */
+let app: Parameters<typeof serveLocal>[0]['fetch'] | undefined;
 try {
   if (dataDir) release = lockDataDir(dataDir); // before the emulators open its files
+  // The port first: a taken port fails the start at once, not after the emulators and the
+  // table are up (half a minute with a DATA_DIR on a busy machine).
+  let address;
+  ({ server, address } = await serveLocal({ fetch: (request, env) => (app ? app(request, env) : starting()), port, hostname: host }));
+  url = origin(address.port);
   target = await prepareAwsTarget();
   const emulators = target.emulators;
   if (emulators) started.push(emulators);
-  process.env.PUBLIC_API_URL ??= origin(port);
+  process.env.PUBLIC_API_URL ??= url;
   const { createLocalApp } = await import('./server.ts');
   admin = await bootstrapLocalAdmin();
-  let address;
-  ({ server, address } = await serveLocal({ fetch: createLocalApp().fetch, port, hostname: host }));
-  url = origin(address.port);
+  app = createLocalApp().fetch;
   pollers = startQueuePollers();
   if (emulators) {
     const { dynamodbEndpoint, awsEndpoint } = emulators;
@@ -66,6 +71,7 @@ try {
   // One line, not a stack: the usual causes (no Java, a taken port, a DATA_DIR in use) are the user's to fix.
   const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? `port ${port} on ${host} is already in use (set PORT)` : (error as Error).message ?? String(error);
   console.error(`npm start failed: ${reason}`);
+  server?.close();
   for (const child of started.reverse()) await child.stop().catch(() => {});
   process.exit(1);
 }
@@ -87,9 +93,14 @@ async function shutdown() {
   clearInterval(sweep);
   // First: from now on the admin CLI no longer picks this server (the DATA_DIR lock stays until exit).
   removeLocalStackInfo();
-  server.close();
+  server?.close();
   await pollers.stop();
   await target.emulators?.stop();
   process.exit(0);
 }
 onSignal = () => void shutdown(); // SIGINT (Ctrl-C), SIGTERM, SIGHUP (the terminal closed)
+
+/** What the server answers while it starts: the service's JSON error, and when to try again. */
+function starting(): Response {
+  return Response.json({ error: { code: 503, message: 'The service is starting; retry in a moment' } }, { status: 503, headers: { 'Retry-After': '1' } });
+}
