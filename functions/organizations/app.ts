@@ -1,4 +1,3 @@
-import { opensOrganization, refuseOutsideBinding } from '../../shared/http/token-binding.ts';
 import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import type { AppEnv } from '../../shared/http/env.ts';
@@ -7,10 +6,11 @@ import * as op from './operations.ts';
 import { serviceDescription } from '../../shared/http/service-description.ts';
 import { operations } from '../catalogue.ts';
 import { health } from '../../shared/http/health.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
+import { badRequest, forbidden, notFound } from '../../shared/http/errors.ts';
 import { MAX_PAGE_SIZE } from '../../shared/http/schemas.ts';
+import { opensOrganization, refuseOutsideBinding } from '../../shared/http/token-binding.ts';
 import { policies } from '../../shared/policies/index.ts';
-import { isActiveMember, isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
+import { findOrgAccess, isActiveMember, isExpired, loadOrgAccess } from '../../shared/policies/access.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { organizationEntity, type OrganizationItem } from '../../shared/db/entities/organization.ts';
 import { memberEntity } from '../../shared/db/entities/member.ts';
@@ -46,10 +46,7 @@ route(routes, op.listOrganizationsForAuthenticatedUser, async (c) => {
   // A token bound to one organization (an SSO login's) lists that one, where the user is a member.
   const { orgId } = c.get('caller');
   if (orgId !== undefined) {
-    const bound = await loadOrgAccess(c.var.scope, orgId).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) return undefined; // no longer a member
-      throw error;
-    });
+    const bound = await findOrgAccess(c.var.scope, orgId); // undefined: no longer a member
     return c.json(presentList(bound ? [presentOrganization(bound.org, { role: bound.role })] : [], undefined));
   }
   const result = await memberEntity.query.byUser({ userId: c.get('caller').userId }, { where: (w) => w.ne('disabled', true) })

@@ -4,10 +4,10 @@ import { siteEntity } from '../../shared/db/entities/site.ts';
 import { siteVisitorKey } from '../../shared/reader/visitor.ts';
 import { readerBaseUrl } from '../../shared/reader/site.ts';
 import { siteIdSchema } from './schemas.ts';
-import { loadOrgAccess } from '../../shared/policies/access.ts';
+import { findOrgAccess } from '../../shared/policies/access.ts';
 import { authenticate } from '../../shared/http/auth.ts';
 import type { AppEnv } from '../../shared/http/env.ts';
-import { ApiError, errorResponse, forbidden, notFound } from '../../shared/http/errors.ts';
+import { errorResponse, forbidden, notFound } from '../../shared/http/errors.ts';
 import { integrationOfUserId } from '../../shared/integrations/installation-user.ts';
 
 /**
@@ -30,10 +30,9 @@ export function mountVisitorKey(app: Hono) {
     if (!site) throw missing();
     // An integration's installation token acts as a synthetic member, never as an admin here.
     if (integrationOfUserId(c.get('caller').userId)) throw forbidden('Integration tokens cannot read a site\'s visitor signing key');
-    const { role } = await loadOrgAccess(c.var.scope, site.orgId).catch((error: unknown) => {
-      throw error instanceof ApiError && error.status === 404 ? missing() : error;
-    });
-    if (role !== 'admin') throw forbidden('Only organization admins can read a site\'s visitor signing key');
+    const access = await findOrgAccess(c.var.scope, site.orgId);
+    if (!access) throw missing();
+    if (access.role !== 'admin') throw forbidden('Only organization admins can read a site\'s visitor signing key');
     return c.json({
       object: 'site-visitor-key',
       siteId: site.id,

@@ -7,7 +7,7 @@ import { blobKey } from '../../shared/content/blobs.ts';
 import { spaceObjectPrefix } from '../../shared/commands/spaces/purge.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../../shared/db/entities/rate-limit.ts';
 import { INTEGRATION_KEY_PREFIX, orgInstallationsPartition } from '../../shared/db/entities/integration.ts';
-import { SITE_KEY_PREFIX } from '../../shared/db/entities/site.ts';
+import { SITE_KEY_PREFIX } from '../../shared/db/entities/site-partition.ts';
 import { INSTALLATION_TOKEN_KEY_PREFIX } from '../../shared/db/entities/token.ts';
 import { indexes, type IndexName } from '../../shared/db/table.ts';
 import { translationProviders } from '../../shared/translate/providers.ts';
@@ -45,6 +45,9 @@ export interface TablePartitions {
 
 /** A leading-key pattern: every partition whose key starts with `prefix`. */
 export const startingWith = (prefix: string) => `${prefix}*`;
+
+/** The condition of a statement limited to these partitions (every key the request names must match one). */
+const onPartitions = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
 
 export interface FunctionAccess {
   /** 'read': GetItem, BatchGetItem, Query, ConditionCheckItem; 'readwrite' adds PutItem, UpdateItem, DeleteItem, BatchWriteItem. */
@@ -168,7 +171,6 @@ export function grantAccess(fn: IFunction, access: FunctionAccess, { table, buck
   }
   if (access.table !== 'none' && partitions) {
     checkPartitions(access);
-    const onPartitions = (patterns: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...patterns] } });
     if (partitions.read.length) add(new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn], conditions: onPartitions(partitions.read) }));
     for (const [index, patterns] of Object.entries(partitions.indexes) as [IndexName, readonly string[]][]) {
       add(new PolicyStatement({ actions: ['dynamodb:Query'], resources: [`${table.tableArn}/index/${indexes[index].name}`], conditions: onPartitions(patterns) }));
@@ -179,7 +181,7 @@ export function grantAccess(fn: IFunction, access: FunctionAccess, { table, buck
     add(new PolicyStatement({
       actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [startingWith(RATE_LIMIT_KEY_PREFIX)] } },
+      conditions: onPartitions([startingWith(RATE_LIMIT_KEY_PREFIX)]),
     }));
   }
   for (const name of access.queues) queues[name].grantSendMessages(fn);

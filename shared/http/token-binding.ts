@@ -13,9 +13,8 @@ import type { RecordLoader } from './loader.ts';
  * organizations refuse a bound token (`refuseOutsideBinding`).
  */
 export function bindToOrganization(loader: RecordLoader, userId: string, orgId: string): void {
-  const memberSort = memberEntity.key({ orgId, userId }).sk;
-  const ownPartition = memberEntity.key({ orgId, userId }).pk;
-  loader.hide((key: Key) => key.sk === memberSort && key.pk !== ownPartition);
+  const own = memberEntity.key({ orgId, userId });
+  loader.hide((key: Key) => key.sk === own.sk && key.pk !== own.pk);
 }
 
 /** Whether the caller's token may act in this organization (every unbound token may). */

@@ -8,6 +8,7 @@ import { writeLocalStackInfo, removeLocalStackInfo } from './local-stack-file.ts
 import { lockDataDir } from './data-dir-lock.ts';
 import { config } from '../config.ts';
 import { serveLocal } from './http-server.ts';
+import { errorBody } from '../http/errors.ts';
 import { logger } from '../observability/logger.ts';
 
 /**
@@ -102,5 +103,5 @@ onSignal = () => void shutdown(); // SIGINT (Ctrl-C), SIGTERM, SIGHUP (the termi
 
 /** What the server answers while it starts: the service's JSON error, and when to try again. */
 function starting(): Response {
-  return Response.json({ error: { code: 503, message: 'The service is starting; retry in a moment' } }, { status: 503, headers: { 'Retry-After': '1' } });
+  return Response.json(errorBody(503, 'The service is starting; retry in a moment'), { status: 503, headers: { 'Retry-After': '1' } });
 }

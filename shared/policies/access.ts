@@ -29,8 +29,18 @@ export interface ContentAccess {
   ancestors: CollectionItem[];
 }
 
+/** Non-members, disabled ones included, learn nothing of an organization (docs/permissions.md). */
+const organizationNotFound = (orgId: string) => notFound(`No organization found with id ${orgId}`);
+
 /** The org and the caller's membership (assertMember: 404 for non-members and disabled members). */
 export async function loadOrgAccess(request: RequestScope, orgId: string): Promise<OrgAccess> {
+  const access = await findOrgAccess(request, orgId);
+  if (!access) throw organizationNotFound(orgId);
+  return access;
+}
+
+/** As loadOrgAccess, for callers that treat a non-member as an answer, not an error: undefined. */
+export async function findOrgAccess(request: RequestScope, orgId: string): Promise<OrgAccess | undefined> {
   const loader = request.loader;
   const orgKey = organizationEntity.key({ orgId });
   const memberKey = memberEntity.key({ orgId, userId: request.caller.userId });
@@ -38,8 +48,8 @@ export async function loadOrgAccess(request: RequestScope, orgId: string): Promi
   const org = loader.peek(orgKey);
   const memberRecord = loader.peek(memberKey);
   const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
-  assertMember(orgId, org, member);
-  return { userId: member.userId, org: organizationEntity.fromRecord(org!), member, role: member.role };
+  if (!org || !isActiveMember(member)) return undefined;
+  return { userId: member.userId, org: organizationEntity.fromRecord(org), member, role: member.role };
 }
 
 /**
@@ -48,7 +58,7 @@ export async function loadOrgAccess(request: RequestScope, orgId: string): Promi
  * so an organization's existence is not revealed (docs/permissions.md).
  */
 export function assertMember(orgId: string, org: unknown, member: MemberItem | undefined): asserts member is MemberItem {
-  if (!org || !isActiveMember(member)) throw notFound(`No organization found with id ${orgId}`);
+  if (!org || !isActiveMember(member)) throw organizationNotFound(orgId);
 }
 
 /** A membership that counts: present and not disabled (a disabled member is treated as none). */
@@ -113,7 +123,7 @@ export async function loadContentAccess(
   const ancestorKeys = ancestorIds.map((collectionId) => collectionEntity.key({ collectionId }));
   await loader.loadAccess([orgKey, memberKey, ...ancestorKeys]);
   const orgRecord = loader.peek(orgKey);
-  if (!orgRecord) throw notFound(`No organization found with id ${orgId}`);
+  if (!orgRecord) throw organizationNotFound(orgId);
   const org = organizationEntity.fromRecord(orgRecord);
   const memberRecord = loader.peek(memberKey);
   const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;

@@ -1,7 +1,7 @@
 import type { OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import type { OpenAPISpecVersionItem } from '../db/entities/openapi-spec-version.ts';
 import { apiLocation } from './urls.ts';
-import { config } from '../config.ts';
+import { publishedSpecUrl } from './openapi-spec.ts';
 import type { OpenAPISpecContentOutput, OpenAPISpecVersionOutput } from './schemas/openapi-spec-version.ts';
 
 const versionPath = (v: OpenAPISpecVersionItem) => `/orgs/${v.orgId}/openapi/${v.slug}/versions/${v.id}`;
@@ -26,12 +26,11 @@ export function presentOpenAPISpecVersion(version: OpenAPISpecVersionItem): Open
  * reader's copy (the spec's `urls.published`); null for a private spec.
  */
 export function presentOpenAPISpecContent(spec: OpenAPISpecItem, version: OpenAPISpecVersionItem, document: Record<string, unknown>): OpenAPISpecContentOutput {
-  const published = `${config.apiUrl}/s/~openapi/${spec.orgId}/${spec.slug}`;
   return {
     filesystem: [{ dir: '.', isEntrypoint: true, references: [], filename: 'openapi.json', specification: document }],
     urls: {
       source: sourceOf(version),
-      public: spec.visibility === 'public' ? version.sourceURL ?? published : null,
+      public: spec.visibility === 'public' ? version.sourceURL ?? publishedSpecUrl(spec) : null,
     },
   };
 }

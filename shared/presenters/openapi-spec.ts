@@ -9,6 +9,9 @@ import type { OpenAPISpecOutput } from './schemas/openapi-spec.ts';
 /** Errors kept on the spec (lastProcessedErrors is truncated to this many; the count is not). */
 export const MAX_PROCESS_ERRORS = 20;
 
+/** Where the reader serves a public spec (functions/reader/openapi-spec.ts). */
+export const publishedSpecUrl = (spec: Pick<OpenAPISpecItem, 'orgId' | 'slug'>) => `${config.apiUrl}/s/~openapi/${spec.orgId}/${spec.slug}`;
+
 /**
  * OpenAPISpec (spec 2.11). `permissions`: view for any non-guest member (who may read
  * specs), edit for role create and above (organization `createOpenAPISpec`).
@@ -36,7 +39,7 @@ export function presentOpenAPISpec(spec: OpenAPISpecItem, context: { role: Role 
       location: apiLocation(path),
       app: appLocation(`/o/${spec.orgId}/openapi/${spec.slug}`),
       // Served by the reader (functions/reader/openapi-spec.ts).
-      ...(spec.visibility === 'public' ? { published: `${config.apiUrl}/s/~openapi/${spec.orgId}/${spec.slug}` } : {}),
+      ...(spec.visibility === 'public' ? { published: publishedSpecUrl(spec) } : {}),
     },
   };
 }

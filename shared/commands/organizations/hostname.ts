@@ -15,16 +15,16 @@ const underPublishedDomain = (hostname: string) =>
  * one organization's, as the URLs of its published content (`urls.published`) are. Under the
  * published domain only the organization's own default name is allowed (those are unique by
  * id and have no claim); any other name is claimed (HOSTNAME#<name>, created or already this
- * organization's), and the name it leaves is released. `taken` is the claim read before: 409
- * when another organization holds it; a claim made meanwhile fails the transaction's condition
- * and the retried change reads it.
+ * organization's), and the name it leaves is released. A name another organization holds is
+ * 409; a claim made meanwhile fails the transaction's condition and the retried change reads it.
  */
-export function hostnameWrites(org: OrganizationItem, next: string, taken: { orgId: string } | undefined): Write<unknown>[] {
-  if (next === org.hostname) return [];
+export async function hostnameWrites(org: OrganizationItem, next: string | undefined): Promise<Write<unknown>[]> {
+  if (next === undefined || next === org.hostname) return [];
   const own = defaultHostname(org.id);
   if (underPublishedDomain(next) && next !== own) {
     throw new Rejection(400, `hostname: under ${config.publishedDomain} an organization has only its own ${own}`);
   }
+  const taken = next === own ? undefined : await hostnameEntity.get({ hostname: next }, { consistent: true });
   if (taken && taken.orgId !== org.id) throw new Rejection(409, `hostname: ${next} is already used by another organization`);
   const writes: Write<unknown>[] = [];
   if (next !== own) {

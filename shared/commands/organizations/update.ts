@@ -1,7 +1,7 @@
 import { nowMs } from '../../clock.ts';
 import { transact } from '../../db/writes.ts';
 import { organizationEntity, type OrganizationItem } from '../../db/entities/organization.ts';
-import { emailDomainEntity, hostnameEntity } from '../../db/entities/org-records.ts';
+import { emailDomainEntity } from '../../db/entities/org-records.ts';
 import { hostnameWrites } from './hostname.ts';
 import { conflict } from '../../http/errors.ts';
 import { Rejection, retryOnConflict } from '../retry.ts';
@@ -45,9 +45,7 @@ export async function updateOrganization(
     const after = new Set(set.emailDomains ?? org.emailDomains);
     const added = [...after].filter((d) => !before.has(d));
     const removed = [...before].filter((d) => !after.has(d));
-    const hostname = set.hostname !== undefined && set.hostname !== org.hostname
-      ? hostnameWrites(org, set.hostname, await hostnameEntity.get({ hostname: set.hostname }, { consistent: true }))
-      : [];
+    const hostname = await hostnameWrites(org, set.hostname);
 
     await transact([
       organizationEntity.update({ orgId: org.id }, {

@@ -21,13 +21,17 @@ const IS_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
 const MAY_BE_EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\p{Emoji_Modifier}\u20e3]/u;
 
 /**
- * `text` as the characters layout may not split: code points, except that each emoji
- * (a fully-qualified sequence as Unicode lists them, longest first) is one.
+ * `text` cut around its emoji sequences (fully qualified, as Unicode lists them, longest
+ * first): the sequences are at the odd indexes, the text between them at the even ones.
  */
+function splitAtEmoji(text: string): string[] {
+  // With a capturing group, split keeps what it matched.
+  return MAY_BE_EMOJI.test(text) ? text.split(RGI_EMOJI) : [text];
+}
+
+/** `text` as the characters layout may not split: code points, except that each emoji sequence is one. */
 export function characters(text: string): string[] {
-  if (!MAY_BE_EMOJI.test(text)) return [...text];
-  // With a capturing group, split keeps the sequences at the odd indexes.
-  return text.split(RGI_EMOJI).flatMap((part, index) => (index % 2 === 1 ? [part] : [...part]));
+  return splitAtEmoji(text).flatMap((part, index) => (index % 2 === 1 ? [part] : [...part]));
 }
 
 /** The code points of an emoji sequence the emoji face draws, or undefined when `char` is not one (or the face lacks its base). */
@@ -96,7 +100,7 @@ export function neededFaces(text: string): FontFace[] {
   const needed = new Set<FontFace>(primaries);
   // Emoji sequences first, so their parts (a keycap's U+20E3, a flag's letters) do not ask for other faces.
   const rest: string[] = [];
-  for (const [index, part] of (MAY_BE_EMOJI.test(text) ? text.split(RGI_EMOJI) : [text]).entries()) {
+  for (const [index, part] of splitAtEmoji(text).entries()) {
     if (index % 2 === 1 && emojiSequence(part)) needed.add('emoji');
     else rest.push(part);
   }

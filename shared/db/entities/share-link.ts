@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import { sitePartition } from './site-partition.ts';
 
 export interface ShareLinkItem {
   id: string;
@@ -16,5 +17,5 @@ export interface ShareLinkItem {
 /** SITE#<site> / SHARELINK#<id>: in the site's partition, deleted with it. */
 export const shareLinkEntity = defineEntity<ShareLinkItem>()({
   type: 'share-link',
-  key: ({ siteId, shareLinkId }: { siteId: string; shareLinkId: string }) => ({ pk: `SITE#${siteId}`, sk: `SHARELINK#${shareLinkId}` }),
+  key: ({ siteId, shareLinkId }: { siteId: string; shareLinkId: string }) => ({ pk: sitePartition(siteId), sk: `SHARELINK#${shareLinkId}` }),
 });

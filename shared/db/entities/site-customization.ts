@@ -1,4 +1,5 @@
 import { defineEntity } from '../entity.ts';
+import { sitePartition } from './site-partition.ts';
 
 /** The site's own settings (`scope` of the site-level record). */
 export const SITE_SCOPE = 'site';
@@ -23,9 +24,9 @@ const PREFIX = 'CUSTOMIZATION#';
  */
 export const siteCustomizationEntity = defineEntity<SiteCustomizationItem>()({
   type: 'site-customization',
-  key: ({ siteId, scope }: { siteId: string; scope: string }) => ({ pk: `SITE#${siteId}`, sk: `${PREFIX}${scope}` }),
+  key: ({ siteId, scope }: { siteId: string; scope: string }) => ({ pk: sitePartition(siteId), sk: `${PREFIX}${scope}` }),
   partitions: {
     /** The site's settings and every site space's overrides, in one query. */
-    inSite: (a: { siteId: string }) => ({ pk: `SITE#${a.siteId}`, prefix: PREFIX }),
+    inSite: (a: { siteId: string }) => ({ pk: sitePartition(a.siteId), prefix: PREFIX }),
   },
 });

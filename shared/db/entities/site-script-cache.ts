@@ -1,5 +1,5 @@
 import { defineEntity } from '../entity.ts';
-import { sitePartition } from './site.ts';
+import { sitePartition } from './site-partition.ts';
 
 /** The script an integration answered for a site (`fetch_published_script`), or its failure. */
 export interface CachedSiteScript {

@@ -1,5 +1,6 @@
 import { defineEntity } from '../entity.ts';
 import { defineCollection } from '../collection.ts';
+import { sitePartition } from './site-partition.ts';
 import { shareLinkEntity } from './share-link.ts';
 import { siteCustomizationEntity } from './site-customization.ts';
 
@@ -77,10 +78,6 @@ export interface SiteSectionGroupItem {
   position: string;
   createdAt: string;
 }
-
-/** A site's partition (SITE#<id>): its record, structure, share links, customizations, script cache. */
-export const SITE_KEY_PREFIX = 'SITE#';
-export const sitePartition = (siteId: string) => `${SITE_KEY_PREFIX}${siteId}`;
 
 /**
  * SITE#<id> / SITE; gsi1: the organization's sites by creation (ORG#<org>#SITES).
