@@ -280,8 +280,8 @@ async function read(c: Context) {
     const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }
-  // Swagger blocks naming a stored OpenAPI spec render from it (shared/content/openapi-specs.ts).
-  const document = await withOpenAPISpecs(evaluated, specs);
+  // Swagger blocks naming a stored OpenAPI spec, or a spec file of the space, render from it (shared/content/openapi-specs.ts).
+  const document = await withOpenAPISpecs(evaluated, specs, manifest.files);
   const body = await renderDocument(document, {
     manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file), integrationBlocks, visitor,
   });

@@ -107,8 +107,9 @@ async function putBlob(hash: string, body: Uint8Array | string, contentType: str
   await s3().send(command);
 }
 
-export async function getBytesBlob(hash: string): Promise<Uint8Array> {
-  const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }));
+/** A byte blob; `abortSignal` bounds the read (an OpenAPI file of a space is read within a fetched spec's time). */
+export async function getBytesBlob(hash: string, options: { abortSignal?: AbortSignal } = {}): Promise<Uint8Array> {
+  const out = await s3().send(new GetObjectCommand({ Bucket: config.bucketName, Key: blobKey(hash) }), options);
   return out.Body!.transformToByteArray();
 }
 

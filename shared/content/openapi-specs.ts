@@ -1,7 +1,8 @@
 import { openAPISpecEntity, type OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import { getJsonBlob } from './blobs.ts';
+import { openAPIFile, type SpecFileFailure } from './openapi-files.ts';
 import { operationView, schemasView, webhookView } from './openapi-operation.ts';
-import type { StoredDocument } from './types.ts';
+import type { ManifestFile, StoredDocument } from './types.ts';
 
 /**
  * `{% swagger %}` / `{% openapi %}` blocks name their spec by a file or URL (`src`); when that
@@ -11,6 +12,8 @@ import type { StoredDocument } from './types.ts';
  * `data.ref` stays what the page wrote for every other reader (API reads, Git export).
  * Operation blocks naming a stored spec (these, `openapi-operation`, `openapi-webhook`) then get
  * the operation of the spec's last processed version (shared/content/openapi-operation.ts).
+ * A swagger block whose `src` is a file of the space (and no stored spec) gets the operation
+ * of that file's spec (shared/content/openapi-files.ts), as GitBook renders legacy blocks.
  */
 
 type Spec = { slug: string; sourceURL?: string };
@@ -45,9 +48,15 @@ function mapBlocks(document: StoredDocument, types: Set<string>, change: (node: 
   return visit(document) as StoredDocument;
 }
 
+const FILE_KEY = 'file:';
+/**
+ * The key of the spec a block shows: a stored spec's slug, or `file:<id>` for a swagger block
+ * naming a file of the space (a slug has no colon, so the two never meet).
+ */
 const specOf = (node: Node) => {
-  const ref = node.data?.ref as { kind?: string; spec?: unknown } | undefined;
-  return ref?.kind === 'openapi' && typeof ref.spec === 'string' ? ref.spec : undefined;
+  const ref = node.data?.ref as { kind?: string; spec?: unknown; file?: unknown } | undefined;
+  if (ref?.kind === 'openapi' && typeof ref.spec === 'string') return ref.spec;
+  return node.type !== undefined && SPEC_BLOCKS.has(node.type) && ref?.kind === 'file' && typeof ref.file === 'string' ? `${FILE_KEY}${ref.file}` : undefined;
 };
 
 /**
@@ -67,12 +76,16 @@ export function linkOpenAPISpecs(document: StoredDocument, specs: Spec[]): Store
  * Each operation block naming a stored spec with a processed version gets `data.openapiView`:
  * the operation (`path`/`method`) or 3.1 webhook (`name`/`method`) of that version, or
  * `{missing: true}` when the version has none (the reader says so); an `openapi-schemas`
- * block gets `data.openapiSchemas`, the schemas it names.
+ * block gets `data.openapiSchemas`, the schemas it names. A block whose spec file could not be
+ * read gets `data.openapiFailure`, the reason (the reader says it).
  */
-export function withOperationViews(document: StoredDocument, documents: Map<string, Record<string, unknown>>): StoredDocument {
-  if (documents.size === 0) return document;
+export function withOperationViews(document: StoredDocument, documents: Map<string, Record<string, unknown>>, failures = new Map<string, SpecFileFailure>()): StoredDocument {
+  if (documents.size === 0 && failures.size === 0) return document;
   return mapBlocks(document, OPERATION_BLOCKS, (node) => {
-    const spec = documents.get(specOf(node) ?? '');
+    const key = specOf(node) ?? '';
+    const failure = failures.get(key);
+    if (failure) return { ...node, data: { ...node.data, openapiFailure: failure } };
+    const spec = documents.get(key);
     if (!spec) return node;
     const data = node.data ?? {};
     if (node.type === 'openapi-schemas') {
@@ -89,7 +102,7 @@ export function withOperationViews(document: StoredDocument, documents: Map<stri
   });
 }
 
-/** The slugs of the specs a document's operation blocks name. */
+/** The keys (specOf) of the specs a document's operation blocks name. */
 function namedSpecs(document: StoredDocument): Set<string> {
   const slugs = new Set<string>();
   mapBlocks(document, OPERATION_BLOCKS, (node) => {
@@ -113,15 +126,24 @@ export function openAPISpecsKey(specs: OpenAPISpecItem[]): string {
 
 /**
  * linkOpenAPISpecs with the organization's stored specs (openAPISpecsOf), then the operation
- * views from the last processed version of each spec named.
+ * views from the last processed version of each spec named, and from each file of the
+ * revision (`files`) a swagger block names that no stored spec matched.
  */
-export async function withOpenAPISpecs(document: StoredDocument, specs: OpenAPISpecItem[]): Promise<StoredDocument> {
-  if (specs.length === 0) return document;
+export async function withOpenAPISpecs(document: StoredDocument, specs: OpenAPISpecItem[], files: ManifestFile[] = []): Promise<StoredDocument> {
+  if (!hasSpecBlocks(document.nodes as unknown[])) return document;
   const linked = linkOpenAPISpecs(document, specs.map((s) => ({ slug: s.slug, ...(s.sourceURL ? { sourceURL: s.sourceURL } : {}) })));
   const named = namedSpecs(linked);
+  if (named.size === 0) return linked;
   const documents = new Map<string, Record<string, unknown>>();
+  const failures = new Map<string, SpecFileFailure>();
   for (const spec of specs) {
     if (named.has(spec.slug) && spec.lastVersionBlob) documents.set(spec.slug, await getJsonBlob<Record<string, unknown>>(spec.lastVersionBlob));
   }
-  return withOperationViews(linked, documents);
+  for (const key of named) {
+    if (!key.startsWith(FILE_KEY)) continue;
+    const read = await openAPIFile(files, key.slice(FILE_KEY.length));
+    if ('document' in read) documents.set(key, read.document);
+    else failures.set(key, read.failure);
+  }
+  return withOperationViews(linked, documents, failures);
 }

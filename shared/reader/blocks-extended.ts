@@ -5,6 +5,7 @@ import { anchorOf } from './html.ts';
 import { evaluateCondition, visitorContext } from './conditions.ts';
 import { operationBody, schemasBody } from './openapi.ts';
 import type { OperationView } from '../content/openapi-operation.ts';
+import type { SpecFileFailure } from '../content/openapi-files.ts';
 import { ENGLISH, message } from './messages.ts';
 
 /** What a block renderer outside document.ts may call back into. */
@@ -41,25 +42,33 @@ function deepHeading(node: ReaderNode, level: number, { ctx, inlines }: Extended
 }
 
 /**
- * An OpenAPI operation: its method and path, the operation from the stored spec when the block
- * names one (`data.openapiView`, shared/content/openapi-specs.ts), then what the page wrote about it.
+ * An OpenAPI operation: its method and path, the operation from the stored spec or the space's
+ * spec file when the block names one (`data.openapiView`, shared/content/openapi-specs.ts), or
+ * why that file could not be read (`data.openapiFailure`), then what the page wrote about it.
  */
 function operation(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementContent[] {
   const data = node.data ?? {};
   const ref = data.ref as { kind?: string; spec?: string; url?: string; file?: string } | undefined;
   const view = data.openapiView as OperationView | { missing: true } | undefined;
+  const failure = data.openapiFailure as SpecFileFailure | undefined;
   const found = view && !('missing' in view) ? view : undefined;
+  // The spec's name: a stored spec's slug, or the file's name (as written when it is not in the space).
+  const spec = ref?.kind === 'openapi' ? ref.spec
+    : ref?.kind === 'file' && (view || failure) ? helpers.ctx.files.get(ref.file ?? '')?.name ?? ref.file : undefined;
   const method = str(data.method).toUpperCase();
   const summary = str(data.summary) || found?.summary;
   const head = [
     ...(method ? [h('span.openapi-method', method)] : []),
     ...(str(data.path || data.name) ? [h('code.openapi-path', str(data.path || data.name))] : []),
     ...(summary ? [h('span.openapi-summary', summary)] : []),
-    ...(ref?.kind === 'openapi' && ref.spec ? [h('span.openapi-spec', ref.spec)] : []),
+    ...(spec ? [h('span.openapi-spec', spec)] : []),
   ].flatMap((part, i) => (i > 0 ? [' ', part] : [part]));
   const intl = helpers.ctx.intl ?? ENGLISH;
   const fromSpec = found ? operationBody(found, intl)
-    : view ? [h('p.openapi-missing', message(intl, 'openapiMissing', { spec: ref?.spec ?? '', method, path: str(data.path || data.name) }))] : [];
+    : view ? [h('p.openapi-missing', message(intl, 'openapiMissing', { spec: spec ?? '', method, path: str(data.path || data.name) }))]
+    : failure ? [h('p.openapi-missing', failure.reason === 'missing'
+      ? message(intl, 'openapiFileMissing', { file: spec ?? '' })
+      : message(intl, 'openapiFileUnreadable', { file: spec ?? '', reason: failure.detail }))] : [];
   return [h('div.openapi', [h('p.openapi-operation', head), ...fromSpec, ...helpers.blocks(node.nodes)])];
 }
 

@@ -78,6 +78,8 @@ const en = {
   openapiExternal: '(defined in {ref})',
   openapiObject: 'The {name} object',
   openapiMissing: 'The spec {spec} has no {method} {path} operation.',
+  openapiFileMissing: 'The spec file {file} is not in this space.',
+  openapiFileUnreadable: 'The spec file {file} could not be read: {reason}.',
 };
 
 export type MessageKey = keyof typeof en;
@@ -153,6 +155,8 @@ const fr: Messages = {
   openapiExternal: '(défini dans {ref})',
   openapiObject: 'L’objet {name}',
   openapiMissing: 'La spécification {spec} n’a pas d’opération {method} {path}.',
+  openapiFileMissing: 'Le fichier de spécification {file} n’est pas dans cet espace.',
+  openapiFileUnreadable: `Le fichier de spécification {file} n’a pas pu être lu${NBSP}: {reason}.`,
 };
 
 const es: Messages = {
@@ -223,6 +227,8 @@ const es: Messages = {
   openapiExternal: '(definido en {ref})',
   openapiObject: 'El objeto {name}',
   openapiMissing: 'La especificación {spec} no tiene la operación {method} {path}.',
+  openapiFileMissing: 'El archivo de especificación {file} no está en este espacio.',
+  openapiFileUnreadable: 'No se pudo leer el archivo de especificación {file}: {reason}.',
 };
 
 const zh: Messages = {
@@ -293,6 +299,8 @@ const zh: Messages = {
   openapiExternal: '（定义于 {ref}）',
   openapiObject: '{name} 对象',
   openapiMissing: '规范 {spec} 中没有 {method} {path} 操作。',
+  openapiFileMissing: '此空间中没有规范文件 {file}。',
+  openapiFileUnreadable: '无法读取规范文件 {file}：{reason}。',
 };
 
 const ja: Messages = {
@@ -363,6 +371,8 @@ const ja: Messages = {
   openapiExternal: '({ref} で定義)',
   openapiObject: '{name} オブジェクト',
   openapiMissing: '仕様 {spec} に {method} {path} の操作はありません。',
+  openapiFileMissing: '仕様ファイル {file} はこのスペースにありません。',
+  openapiFileUnreadable: '仕様ファイル {file} を読み込めませんでした: {reason}。',
 };
 
 const de: Messages = {
@@ -433,6 +443,8 @@ const de: Messages = {
   openapiExternal: '(definiert in {ref})',
   openapiObject: 'Das Objekt {name}',
   openapiMissing: 'Die Spezifikation {spec} hat keine Operation {method} {path}.',
+  openapiFileMissing: 'Die Spezifikationsdatei {file} ist nicht in diesem Space.',
+  openapiFileUnreadable: 'Die Spezifikationsdatei {file} konnte nicht gelesen werden: {reason}.',
 };
 
 const nl: Messages = {
@@ -503,6 +515,8 @@ const nl: Messages = {
   openapiExternal: '(gedefinieerd in {ref})',
   openapiObject: 'Het object {name}',
   openapiMissing: 'De specificatie {spec} heeft geen bewerking {method} {path}.',
+  openapiFileMissing: 'Het specificatiebestand {file} staat niet in deze space.',
+  openapiFileUnreadable: 'Het specificatiebestand {file} kon niet worden gelezen: {reason}.',
 };
 
 const no: Messages = {
@@ -573,6 +587,8 @@ const no: Messages = {
   openapiExternal: '(definert i {ref})',
   openapiObject: 'Objektet {name}',
   openapiMissing: 'Spesifikasjonen {spec} har ingen {method} {path}-operasjon.',
+  openapiFileMissing: 'Spesifikasjonsfilen {file} finnes ikke i dette området.',
+  openapiFileUnreadable: 'Spesifikasjonsfilen {file} kunne ikke leses: {reason}.',
 };
 
 const ptBr: Messages = {
@@ -643,6 +659,8 @@ const ptBr: Messages = {
   openapiExternal: '(definido em {ref})',
   openapiObject: 'O objeto {name}',
   openapiMissing: 'A especificação {spec} não tem a operação {method} {path}.',
+  openapiFileMissing: 'O arquivo de especificação {file} não está neste espaço.',
+  openapiFileUnreadable: 'Não foi possível ler o arquivo de especificação {file}: {reason}.',
 };
 
 const ru: Messages = {
@@ -713,6 +731,8 @@ const ru: Messages = {
   openapiExternal: '(определено в {ref})',
   openapiObject: 'Объект {name}',
   openapiMissing: 'В спецификации {spec} нет операции {method} {path}.',
+  openapiFileMissing: 'Файла спецификации {file} нет в этом пространстве.',
+  openapiFileUnreadable: 'Не удалось прочитать файл спецификации {file}: {reason}.',
 };
 
 /** Every locale's messages: the table. */

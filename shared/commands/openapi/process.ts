@@ -18,7 +18,8 @@ import { logger } from '../../observability/logger.ts';
 /** Caps of fetching a spec from its URL (an object so tests can lower them). */
 export const openAPIFetchLimits: EgressLimits = { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, connectTimeoutMs: 5_000, maxRedirects: 5 };
 
-class ProcessError extends Error {
+/** A failure of the spec's source (fetch, syntax, shape): recorded on the spec, or said on a page showing a spec file. */
+export class ProcessError extends Error {
   constructor(readonly code: OpenAPIProcessErrorCode, message: string, readonly errors: { message: string; code?: string }[] = []) {
     super(message);
   }
