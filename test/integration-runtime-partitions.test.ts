@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { installInOrg, listEvents, publishScript, uniqueName } from './support/integrations.ts';
 import { GUIDE_MARKDOWN, publishedSite, spaceWithPages } from './support/reader-site.ts';
-import { matchesLike, recording, watchTableKeys, type TouchedKey } from './support/table-keys.ts';
+import { currentRecording, matchesLike, recording, watchTableKeys, type TouchedKey } from './support/table-keys.ts';
 import { buildFixture } from './fixtures/integrations/build.ts';
 import { serveLocal } from '../shared/local/http-server.ts';
 import { pollOnce } from '../shared/local/queue-poller.ts';
@@ -12,6 +12,7 @@ import { renderSigningSecret } from '../shared/reader/integration-blocks.ts';
 import { RATE_LIMIT_KEY_PREFIX } from '../shared/db/entities/rate-limit.ts';
 import { app as runtimeApp } from '../functions/integration-runtime/app.ts';
 import { startingWith, TABLE_READ_ACTIONS, TABLE_WRITE_ACTIONS, workerAccess } from '../infra/constructs/access.ts';
+import { KEY_ROOTS, keyDerivations, type KeyPurpose } from '../shared/secrets/keys.ts';
 
 /**
  * The integration runtime runs third-party scripts, so its role may touch only the table
@@ -25,6 +26,11 @@ const api = useTestApi();
 const access = workerAccess['integration-events'];
 const partitions = access.partitions!;
 const touched: TouchedKey[] = [];
+/** The keys the same flows derive (shared/secrets/keys.ts publishes each derivation). */
+const derivedPurposes = new Set<KeyPurpose>();
+const onDerivation = (message: unknown) => {
+  if (currentRecording() === touched) derivedPurposes.add((message as { purpose: KeyPurpose }).purpose);
+};
 
 let runtime: { url: string; close(): Promise<void> };
 let org: TestOrg;
@@ -37,6 +43,7 @@ const blocks = uniqueName('iam-blocks');
 
 beforeAll(async () => {
   watchTableKeys();
+  keyDerivations.subscribe(onDerivation);
   // The runtime's app alone, every request recorded: what its Lambda serves (functions/integration-runtime/handler.ts).
   const { server, address } = await serveLocal({ fetch: (request, env) => recording(touched, () => runtimeApp.fetch(request, env)), port: 0, hostname: '127.0.0.1' });
   runtime = { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
@@ -44,13 +51,14 @@ beforeAll(async () => {
   const space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN]);
   spaceId = space.id;
   site = await publishedSite(api, org, [space.id]);
-  await publishScript(api, org, hello, await buildFixture('hello'), { scopes: ['space:metadata:read'] });
+  await publishScript(api, org, hello, await buildFixture('hello'), { scopes: ['space:metadata:read'], secrets: { API_KEY: 'sealed for the script' } });
   await publishScript(api, org, widget, await buildFixture('widget'), { scopes: ['site:script:inject'] });
   await publishScript(api, org, blocks, await buildFixture('blocks'));
   helloInstallation = (await installInOrg(api, org, hello)).id;
   for (const name of [widget, blocks]) await installInOrg(api, org, name);
 }, 180_000);
 afterAll(async () => {
+  keyDerivations.unsubscribe(onDerivation);
   await runtime?.close();
 });
 
@@ -119,5 +127,14 @@ describe('the integration runtime\'s table access', () => {
     for (const [index, patterns] of Object.entries(partitions.indexes)) {
       expect(used(patterns!, touched.filter((k) => k.resource === index)), index).toEqual(patterns);
     }
+  });
+});
+
+describe('the integration runtime\'s keys', () => {
+  it('derives only keys of the secrets its function is given: the integration secret, none of the service\'s own', () => {
+    // Runs after the flows above (same file, in order): what they derived.
+    expect([...derivedPurposes].sort()).toEqual(['integration-block-render', 'integration-secret-sealing', 'webhook-signing']);
+    expect(access.secrets).toEqual(['integrations']);
+    expect([...derivedPurposes].filter((purpose) => !access.secrets.includes(KEY_ROOTS[purpose]))).toEqual([]);
   });
 });

@@ -1,17 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { hkdfSync } from 'node:crypto';
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { derivedKey } from '../shared/secrets/keys.ts';
 import { resetServiceSecret, serviceSecret } from '../shared/secrets/service-secret.ts';
+import { integrationSecret, resetIntegrationSecret } from '../shared/secrets/integration-secret.ts';
+import { openSecrets, sealSecrets } from '../shared/integrations/secrets.ts';
 import { newOrg, useTestApi } from './support/api.ts';
 import { publishedSite, spaceWithPages, GUIDE_MARKDOWN } from './support/reader-site.ts';
 import { useLoopbackServer } from './support/loopback-server.ts';
 
 /** Variables these tests change; restored after each test. */
-const VARIABLES = ['SERVICE_SECRET', 'SERVICE_SECRET_ARN', 'DATA_DIR', 'AWS_LAMBDA_FUNCTION_NAME', 'AWS_ENDPOINT_URL_SECRETS_MANAGER'] as const;
+const VARIABLES = ['SERVICE_SECRET', 'SERVICE_SECRET_ARN', 'INTEGRATION_SECRET', 'INTEGRATION_SECRET_ARN', 'DATA_DIR', 'AWS_LAMBDA_FUNCTION_NAME', 'AWS_ENDPOINT_URL_SECRETS_MANAGER'] as const;
 const saved = Object.fromEntries(VARIABLES.map((v) => [v, process.env[v]]));
 
 afterEach(() => {
@@ -20,6 +22,7 @@ afterEach(() => {
     else process.env[v] = saved[v];
   }
   resetServiceSecret();
+  resetIntegrationSecret();
 });
 
 describe('the service secret', () => {
@@ -77,6 +80,64 @@ describe('the service secret', () => {
   });
 });
 
+describe('the integration secret', () => {
+  const hkdf = (secret: Buffer | string, info: string) => Buffer.from(hkdfSync('sha256', secret, 'docs-service', info, 32));
+
+  it('outside a Lambda is derived from the service secret, so a local run configures one secret', async () => {
+    for (const v of VARIABLES) delete process.env[v];
+    process.env.SERVICE_SECRET = 's'.repeat(40);
+    resetServiceSecret();
+    const root = await integrationSecret();
+    expect(root.toString('utf8')).toBe(hkdf('s'.repeat(40), 'integration-root-v1:').toString('base64url'));
+    // The integrations' keys come from it; the service's own keys from the service secret.
+    expect((await derivedKey('webhook-signing', 'n')).equals(hkdf(root, 'webhook-signing-v1:n'))).toBe(true);
+    expect((await derivedKey('cursor')).equals(hkdf('s'.repeat(40), 'cursor-v1:'))).toBe(true);
+  });
+
+  it('is all a function given only it holds: the integrations\' keys derive, the service\'s own do not', async () => {
+    for (const v of VARIABLES) delete process.env[v];
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'docs-service-integration-events';
+    process.env.INTEGRATION_SECRET = 'i'.repeat(40);
+    resetServiceSecret();
+    resetIntegrationSecret();
+    expect((await derivedKey('integration-block-render')).equals(hkdf('i'.repeat(40), 'integration-block-render-v1:'))).toBe(true);
+    for (const purpose of ['cursor', 'session', 'share-link-sealing', 'site-visitor-key', 'visitor-claims'] as const) {
+      await expect(derivedKey(purpose, 'site'), purpose).rejects.toThrow(/SERVICE_SECRET_ARN is not set/);
+    }
+    // And a Lambda given neither says which one is missing.
+    delete process.env.INTEGRATION_SECRET;
+    resetIntegrationSecret();
+    await expect(derivedKey('webhook-signing', 'n')).rejects.toThrow(/INTEGRATION_SECRET_ARN is not set/);
+  });
+
+  it('seals integration secrets that such a function opens; values sealed before open only where the service secret is', async () => {
+    for (const v of VARIABLES) delete process.env[v];
+    process.env.SERVICE_SECRET = 's'.repeat(40);
+    resetServiceSecret();
+    const sealed = await sealSecrets({ API_KEY: 'k' }, 'acme', '2026-11-28T00:00:00.000Z');
+    expect(sealed.startsWith('k2.')).toBe(true);
+    // A value sealed as before 2026-11-28: the service secret's credential-sealing key, no version.
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', hkdf('s'.repeat(40), 'credential-sealing-v1:'), iv);
+    cipher.setAAD(Buffer.from('integration-secrets\nacme\n2026-11-28T00:00:00.000Z'));
+    const body = Buffer.concat([cipher.update(JSON.stringify({ OLD: 'o' }), 'utf8'), cipher.final()]);
+    const legacy = [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+    expect(await openSecrets(legacy, 'acme', '2026-11-28T00:00:00.000Z')).toEqual({ OLD: 'o' });
+    // Bound to the publication: another one opens nothing.
+    expect(await openSecrets(sealed, 'acme', '2026-11-29T00:00:00.000Z')).toEqual({});
+
+    // The runtime's Lambda: the integration secret (as the deployment derived it here) and nothing else.
+    const root = await integrationSecret();
+    for (const v of VARIABLES) delete process.env[v];
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'docs-service-integration-events';
+    process.env.INTEGRATION_SECRET = root.toString('utf8');
+    resetServiceSecret();
+    resetIntegrationSecret();
+    expect(await openSecrets(sealed, 'acme', '2026-11-28T00:00:00.000Z')).toEqual({ API_KEY: 'k' });
+    expect(await openSecrets(legacy, 'acme', '2026-11-28T00:00:00.000Z')).toEqual({});
+  });
+});
+
 describe('the service secret from Secrets Manager (SERVICE_SECRET_ARN)', () => {
   const calls: { target: string; body: Record<string, unknown> }[] = [];
   const ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:docs-service-AbCdEf';
@@ -114,6 +175,21 @@ describe('the service secret from Secrets Manager (SERVICE_SECRET_ARN)', () => {
     process.env.SERVICE_SECRET_ARN = `${ARN}-missing`;
     resetServiceSecret();
     await expect(serviceSecret()).rejects.toThrow(/can’t find/);
+  });
+
+  it('reads the integration secret the same way (INTEGRATION_SECRET_ARN), and only it for the integrations\' keys', async () => {
+    process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = secretsManager.url;
+    process.env.INTEGRATION_SECRET_ARN = ARN;
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'docs-service-integration-events';
+    delete process.env.SERVICE_SECRET_ARN;
+    delete process.env.SERVICE_SECRET;
+    resetServiceSecret();
+    resetIntegrationSecret();
+    calls.length = 0;
+    const key = await derivedKey('webhook-signing', 'acme');
+    await derivedKey('integration-secret-sealing');
+    expect(key.equals(Buffer.from(hkdfSync('sha256', Buffer.from(VALUE), 'docs-service', 'webhook-signing-v1:acme', 32)))).toBe(true);
+    expect(calls).toEqual([{ target: 'secretsmanager.GetSecretValue', body: { SecretId: ARN } }]);
   });
 });
 

@@ -12,6 +12,7 @@ import { INSTALLATION_TOKEN_KEY_PREFIX } from '../../shared/db/entities/token.ts
 import { indexes, type IndexName } from '../../shared/db/table.ts';
 import { translationProviders } from '../../shared/translate/providers.ts';
 import type { ServiceResources } from './service-function.ts';
+import type { SecretRoot } from '../../shared/secrets/roots.ts';
 
 /**
  * What each function may touch, declared once and turned into its IAM grants (and into the
@@ -74,16 +75,19 @@ export interface FunctionAccess {
      */
     probesMissingKeys?: boolean;
   };
-  /** Reads the service secret (shared/secrets) at run time. */
-  secret: boolean;
+  /**
+   * The secrets it derives keys from at run time (shared/secrets/keys.ts): `service` for the
+   * service's own keys, `integrations` for webhook signing, integration secrets and render calls.
+   */
+  secrets: readonly SecretRoot[];
 }
 
-/** An HTTP-facing function: authenticates or counts every request, so it reads the secret and writes rate-limit counters. */
+/** An HTTP-facing function: authenticates or counts every request, so it reads the service secret and writes rate-limit counters. */
 const http = (access: Partial<FunctionAccess>): FunctionAccess => ({
-  table: 'readwrite', rateLimitCounters: true, queues: [], bucket: {}, secret: true, ...access,
+  table: 'readwrite', rateLimitCounters: true, queues: [], bucket: {}, secrets: ['service'], ...access,
 });
 const worker = (access: Partial<FunctionAccess>): FunctionAccess => ({
-  table: 'readwrite', rateLimitCounters: false, queues: [], bucket: {}, secret: true, ...access,
+  table: 'readwrite', rateLimitCounters: false, queues: [], bucket: {}, secrets: ['service'], ...access,
 });
 
 /** Searches and link listings read and build derived indexes of the content they read. */
@@ -109,12 +113,13 @@ export const groupAccess: Record<GroupName, FunctionAccess> = {
   sso: http({}),
   translations: http({ queues: ['translations'] }),
   conversations: http({ queues: ['jobs'] }),
-  integrations: http({ queues: ['integration-events'], bucket: { write: ['blobs'] } }), // icons, scripts, previews; installation events
+  // icons, scripts, previews; installation events; seals integration secrets, shows signing secrets
+  integrations: http({ queues: ['integration-events'], bucket: { write: ['blobs'] }, secrets: ['service', 'integrations'] }),
   git: http({ queues: ['git'] }),
 };
 
 /** The published-site reader: reads the table (writes only its counters), reads content, presigns file URLs, builds search indexes. */
-export const readerAccess: FunctionAccess = http({ table: 'read', bucket: searchesContent });
+export const readerAccess: FunctionAccess = http({ table: 'read', bucket: searchesContent, secrets: ['service', 'integrations'] }); // signs its render calls to the runtime
 
 /** Queue consumers, and the stream consumer that turns TTL removals into purge jobs. */
 export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = {
@@ -128,6 +133,8 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
   // (gsi1) for the site's scripts; the counters of its public endpoints (RATE#).
   'integration-events': worker({
     rateLimitCounters: true,
+    // The integration secret alone: none of the service's own keys (shared/secrets/keys.ts).
+    secrets: ['integrations'],
     partitions: {
       read: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX)],
       write: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX), startingWith(INSTALLATION_TOKEN_KEY_PREFIX)],
@@ -140,9 +147,9 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
   jobs: worker({ scansTable: true, queues: ['jobs'], bucket: { read: ['blobs'], write: ['blobs'], delete: ['spaces', 'blobs'] } }),
   // Image variants (shared/content/images): reads revisions and blobs, HEADs variants that may not exist yet,
   // writes them under blobs/, sends a revision's images on in image-variants jobs.
-  images: worker({ table: 'read', queues: ['images'], bucket: { read: ['blobs'], write: ['blobs'], probesMissingKeys: true }, secret: false }),
+  images: worker({ table: 'read', queues: ['images'], bucket: { read: ['blobs'], write: ['blobs'], probesMissingKeys: true }, secrets: [] }),
   // Reads nothing but its stream records (granted by the event source) and sends purge-space jobs.
-  'space-expiry': worker({ table: 'none', queues: ['jobs'], secret: false }),
+  'space-expiry': worker({ table: 'none', queues: ['jobs'], secrets: [] }),
 };
 
 export function usesBucket({ bucket }: FunctionAccess): boolean {
@@ -160,7 +167,7 @@ export function checkPartitions(access: FunctionAccess): void {
 }
 
 /** Turns a declaration into the function's policy statements: nothing else grants data access. */
-export function grantAccess(fn: IFunction, access: FunctionAccess, { table, bucket, queues, serviceSecret }: ServiceResources): void {
+export function grantAccess(fn: IFunction, access: FunctionAccess, { table, bucket, queues, secrets }: ServiceResources): void {
   const add = (statement: PolicyStatement) => fn.addToRolePolicy(statement);
   const { partitions } = access;
   if (access.table !== 'none' && !partitions) {
@@ -200,7 +207,7 @@ export function grantAccess(fn: IFunction, access: FunctionAccess, { table, buck
     }
   }
   if (probesMissingKeys) add(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
-  if (access.secret) serviceSecret.grantRead(fn);
+  for (const root of access.secrets) secrets[root].grantRead(fn);
 }
 
 /**

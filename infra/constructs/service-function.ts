@@ -13,6 +13,7 @@ import { queueUrlVariable, type QueueName } from '../../shared/config.ts';
 import { FONT_FILES } from '../../shared/content/pdf/font-files.ts';
 import { WEB_FONTS } from '../../shared/reader/web-font-files.ts';
 import { grantAccess, usesBucket, type FunctionAccess } from './access.ts';
+import { SECRET_ROOTS, type SecretRoot } from '../../shared/secrets/roots.ts';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,8 +23,8 @@ export interface ServiceResources {
   table: ITable;
   bucket: IBucket;
   queues: Record<QueueName, IQueue>;
-  /** The service secret (shared/secrets): read at run time through its ARN, never placed in the environment. */
-  serviceSecret: ISecret;
+  /** The secrets keys are derived from (shared/secrets/roots.ts): read at run time through their ARNs, never placed in the environment. */
+  secrets: Record<SecretRoot, ISecret>;
   /** Extra variables for every function, e.g. PUBLIC_API_URL. */
   environment?: Record<string, string>;
 }
@@ -59,12 +60,12 @@ const copyWebFonts = (inputDir: string, outputDir: string) => [
 ];
 
 /** The variables naming what a function may touch (and nothing else), plus the shared ones. */
-export function functionEnvironment(access: FunctionAccess, { table, bucket, queues, serviceSecret, environment }: ServiceResources): Record<string, string> {
+export function functionEnvironment(access: FunctionAccess, { table, bucket, queues, secrets, environment }: ServiceResources): Record<string, string> {
   return {
     ...(access.table !== 'none' || access.rateLimitCounters ? { TABLE_NAME: table.tableName } : {}),
     ...(usesBucket(access) ? { BUCKET_NAME: bucket.bucketName } : {}),
     ...Object.fromEntries(access.queues.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
-    ...(access.secret ? { SERVICE_SECRET_ARN: serviceSecret.secretArn } : {}),
+    ...Object.fromEntries(access.secrets.map((root) => [SECRET_ROOTS[root].arnVariable, secrets[root].secretArn])),
     NODE_OPTIONS: '--enable-source-maps',
     ...environment,
   };

@@ -54,6 +54,32 @@ export interface QueryPage {
  */
 export async function queryPage(options: QueryOptions): Promise<QueryPage> {
   const attrs = options.index ? indexes[options.index] : { name: undefined, pk: PK, sk: SK };
+  const keyAttributes = options.index ? [PK, SK, attrs.pk, attrs.sk] : [PK, SK];
+  await loadCursorKey();
+  // A cursor is only accepted for the query that produced it (shared/http/cursor.ts): its
+  // partition, key prefix and filter (a `status=open` cursor does not page `status=draft`).
+  const filterScope = options.filter ? `:${JSON.stringify([options.filter.expression, options.filter.values])}` : '';
+  const scope = `query:${options.index ?? 'table'}:${options.partition}:${options.prefix ?? ''}${filterScope}`;
+  const startKey = options.cursor ? openCursor(options.cursor, scope, isStartKey(keyAttributes, attrs.pk, options.partition)) : undefined;
+  const { records, nextKey } = await queryFrom(options, startKey);
+  return nextKey ? { records, next: sealCursor(scope, nextKey) } : { records };
+}
+
+/** Every record of a query (internal use: purges, moves). No cursor is sealed: functions without the cursor key (the integration runtime) read lists too. */
+export async function queryAll(options: Omit<QueryOptions, 'limit' | 'cursor'>): Promise<StoredRecord[]> {
+  const all: StoredRecord[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await queryFrom({ ...options, limit: 1000 }, startKey);
+    all.push(...page.records);
+    startKey = page.nextKey;
+  } while (startKey);
+  return all;
+}
+
+/** Up to `limit` records from `startKey`, and the key the next page starts after (absent on the last page). */
+async function queryFrom(options: Omit<QueryOptions, 'cursor'>, startKey: Record<string, unknown> | undefined): Promise<{ records: StoredRecord[]; nextKey?: Record<string, unknown> }> {
+  const attrs = options.index ? indexes[options.index] : { name: undefined, pk: PK, sk: SK };
   const names: Record<string, string> = { '#p': attrs.pk, ...options.filter?.names };
   const values: Record<string, unknown> = { ':p': options.partition, ...options.filter?.values };
   let condition = '#p = :p';
@@ -63,15 +89,9 @@ export async function queryPage(options: QueryOptions): Promise<QueryPage> {
     condition += ' AND begins_with(#s, :s)';
   }
   const keyAttributes = options.index ? [PK, SK, attrs.pk, attrs.sk] : [PK, SK];
-  await loadCursorKey();
-  // A cursor is only accepted for the query that produced it (shared/http/cursor.ts): its
-  // partition, key prefix and filter (a `status=open` cursor does not page `status=draft`).
-  const filterScope = options.filter ? `:${JSON.stringify([options.filter.expression, options.filter.values])}` : '';
-  const scope = `query:${options.index ?? 'table'}:${options.partition}:${options.prefix ?? ''}${filterScope}`;
-  const encodeCursor = (key: Record<string, unknown>) => sealCursor(scope, key);
-  let startKey = options.cursor ? openCursor(options.cursor, scope, isStartKey(keyAttributes, attrs.pk, options.partition)) : undefined;
   const records: StoredRecord[] = [];
   let lastKey: Record<string, unknown> | undefined;
+  let exclusiveStart = startKey;
   do {
     const out = await db().send(new QueryCommand({
       TableName: config.tableName,
@@ -82,34 +102,22 @@ export async function queryPage(options: QueryOptions): Promise<QueryPage> {
       ExpressionAttributeValues: values,
       ScanIndexForward: options.forward ?? true,
       Limit: options.limit - records.length + (options.filter ? 0 : 1),
-      ExclusiveStartKey: startKey,
+      ExclusiveStartKey: exclusiveStart,
     }));
     for (const item of out.Items ?? []) {
       if (records.length === options.limit) {
         // One item beyond the page exists: the page ends at the previous item.
-        return { records, next: encodeCursor(lastKey!) };
+        return { records, nextKey: lastKey! };
       }
       records.push(item);
       lastKey = pick(item, keyAttributes);
     }
-    startKey = out.LastEvaluatedKey;
-    if (records.length === options.limit && startKey) {
-      return { records, next: encodeCursor(lastKey!) };
+    exclusiveStart = out.LastEvaluatedKey;
+    if (records.length === options.limit && exclusiveStart) {
+      return { records, nextKey: lastKey! };
     }
-  } while (startKey);
+  } while (exclusiveStart);
   return { records };
-}
-
-/** Every record of a query (internal use: purges, moves). */
-export async function queryAll(options: Omit<QueryOptions, 'limit' | 'cursor'>): Promise<StoredRecord[]> {
-  const all: StoredRecord[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await queryPage({ ...options, limit: 1000, cursor });
-    all.push(...page.records);
-    cursor = page.next;
-  } while (cursor);
-  return all;
 }
 
 function pick(item: StoredRecord, attributes: string[]): Record<string, unknown> {

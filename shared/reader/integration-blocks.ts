@@ -57,7 +57,7 @@ export const renderHash = (integration: Pick<IntegrationItem, 'createdAt'>, spac
 
 /** The Standard Webhooks secret of reader-to-runtime render calls. */
 export async function renderSigningSecret(): Promise<string> {
-  return (await derivedKey('session', 'integration-block-render')).toString('base64');
+  return (await derivedKey('integration-block-render')).toString('base64');
 }
 
 type Data = { integration?: unknown; block?: unknown; props?: unknown };

@@ -5,6 +5,9 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { config } from '../config.ts';
 import { serviceClient } from '../aws/service-client.ts';
+import { SECRET_ROOTS } from './roots.ts';
+
+const { arnVariable, valueVariable } = SECRET_ROOTS.service;
 
 /**
  * The one service secret every purpose-specific key is derived from (keys.ts). Nothing is
@@ -36,24 +39,29 @@ export function resetServiceSecret(): void {
 }
 
 async function loadServiceSecret(): Promise<Buffer> {
-  const arn = process.env.SERVICE_SECRET_ARN;
-  if (arn) {
-    // Powertools Parameters (with the traced SDK client); the value is kept for the life of the
-    // instance above, since every derived key and sealed value depends on it.
-    const provider = new SecretsProvider({ awsSdkV3Client: serviceClient(new SecretsManagerClient({ region: config.region })) });
-    const value = await provider.get(arn, { maxAge: 24 * 60 * 60 });
-    const text = typeof value === 'string' ? value : value ? Buffer.from(value).toString('utf8') : '';
-    return checked(text, 'the secret named by SERVICE_SECRET_ARN');
-  }
-  const fromEnv = process.env.SERVICE_SECRET;
-  if (fromEnv) return checked(fromEnv, 'SERVICE_SECRET');
-  if (process.env.AWS_LAMBDA_FUNCTION_NAME) throw new Error('SERVICE_SECRET_ARN is not set: the service secret must come from Secrets Manager');
+  const arn = process.env[arnVariable];
+  if (arn) return secretFromSecretsManager(arn, arnVariable);
+  const fromEnv = process.env[valueVariable];
+  if (fromEnv) return checked(fromEnv, valueVariable);
+  if (process.env.AWS_LAMBDA_FUNCTION_NAME) throw new Error(`${arnVariable} is not set: the service secret must come from Secrets Manager`);
   const dataDir = process.env.DATA_DIR;
   if (dataDir) return fileSecret(join(dataDir, 'service-secret'));
   return randomBytes(32);
 }
 
-function checked(value: string, source: string): Buffer {
+/**
+ * A secret read from Secrets Manager with Powertools Parameters (and the traced SDK client).
+ * Callers keep the value for the life of the instance, since every key derived from it and
+ * every value sealed with one depends on it.
+ */
+export async function secretFromSecretsManager(arn: string, variable: string): Promise<Buffer> {
+  const provider = new SecretsProvider({ awsSdkV3Client: serviceClient(new SecretsManagerClient({ region: config.region })) });
+  const value = await provider.get(arn, { maxAge: 24 * 60 * 60 });
+  const text = typeof value === 'string' ? value : value ? Buffer.from(value).toString('utf8') : '';
+  return checked(text, `the secret named by ${variable}`);
+}
+
+export function checked(value: string, source: string): Buffer {
   if (value.length < MIN_SECRET_LENGTH) throw new Error(`${source} must be at least ${MIN_SECRET_LENGTH} characters`);
   return Buffer.from(value, 'utf8');
 }

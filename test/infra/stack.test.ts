@@ -17,6 +17,7 @@ import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { BLOCK_RENDER_PATH, INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
+import { SECRET_ROOTS, type SecretRoot } from '../../shared/secrets/roots.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -74,11 +75,17 @@ const statementsOf = (fn: Resource): any[] => ofType('AWS::IAM::Policy')
   .filter(([, r]) => r.Properties.Roles.some((x: any) => x.Ref === fn.Properties.Role['Fn::GetAtt'][0]))
   .flatMap(([, r]) => r.Properties.PolicyDocument.Statement);
 
-/** Readable names of the resources grants name: table, bucket, secret, queue:<name>. */
+/** The stack's secret of each root (its logical id starts with the secret's construct id). */
+const secretIds: Record<SecretRoot, string> = {
+  service: ofType('AWS::SecretsManager::Secret').find(([id]) => id.startsWith('ServiceSecret'))![0],
+  integrations: ofType('AWS::SecretsManager::Secret').find(([id]) => id.startsWith('IntegrationSecret'))![0],
+};
+
+/** Readable names of the resources grants name: table, bucket, secret:<root>, queue:<name>. */
 const resourceNames = new Map<string, string>([
   [ofType('AWS::DynamoDB::Table')[0]![0], 'table'],
   [ofType('AWS::S3::Bucket')[0]![0], 'bucket'],
-  [ofType('AWS::SecretsManager::Secret')[0]![0], 'secret'],
+  ...Object.entries(secretIds).map(([root, id]) => [id, `secret:${root}`] as [string, string]),
   ...Object.entries(template.toJSON().Outputs as Record<string, any>).flatMap(([key, output]) => {
     const queue = /^(DeadLetter)?QueueUrl(\w+)$|^(SpaceExpiryFailures)QueueUrl$/.exec(key);
     if (!queue) return [];
@@ -157,21 +164,25 @@ describe('HTTP API', () => {
     }
   });
 
-  it('tells every function that reads the service secret where it is, never its value, and lets it read only that secret', () => {
-    const secrets = ofType('AWS::SecretsManager::Secret');
-    expect(secrets).toHaveLength(1);
-    const [secretId] = secrets[0]!;
+  it('tells every function where the secrets it reads are, never their values, and lets it read only those secrets', () => {
+    expect(ofType('AWS::SecretsManager::Secret')).toHaveLength(2);
     const functions = ofType('AWS::Lambda::Function').filter(([, r]) => String(r.Properties.Description ?? '').startsWith('docs-service'));
     expect(functions.length).toBeGreaterThan(groupNames.length);
     for (const [, fn] of functions) {
       const variables = fn.Properties.Environment.Variables;
-      const readsSecret = accessByDescription.get(fn.Properties.Description)!.secret;
-      expect(variables.SERVICE_SECRET_ARN, fn.Properties.Description).toEqual(readsSecret ? { Ref: secretId } : undefined);
+      const roots = accessByDescription.get(fn.Properties.Description)!.secrets;
+      for (const [root, { arnVariable }] of Object.entries(SECRET_ROOTS) as [SecretRoot, (typeof SECRET_ROOTS)[SecretRoot]][]) {
+        expect(variables[arnVariable], `${fn.Properties.Description} ${arnVariable}`).toEqual(roots.includes(root) ? { Ref: secretIds[root] } : undefined);
+      }
       // No variable holds a resolved secret value.
       expect(JSON.stringify(variables), fn.Properties.Description).not.toMatch(/resolve:secretsmanager/);
       const reads = statementsOf(fn).filter((s: any) => [s.Action].flat().includes('secretsmanager:GetSecretValue'));
-      expect(reads.map((s: any) => s.Resource), fn.Properties.Description).toEqual(readsSecret ? [{ Ref: secretId }] : []);
+      const readable = reads.flatMap((s: any) => [s.Resource].flat().map((r: any) => r.Ref as string));
+      expect(readable.sort(), fn.Properties.Description).toEqual(roots.map((root) => secretIds[root]).sort());
     }
+    // The integration runtime runs third-party scripts: it holds the integration secret only.
+    const runtime = functions.filter(([, r]) => r.Properties.Environment.Variables.INTEGRATION_SECRET_ARN && !r.Properties.Environment.Variables.SERVICE_SECRET_ARN);
+    expect(runtime.map(([, r]) => r.Properties.Description)).toEqual(['docs-service worker integration-events']);
   });
 
   it('routes GET /v1/openapi.json and GET /v1/docs to the group function that serves the description', () => {
@@ -330,13 +341,15 @@ describe('deployment parameters', () => {
   });
 });
 
-describe('service secret', () => {
-  it('is retained like the table: sealed values and SSO user ids stored there need it', () => {
+describe('service and integration secrets', () => {
+  it('are generated and retained like the table: sealed values and SSO user ids stored there need them', () => {
     const secrets = ofType('AWS::SecretsManager::Secret');
-    expect(secrets).toHaveLength(1);
-    expect(secrets[0]![1]).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
-    expect(secrets[0]![1].Properties.SecretString).toBeUndefined();
-    expect(secrets[0]![1].Properties.GenerateSecretString).toBeDefined();
+    expect(secrets.map(([id]) => id).sort()).toEqual(Object.values(secretIds).sort());
+    for (const [, secret] of secrets) {
+      expect(secret).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      expect(secret.Properties.SecretString).toBeUndefined();
+      expect(secret.Properties.GenerateSecretString).toBeDefined();
+    }
   });
 });
 
@@ -494,7 +507,7 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     for (const p of access.bucket.delete ?? []) grants.push(`s3:DeleteObject bucket/${p}/*`);
     if (access.bucket.probesMissingKeys) grants.push('s3:ListBucket bucket');
     else if (access.bucket.delete?.length) grants.push(`s3:ListBucket bucket if {"StringLike":{"s3:prefix":[${access.bucket.delete.map((p) => `"${p}/*"`).join(',')}]}}`);
-    if (access.secret) grants.push('secretsmanager:DescribeSecret secret', 'secretsmanager:GetSecretValue secret');
+    for (const root of access.secrets) grants.push(`secretsmanager:DescribeSecret secret:${root}`, `secretsmanager:GetSecretValue secret:${root}`);
     return grants;
   };
   /** Grants that come with how a function is fed, not with what it does: consuming its queue, reading the stream. */
@@ -590,7 +603,7 @@ describe('least privilege (infra/constructs/access.ts)', () => {
       expect([...sent].sort(), description).toEqual([...access.queues].sort());
       if (access.table === 'none') expect(code, description).not.toMatch(/@aws-sdk\/(lib|client)-dynamodb/);
       if (access.table === 'read') expect(code, description).not.toMatch(/new (PutCommand|DeleteCommand|TransactWriteCommand|BatchWriteCommand)\d*\(/);
-      if (!access.secret) expect(code, description).not.toContain('GetSecretValueCommand');
+      if (access.secrets.length === 0) expect(code, description).not.toContain('GetSecretValueCommand');
     }
   }, 120_000);
 

@@ -68,6 +68,11 @@ function keysOf(command: string, input: Input): TouchedKey[] {
   }
 }
 
+/** The keys of the `recording` the caller runs in, if any (for other recorders of the same flows). */
+export function currentRecording(): TouchedKey[] | undefined {
+  return scope.getStore();
+}
+
 /**
  * Starts recording on the service's DynamoDB client (call after the test API started: it
  * builds the client). Requests made outside `recording` are not recorded.
