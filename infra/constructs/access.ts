@@ -126,10 +126,10 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
   git: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_gitsync_* events, image variants
   translations: worker({ queues: ['integration-events', 'images'], bucket: { read: ['blobs'], write: ['blobs'] } }), // space_content_updated of result spaces, image variants of translated revisions
   // The integration runtime (infra/constructs/integration-runtime.ts): scripts (blobs), signing and sealing
-  // keys derived from the secret. It runs third-party code, so it touches only the partitions its code
+  // keys derived from the integration secret. It runs third-party code, so it touches only the partitions its code
   // paths use (test/integration-runtime-partitions.test.ts records them): integrations, installations,
-  // their locks and events, block renders (INTEGRATION#); installation tokens it mints (INSTALLATIONTOKEN#,
-  // written only; never a user's TOKEN#); a published site's structure and its script cache (SITE#); an organization's installations
+  // their locks and events, block renders and site scripts (INTEGRATION#); installation tokens it mints (INSTALLATIONTOKEN#,
+  // written only; never a user's TOKEN#); a published site's structure (SITE#, read only); an organization's installations
   // (gsi1) for the site's scripts; the counters of its public endpoints (RATE#).
   'integration-events': worker({
     rateLimitCounters: true,
@@ -137,7 +137,7 @@ export const workerAccess: Record<QueueName | 'space-expiry', FunctionAccess> = 
     secrets: ['integrations'],
     partitions: {
       read: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX)],
-      write: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(SITE_KEY_PREFIX), startingWith(INSTALLATION_TOKEN_KEY_PREFIX)],
+      write: [startingWith(INTEGRATION_KEY_PREFIX), startingWith(INSTALLATION_TOKEN_KEY_PREFIX)],
       indexes: { gsi1: [orgInstallationsPartition('*')] },
     },
     bucket: { read: ['blobs'] },

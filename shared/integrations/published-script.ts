@@ -11,6 +11,8 @@ import { runEvent } from './script-request.ts';
  * Runs in the integration runtime (its container Lambda in AWS, which carries workerd and may
  * write the cache), never in the reader: the reader only names the script's URL.
  */
+/** How long a cached script stays in the table (TTL): well past SCRIPT_CACHE_SECONDS, a refetch overwrites it first. */
+const SCRIPT_CACHE_KEEP_SECONDS = 24 * 60 * 60;
 const NO_SCRIPT = (name: string) => `/* ${name.replace(/\*\//g, '')}: no script */\n`;
 
 /**
@@ -35,6 +37,7 @@ export async function publishedScriptBody(siteId: string, script: SiteScript): P
     logger.warn('published script failed', { integration: integration.name, siteId, status: run.response?.status, reason: run.failure?.reason });
   }
   const body = ok ? Buffer.from(run.response!.body).toString('utf8') : undefined;
-  await runWrite(siteScriptCacheEntity.put(key, { ...(body !== undefined ? { body } : {}), fetchedAt: nowMs(), failed: !ok }));
+  const fetchedAt = nowMs();
+  await runWrite(siteScriptCacheEntity.put(key, { ...(body !== undefined ? { body } : {}), fetchedAt, failed: !ok, expiresAt: Math.ceil(fetchedAt / 1000) + SCRIPT_CACHE_KEEP_SECONDS }));
   return { body: body ?? NO_SCRIPT(integration.name), fresh: ok };
 }

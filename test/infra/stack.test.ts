@@ -569,14 +569,14 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     expect(table.filter((g) => g.includes('table/index/*') || g.startsWith('dynamodb:Scan'))).toEqual([]);
     const patternsOf = (action: string, resource: string) => new Set(table.filter((g) => g.startsWith(`dynamodb:${action} ${resource} if`))
       .flatMap((g) => JSON.parse(g.slice(g.indexOf(' if ') + 4))['ForAllValues:StringLike']['dynamodb:LeadingKeys'] as string[]));
-    // Exactly the declared prefixes, written out here: integrations (records, installations, events, renders), sites (structure, script cache), tokens it mints.
+    // Exactly the declared prefixes, written out here: integrations (records, installations, events, renders, site scripts), sites (structure, read only), tokens it mints.
     for (const action of ['GetItem', 'BatchGetItem', 'Query', 'ConditionCheckItem']) expect([...patternsOf(action, 'table')].sort(), action).toEqual(['INTEGRATION#*', 'SITE#*']);
-    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect([...patternsOf(action, 'table')].sort(), action).toEqual(['INSTALLATIONTOKEN#*', 'INTEGRATION#*', 'SITE#*']);
-    expect([...patternsOf('UpdateItem', 'table')].sort()).toEqual(['INSTALLATIONTOKEN#*', 'INTEGRATION#*', 'RATE#*', 'SITE#*']);
+    for (const action of ['PutItem', 'DeleteItem', 'BatchWriteItem']) expect([...patternsOf(action, 'table')].sort(), action).toEqual(['INSTALLATIONTOKEN#*', 'INTEGRATION#*']);
+    expect([...patternsOf('UpdateItem', 'table')].sort()).toEqual(['INSTALLATIONTOKEN#*', 'INTEGRATION#*', 'RATE#*']);
     // One index query: an organization's installations (published-site scripts).
     expect(table.filter((g) => g.includes('table/index/'))).toEqual(['dynamodb:Query table/index/gsi1 if {"ForAllValues:StringLike":{"dynamodb:LeadingKeys":["ORG#*#INSTALLATIONS"]}}']);
     const { partitions } = workerAccess['integration-events'];
-    expect(partitions).toEqual({ read: ['INTEGRATION#*', 'SITE#*'], write: ['INTEGRATION#*', 'SITE#*', 'INSTALLATIONTOKEN#*'], indexes: { gsi1: ['ORG#*#INSTALLATIONS'] } });
+    expect(partitions).toEqual({ read: ['INTEGRATION#*', 'SITE#*'], write: ['INTEGRATION#*', 'INSTALLATIONTOKEN#*'], indexes: { gsi1: ['ORG#*#INSTALLATIONS'] } });
   });
 
   it('refuses partitions IAM could not hold to: with a Scan (no leading key), or writes of a read-only function', () => {
