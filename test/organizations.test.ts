@@ -18,6 +18,7 @@ import { memberEntity } from '../shared/db/entities/member.ts';
 import { userEntity } from '../shared/db/entities/user.ts';
 import { agentInstructionsEntity, emailDomainEntity, hostnameEntity, inviteEntity } from '../shared/db/entities/org-records.ts';
 import { PK, SK } from '../shared/db/table.ts';
+import { transact } from '../shared/db/writes.ts';
 
 const api = useTestApi();
 
@@ -272,7 +273,7 @@ describe('PATCH /orgs/{organizationId}', () => {
       [{ title: 'x' }, /^title: must be at least 2 characters/],
       [{ title: 'x'.repeat(101) }, /^title: must be at most 100 characters/],
       [{ emailDomains: 'example.com' }, /^emailDomains: must be an array/],
-      [{ emailDomains: ['example.com', 'not a domain'] }, /^emailDomains\.1: must be a valid domain name/],
+      [{ emailDomains: [uniqueDomain(), 'not a domain'] }, /^emailDomains\.1: must be a valid domain name/],
       [{ emailDomains: ['localhost'] }, /^emailDomains\.0: /],
       [{ emailDomains: Array.from({ length: 41 }, (_, i) => `d${i}.example.com`) }, /^emailDomains: must hold at most 40/],
       [{ hostname: 'a b' }, /^hostname: /],
@@ -436,6 +437,38 @@ describe('DELETE /orgs/{organizationId}/link-invites/{inviteId}', () => {
     expect(res.body).toBeUndefined();
     expect(await getRecord(key, true)).toBeUndefined();
     expect((await api.request('DELETE', `/orgs/${org.id}/link-invites/inv1`, { token: org.admin.token })).status).toBe(204);
+  });
+});
+
+describe('public email providers\' domains', () => {
+  it('cannot be claimed: 400 naming the domain, nothing stored', async () => {
+    const org = await newOrg();
+    const mine = uniqueDomain();
+    expect((await patchOrg(org, { emailDomains: [mine] })).status).toBe(200);
+    for (const domain of ['gmail.com', 'OUTLOOK.COM', 'qq.com']) {
+      const res = await patchOrg(org, { emailDomains: [mine, domain] });
+      expect(res.status, domain).toBe(400);
+      expect(res.body.error.message).toBe(`emailDomains.1: ${domain.toLowerCase()} is a public email provider's domain: anyone can have an address there`);
+      expect(await storedDomain(domain.toLowerCase(), org.id)).toBeUndefined();
+    }
+    expect((await storedOrg(org.id))!.emailDomains).toEqual([mine]);
+  });
+
+  it('claimed before they were refused, offer and open nothing to the provider\'s users', async () => {
+    const org = await newOrg();
+    // A claim stored by an earlier version, as its PATCH wrote it.
+    await transact([
+      organizationEntity.update({ orgId: org.id }, { set: { emailDomains: ['gmail.com'] } }),
+      emailDomainEntity.put({ domain: 'gmail.com', orgId: org.id }, { domain: 'gmail.com', orgId: org.id }),
+    ]);
+    const stranger = await userWithEmail(`someone-${randomId(8).toLowerCase()}@gmail.com`);
+    const offered = await api.request('GET', '/email-domains/gmail.com/orgs', { token: stranger.token });
+    expect(offered.status).toBe(200);
+    expect(offered.body).toEqual({ organizations: [] });
+    const join = await api.request('POST', `/orgs/${org.id}/join`, { token: stranger.token });
+    expect(join.status).toBe(400);
+    expect(join.body.error.message).toBe("The user's email domain is not valid");
+    expect(await getRecord(memberEntity.key({ orgId: org.id, userId: stranger.user.id }), true)).toBeUndefined();
   });
 });
 

@@ -192,7 +192,8 @@ route(routes, op.getOrganizationsForEmailDomain, async (c) => {
   ]);
   const userRecord = loader.peek(userKey);
   const user = userRecord ? userEntity.fromRecord(userRecord) : undefined;
-  const callerInDomain = !!user && user.emailVerified && emailDomainOf(user.email) === emailDomain;
+  // Those it could join: the one rule of joining by domain (never a public provider's domain).
+  const mayJoin = (org: OrganizationItem) => !!user && emailDomainOf(user.email) === emailDomain && mayJoinByEmailDomain(user, org);
   const organizations = orgIds.flatMap((orgId) => {
     const orgRecord = loader.peek(organizationEntity.key({ orgId }));
     if (!orgRecord) return [];
@@ -201,7 +202,7 @@ route(routes, op.getOrganizationsForEmailDomain, async (c) => {
     const memberRecord = loader.peek(memberEntity.key({ orgId, userId }));
     const member = memberRecord ? memberEntity.fromRecord(memberRecord) : undefined;
     if (isActiveMember(member)) return [presentOrganization(org, { role: member.role })];
-    return callerInDomain ? [presentOrganization(org, { role: undefined })] : [];
+    return mayJoin(org) ? [presentOrganization(org, { role: undefined })] : [];
   });
   return c.json({ organizations });
 });

@@ -3,6 +3,7 @@ import { id, listQueryEntries, mergeRules, nullableRole, oneLine, partialBody, r
 export { organizationParams } from '../../shared/http/schemas.ts';
 export { searchQuery } from '../../shared/http/schemas.ts';
 import { maxChars, minChars } from '../../shared/http/string-length.ts';
+import { isPublicEmailDomain } from '../../shared/commands/organizations/public-email-domains.ts';
 
 export const inviteParams = v.object({ organizationId: id, inviteId: id });
 
@@ -28,8 +29,14 @@ export const emailDomainParams = v.object({ emailDomain });
  */
 export const MAX_EMAIL_DOMAINS = 40;
 
+/** A domain an organization may claim: not a public email provider's (shared/commands/organizations/public-email-domains.ts). */
+const claimableEmailDomain = v.pipe(
+  emailDomain,
+  v.check((domain) => !isPublicEmailDomain(domain), (issue) => `${String(issue.input)} is a public email provider's domain: anyone can have an address there`),
+);
+
 const emailDomains = v.pipe(
-  v.array(emailDomain, 'must be an array of domain names'),
+  v.array(claimableEmailDomain, 'must be an array of domain names'),
   v.maxLength(MAX_EMAIL_DOMAINS, `must hold at most ${MAX_EMAIL_DOMAINS} domains`),
   // Set semantics: duplicates (after lower-casing) collapse, first occurrence keeps its place.
   v.transform((domains) => [...new Set(domains)]),

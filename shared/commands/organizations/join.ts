@@ -6,6 +6,7 @@ import type { UserItem } from '../../db/entities/user.ts';
 import type { Role } from '../../http/schemas.ts';
 import { ApiError, badRequest, forbidden } from '../../http/errors.ts';
 import { newMember } from '../members/add.ts';
+import { isPublicEmailDomain } from './public-email-domains.ts';
 
 /** Lower-cased domain of an email address ('' when it has none). */
 export function emailDomainOf(email: string): string {
@@ -13,9 +14,13 @@ export function emailDomainOf(email: string): string {
   return at < 0 ? '' : email.slice(at + 1).trim().toLowerCase();
 }
 
-/** Whether the user may join by email domain: a verified address in one of the org's domains. */
+/**
+ * Whether the user may join by email domain: a verified address in one of the org's domains,
+ * never a public provider's (a claim stored before they were refused opens nothing).
+ */
 export function mayJoinByEmailDomain(user: UserItem, org: Pick<OrganizationItem, 'emailDomains'>): boolean {
-  return user.emailVerified && org.emailDomains.includes(emailDomainOf(user.email));
+  const domain = emailDomainOf(user.email);
+  return user.emailVerified && org.emailDomains.includes(domain) && !isPublicEmailDomain(domain);
 }
 
 /**
