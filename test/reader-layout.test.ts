@@ -167,4 +167,25 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
     expect(await desktop.locator('h3 > a.anchor').evaluate((a) => getComputedStyle(a).opacity)).toBe('0');
     for (const p of [page, desktop]) await p.context().close();
   });
+
+  it('on a laptop a page without an outline sits centred beside the page tree, at the same readable width; a page with one keeps its column between the tree and the outline', async () => {
+    const boxes = (page: Page) => page.evaluate(() => Object.fromEntries(['aside.sidebar', 'main', 'aside.toc'].map((s) => {
+      const r = document.querySelector(s)?.getBoundingClientRect();
+      return [s, r ? { left: r.left, right: r.right, width: r.width } : null];
+    })));
+    const [plainPage, headedPage] = [await open('/reference-1'), await open('/headings')];
+    const [plain, headed] = [await boxes(plainPage), await boxes(headedPage)];
+    const label = JSON.stringify({ plain, headed });
+    const [sidebar, main] = [plain['aside.sidebar']!, plain.main!];
+    expect(plain['aside.toc'], label).toBeNull();
+    // At its usual width (52rem), with as much room on its left as on its right: no blank band where the outline would be.
+    expect(main.width, label).toBeCloseTo(832, 0);
+    expect(Math.abs((main.left - sidebar.right) - (1280 - main.right)), label).toBeLessThanOrEqual(1);
+    expect(main.left - sidebar.right, label).toBeGreaterThan(40);
+    // With headings: the column fills the space between the page tree and "On this page", as before.
+    expect(headed.main!.left, label).toBeCloseTo(headed['aside.sidebar']!.right, 0);
+    expect(headed.main!.right, label).toBeCloseTo(headed['aside.toc']!.left, 0);
+    expect(headed.main!.width, label).toBeCloseTo(760, 0);
+    for (const page of [plainPage, headedPage]) await page.context().close();
+  });
 });

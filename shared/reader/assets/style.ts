@@ -6,6 +6,8 @@
  * page tree after it (a drawer when the script runs). Headings step down in size (h2 > h3 > h4 >
  * text, as GitBook's) and sit nearer the section they open than the one they close. Their `#`
  * anchor shows on hover; on touch screens (no hover) it is always shown, at the heading's end.
+ * A page without "On this page" is centred in the room the outline would take (as GitBook's
+ * `mx-auto` content), at the same width.
  */
 
 /** A hint's icon: an SVG outline used as a mask, so it takes the hint's colour (data: images are allowed by the page's img-src). */
@@ -110,6 +112,7 @@ nav.pagination a{border:1px solid var(--border);border-radius:var(--radius);padd
 .search-results li{margin-bottom:1rem}.search-results p{margin:.25rem 0;color:var(--muted)}
 footer.bottom{padding:2rem 1.5rem;border-top:1px solid var(--border);color:var(--muted);font-size:.9rem;display:flex;gap:2.5rem;flex-wrap:wrap}
 footer.bottom ul{list-style:none;padding:0;margin:.4rem 0 0}footer.bottom a{color:var(--muted)}.copyright{flex-basis:100%}
+@media (width>52rem){.layout:not(:has(>aside.toc))>main{margin-inline:auto}}
 @media (max-width:75rem){aside.toc{display:none}}
 @media print{header.top,nav.sections,aside.sidebar,aside.toc,.announcement,.skip-link,nav.pagination,.page-actions,.copy,.anchor,footer.bottom{display:none!important}main{max-width:none;padding:0}pre{white-space:pre-wrap}}
 @media (max-width:52rem){
