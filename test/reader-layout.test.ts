@@ -34,6 +34,21 @@ const OUTLINE_MARKDOWN = `# Outline
 
 ${Array.from({ length: 30 }, (_, i) => `## Step ${i + 1}\n\nStep ${i + 1} text.\n`).join('\n')}`;
 
+/** A table whose wordy columns a phone would squeeze to a word or two a line, and a narrow one that fits any screen. */
+const TABLES_MARKDOWN = `# Tables
+
+| Setting | What it changes | When to use it | Notes |
+| --- | --- | --- | --- |
+| retention | How long the widget keeps old backups before deleting them for good | When disks fill up faster than expected on busy servers | Counted in days from the backup's creation, not from its last use |
+| concurrency | How many uploads the widget runs at the same time | When the network is fast but each single upload is slow | Higher values use more memory on the uploading machine |
+
+A narrow one:
+
+| Key | Value |
+| --- | --- |
+| port | 8080 |
+`;
+
 /** Enough pages that the last ones sit far below the first screen of the page tree. */
 const MANY_PAGES = Array.from({ length: 40 }, (_, i) => `# Reference ${i + 1}\n\nReference text ${i + 1}.\n`);
 
@@ -54,7 +69,7 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
   beforeAll(async () => {
     api = await startTestApi();
     const org = await newOrg();
-    const space = await spaceWithPages(api, org, 'Guide', [HEADINGS_MARKDOWN, OUTLINE_MARKDOWN, ...MANY_PAGES]);
+    const space = await spaceWithPages(api, org, 'Guide', [HEADINGS_MARKDOWN, OUTLINE_MARKDOWN, TABLES_MARKDOWN, ...MANY_PAGES]);
     await nest(api, org, space.id, 'Reference 2', 'Reference 1');
     site = await publishedSite(api, org, [space.id], 'public');
     const changelog = await spaceWithPages(api, org, 'Changelog', ['# Releases\n\nVersion 1.\n']);
@@ -187,5 +202,41 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
     expect(headed.main!.right, label).toBeCloseTo(headed['aside.toc']!.left, 0);
     expect(headed.main!.width, label).toBeCloseTo(760, 0);
     for (const page of [plainPage, headedPage]) await page.context().close();
+  });
+
+  it('on a phone a wordy table keeps readable columns and scrolls sideways in its own box (by keyboard too), the page never; a narrow table is as on a laptop', async () => {
+    const measure = (page: Page) => page.evaluate(() => {
+      const [wordy, narrow] = Array.from(document.querySelectorAll<HTMLElement>('main div.table'));
+      return {
+        rows: Array.from(wordy!.querySelectorAll('tbody tr')).map((tr) => tr.getBoundingClientRect().height),
+        cells: Array.from(wordy!.querySelectorAll('tbody td')).map((td) => td.getBoundingClientRect().width),
+        wordy: { scroll: wordy!.scrollWidth, client: wordy!.clientWidth },
+        narrow: { scroll: narrow!.scrollWidth, client: narrow!.clientWidth, width: narrow!.querySelector('table')!.getBoundingClientRect().width },
+        page: document.documentElement.scrollWidth,
+      };
+    });
+    const desktop = await open('/tables');
+    const wide = await measure(desktop);
+    // A laptop's column still holds the whole wordy table, as before.
+    expect(wide.wordy.scroll, JSON.stringify(wide)).toBeLessThanOrEqual(wide.wordy.client);
+
+    const phone = await open('/tables', PHONE);
+    const small = await measure(phone);
+    const label = JSON.stringify(small);
+    // Four lines of text at most (1.65 line height), not a word or two a line.
+    for (const height of small.rows) expect(height, label).toBeLessThan(4 * 16 * 1.65 + 16);
+    for (const width of small.cells.filter((_, i) => i % 4 > 0)) expect(width, label).toBeGreaterThanOrEqual(200);
+    expect(small.wordy.scroll, label).toBeGreaterThan(small.wordy.client);
+    expect(small.page, label).toBe(390);
+    expect(small.narrow.scroll, label).toBeLessThanOrEqual(small.narrow.client);
+    expect(small.narrow.width, label).toBeCloseTo(wide.narrow.width, 0);
+    // The table is a tab stop; arrow keys scroll it, not the page.
+    const wordy = phone.locator('main div.table').first();
+    await expect.poll(() => wordy.getAttribute('tabindex')).toBe('0');
+    await wordy.focus();
+    for (let i = 0; i < 5; i++) await phone.keyboard.press('ArrowRight');
+    await expect.poll(() => wordy.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+    expect(await phone.evaluate(() => scrollX)).toBe(0);
+    for (const page of [desktop, phone]) await page.context().close();
   });
 });

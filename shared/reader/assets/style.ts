@@ -7,7 +7,9 @@
  * text, as GitBook's) and sit nearer the section they open than the one they close. Their `#`
  * anchor shows on hover; on touch screens (no hover) it is always shown, at the heading's end.
  * A page without "On this page" is centred in the room the outline would take (as GitBook's
- * `mx-auto` content), at the same width.
+ * `mx-auto` content), at the same width. On phones (up to 40rem) a table is as wide as its
+ * cells' text up to 16rem a column, and scrolls in its own box: wordy columns are not squeezed
+ * to a word a line, narrow tables keep their size, and the page never scrolls sideways.
  */
 
 /** A hint's icon: an SVG outline used as a mask, so it takes the hint's colour (data: images are allowed by the page's img-src). */
@@ -105,6 +107,7 @@ a.button{display:inline-block;margin:.15rem 0;padding:.4rem .9rem;border:1px sol
 .contentkit-webframe iframe{border:0;width:100%;display:block}
 .embed-host{font-weight:600}.embed-url{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle);text-align:left}
+@media (max-width:40rem){.table>table{width:max-content}.table :is(th,td){max-width:16rem}}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
 .page-meta{display:flex;flex-wrap:wrap;gap:1rem;margin-top:2.5rem;font-size:.85rem;color:var(--muted)}.page-meta a{color:var(--muted)}
 nav.pagination{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:1.5rem}
