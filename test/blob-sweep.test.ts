@@ -84,7 +84,7 @@ async function spaceWithContent(org: TestOrg, label: string) {
   const edit = (changes: unknown[]) => api.request('POST', `/spaces/${space.id}/change-requests/${cr.id}/content`, { token, body: { changes }, query: { compat: false } });
   const first = await edit([
     { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: `# Guide\n\nOnly in ${label}.\n` } },
-    { operation: 'insert_files', files: [{ name: `${label}.png`, contentType: 'image/png', base64: pngFile(2, 2, label.length + Date.now() % 97).toString('base64') }] },
+    { operation: 'insert_files', files: [{ name: `${label}.png`, contentType: 'image/png', base64: pngFile(2, 2, 0, label).toString('base64') }] },
   ]);
   expect(first.status, JSON.stringify(first.body)).toBe(200);
   const guide = first.body.changes[0].page.id;
