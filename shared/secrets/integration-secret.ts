@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { checked, secretFromSecretsManager, serviceSecret } from './service-secret.ts';
+import { checked, loadedOnce, secretFromSecretsManager, serviceSecret } from './service-secret.ts';
 import { SECRET_ROOTS } from './roots.ts';
 
 const { arnVariable, valueVariable } = SECRET_ROOTS.integrations;
@@ -18,7 +18,7 @@ const { arnVariable, valueVariable } = SECRET_ROOTS.integrations;
  * Inside a Lambda the first is required: a function given only this secret has no service
  * secret to derive it from.
  */
-let cached: Promise<Buffer> | undefined;
+const configured = loadedOnce(loadIntegrationSecret);
 /** Per loaded service secret, so a reset of that one (tests) derives again. */
 const derivedFrom = new WeakMap<Buffer, Buffer>();
 
@@ -30,16 +30,12 @@ export async function integrationSecret(): Promise<Buffer> {
     if (!root) derivedFrom.set(service, (root = Buffer.from(Buffer.from(hkdfSync('sha256', service, 'docs-service', 'integration-root-v1:', 32)).toString('base64url'), 'utf8')));
     return root;
   }
-  cached ??= loadIntegrationSecret().catch((error: unknown) => {
-    cached = undefined; // a failed read (throttling, network) is retried on the next call
-    throw error;
-  });
-  return cached;
+  return configured.get();
 }
 
 /** Forget the loaded secret (tests that change the environment). */
 export function resetIntegrationSecret(): void {
-  cached = undefined;
+  configured.reset();
 }
 
 async function loadIntegrationSecret(): Promise<Buffer> {

@@ -23,19 +23,29 @@ const { arnVariable, valueVariable } = SECRET_ROOTS.service;
  */
 export const MIN_SECRET_LENGTH = 32;
 
-let cached: Promise<Buffer> | undefined;
+/** A secret loaded once per instance; a failed read (throttling, network) is tried again on the next call. */
+export function loadedOnce(load: () => Promise<Buffer>): { get(): Promise<Buffer>; reset(): void } {
+  let cached: Promise<Buffer> | undefined;
+  return {
+    get: () => (cached ??= load().catch((error: unknown) => {
+      cached = undefined;
+      throw error;
+    })),
+    reset: () => {
+      cached = undefined;
+    },
+  };
+}
+
+const service = loadedOnce(loadServiceSecret);
 
 export function serviceSecret(): Promise<Buffer> {
-  cached ??= loadServiceSecret().catch((error: unknown) => {
-    cached = undefined; // a failed read (throttling, network) is retried on the next call
-    throw error;
-  });
-  return cached;
+  return service.get();
 }
 
 /** Forget the loaded secret (tests that change the environment). */
 export function resetServiceSecret(): void {
-  cached = undefined;
+  service.reset();
 }
 
 async function loadServiceSecret(): Promise<Buffer> {
