@@ -21,6 +21,7 @@ import { shownCustomization } from '../../shared/reader/adaptive.ts';
 import { absolute, exportedDocument, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
+import { openAPIExportBlocks } from '../../shared/reader/openapi-export.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
 import { siteScripts } from '../../shared/reader/site-scripts.ts';
@@ -189,7 +190,7 @@ async function read(c: Context) {
     if (name === 'llms-full.txt') {
       // Its pages print their integration blocks' cached renders, which change within a
       // revision: the ETag is the text's own (built either way; a 304 still saves the transfer).
-      const full = await llmsFullTxt(site, visitor);
+      const full = await llmsFullTxt(site, visitor, readerIntl(presentCustomization(tree.site.title, await loadCustomizations(tree.site.id)).internationalization?.locale));
       if (contentHeaders(c, tree, access, [name, claimsKey, sha256Hex(full)])) return c.body(null, 304);
       return text(c, full, 'text/plain');
     }
@@ -273,11 +274,14 @@ async function read(c: Context) {
   const exportText = format ? await exportedDocument(pageDocument, manifest, space) : undefined;
   if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? ''])) return c.body(null, 304);
 
-  if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor, exportText!.document), 'text/markdown');
+  if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor, exportText!.document, intl), 'text/markdown');
 
   const evaluated = evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
-    const pdf = await pagePdf({ located, manifest, document: evaluated, siteTitle: customization.title || tree.site.title, visitor });
+    // OpenAPI blocks as a readable operation section (shared/reader/openapi-export.ts), from what the HTML page reads.
+    const names = new Map(manifest.files.map((f) => [f.id, f.name]));
+    const document = openAPIExportBlocks(await withOpenAPISpecs(evaluated, specs, manifest.files), 'readable', { fileName: (id) => names.get(id), intl });
+    const pdf = await pagePdf({ located, manifest, document, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }
   // Swagger blocks naming a stored OpenAPI spec, or a spec file of the space, render from it (shared/content/openapi-specs.ts).

@@ -9,6 +9,9 @@ import { unified } from 'unified';
 import { x } from 'xastscript';
 import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
+import { openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
+import { openAPIExportBlocks } from '../../shared/reader/openapi-export.ts';
+import type { ReaderIntl } from '../../shared/reader/messages.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { withIntegrationText } from '../../shared/reader/integration-text.ts';
 import { shownDocument } from '../../shared/reader/adaptive.ts';
@@ -39,12 +42,17 @@ export async function exportedDocument(document: StoredDocument, manifest: Manif
  * A page's markdown as Git export prints its file, variables evaluated and reusable contents
  * printed where they are included; links to pages and files are their absolute URLs on the
  * site (these files have no repository around them). Integration blocks print the text of
- * their cached renders (shared/reader/integration-text.ts).
+ * their cached renders (shared/reader/integration-text.ts); OpenAPI blocks print their
+ * operation as GitBook's `.md` pages do (shared/reader/openapi-export.ts), from the stored
+ * specs and spec files the HTML page reads (nothing fetched).
  */
-export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace, visitor: Record<string, unknown>, exported?: StoredDocument): Promise<string> {
+export async function markdownOf(located: LocatedPage, manifest: Manifest, space: ReaderSpace, visitor: Record<string, unknown>, exported?: StoredDocument, intl?: ReaderIntl): Promise<string> {
   // Adaptive blocks resolved for the visitor: what the page hides is not printed (nor its condition).
   const shown = shownDocument(exported ?? (await exportedDocument(await loadPageDocument(located.page), manifest, space)).document, visitor);
-  const document = evaluateDocument(shown, { space: manifest.variables, page: located.page.variables ?? {} });
+  const evaluated = evaluateDocument(shown, { space: manifest.variables, page: located.page.variables ?? {} });
+  const withSpecs = await withOpenAPISpecs(evaluated, await openAPISpecsOf(evaluated, space.space.orgId), manifest.files, { fragments: true });
+  const names = new Map(manifest.files.map((f) => [f.id, f.name]));
+  const document = openAPIExportBlocks(withSpecs, 'markdown', { fileName: (id) => names.get(id), intl });
   const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
   return pageMarkdown(located.page, exportableDocument(document), manifest, {
     page: (id) => (pagePaths.has(id) ? absolute(`${space.basePath}/${pagePaths.get(id)}`) : undefined),
@@ -77,12 +85,12 @@ export async function llmsTxt(site: ReaderSite): Promise<string> {
 }
 
 /** llms-full.txt: every page's markdown, in reading order. */
-export async function llmsFullTxt(site: ReaderSite, visitor: Record<string, unknown>): Promise<string> {
+export async function llmsFullTxt(site: ReaderSite, visitor: Record<string, unknown>, intl?: ReaderIntl): Promise<string> {
   const all = await spacesWithPages(site);
   const parts: string[] = [];
   for (const { space, content, pages } of all) {
     for (const located of pages) {
-      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest, space, visitor)).trim()}\n`);
+      parts.push(`<!-- source: ${absolute(`${space.basePath}/${located.path}`)} -->\n\n${(await markdownOf(located, content.manifest, space, visitor, undefined, intl)).trim()}\n`);
     }
   }
   return `# ${site.tree.site.title}\n\n${parts.join('\n---\n\n')}`;

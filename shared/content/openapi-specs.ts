@@ -1,6 +1,7 @@
 import { openAPISpecEntity, type OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
 import { getJsonBlob } from './blobs.ts';
 import { openAPIFile, type SpecFileFailure } from './openapi-files.ts';
+import { operationFragment, schemasFragment } from './openapi-fragment.ts';
 import { operationView, schemasView, webhookView } from './openapi-operation.ts';
 import type { ManifestFile, StoredDocument } from './types.ts';
 
@@ -17,6 +18,8 @@ import type { ManifestFile, StoredDocument } from './types.ts';
  */
 
 type Spec = { slug: string; sourceURL?: string };
+/** `fragments`: also attach each block's spec fragment (the markdown exports print it). */
+export type SpecOptions = { fragments?: boolean };
 type Node = { type?: string; data?: Record<string, unknown>; nodes?: unknown[]; fragments?: { nodes?: unknown[] }[] };
 
 const SPEC_BLOCKS = new Set(['swagger']);
@@ -77,9 +80,11 @@ export function linkOpenAPISpecs(document: StoredDocument, specs: Spec[]): Store
  * the operation (`path`/`method`) or 3.1 webhook (`name`/`method`) of that version, or
  * `{missing: true}` when the version has none (the reader says so); an `openapi-schemas`
  * block gets `data.openapiSchemas`, the schemas it names. A block whose spec file could not be
- * read gets `data.openapiFailure`, the reason (the reader says it).
+ * read gets `data.openapiFailure`, the reason (the reader says it). With `fragments` (the
+ * markdown exports), each also gets `data.openapiFragment`: the part of the spec it shows
+ * (shared/content/openapi-fragment.ts), as GitBook's `.md` pages print it.
  */
-export function withOperationViews(document: StoredDocument, documents: Map<string, Record<string, unknown>>, failures = new Map<string, SpecFileFailure>()): StoredDocument {
+export function withOperationViews(document: StoredDocument, documents: Map<string, Record<string, unknown>>, failures = new Map<string, SpecFileFailure>(), options: SpecOptions = {}): StoredDocument {
   if (documents.size === 0 && failures.size === 0) return document;
   return mapBlocks(document, OPERATION_BLOCKS, (node) => {
     const key = specOf(node) ?? '';
@@ -92,13 +97,17 @@ export function withOperationViews(document: StoredDocument, documents: Map<stri
       // The public model's array, or the markdown attribute as written (`schemas="Pet,Category"`).
       const names = Array.isArray(data.schemas) ? data.schemas.filter((n): n is string => typeof n === 'string')
         : typeof data.schemas === 'string' ? data.schemas.split(',').map((n) => n.trim()).filter(Boolean) : [];
-      return { ...node, data: { ...data, openapiSchemas: schemasView(spec, names) } };
+      const fragment = options.fragments ? schemasFragment(spec, names) : undefined;
+      return { ...node, data: { ...data, openapiSchemas: schemasView(spec, names), ...(fragment ? { openapiFragment: fragment } : {}) } };
     }
     const method = typeof data.method === 'string' ? data.method : '';
     const view = node.type === 'openapi-webhook'
       ? webhookView(spec, String(data.name ?? ''), method || 'post')
       : operationView(spec, String(data.path ?? ''), method);
-    return { ...node, data: { ...data, openapiView: view ?? { missing: true } } };
+    const fragment = view && options.fragments
+      ? node.type === 'openapi-webhook' ? operationFragment(spec, 'webhook', String(data.name ?? ''), method || 'post') : operationFragment(spec, 'path', String(data.path ?? ''), method)
+      : undefined;
+    return { ...node, data: { ...data, openapiView: view ?? { missing: true }, ...(fragment ? { openapiFragment: fragment } : {}) } };
   });
 }
 
@@ -129,7 +138,7 @@ export function openAPISpecsKey(specs: OpenAPISpecItem[]): string {
  * views from the last processed version of each spec named, and from each file of the
  * revision (`files`) a swagger block names that no stored spec matched.
  */
-export async function withOpenAPISpecs(document: StoredDocument, specs: OpenAPISpecItem[], files: ManifestFile[] = []): Promise<StoredDocument> {
+export async function withOpenAPISpecs(document: StoredDocument, specs: OpenAPISpecItem[], files: ManifestFile[] = [], options: SpecOptions = {}): Promise<StoredDocument> {
   if (!hasSpecBlocks(document.nodes as unknown[])) return document;
   const linked = linkOpenAPISpecs(document, specs.map((s) => ({ slug: s.slug, ...(s.sourceURL ? { sourceURL: s.sourceURL } : {}) })));
   const named = namedSpecs(linked);
@@ -145,5 +154,5 @@ export async function withOpenAPISpecs(document: StoredDocument, specs: OpenAPIS
     if ('document' in read) documents.set(key, read.document);
     else failures.set(key, read.failure);
   }
-  return withOperationViews(linked, documents, failures);
+  return withOperationViews(linked, documents, failures, options);
 }

@@ -5,8 +5,8 @@ import { anchorOf } from './html.ts';
 import { evaluateCondition, visitorContext } from './conditions.ts';
 import { operationBody, schemasBody } from './openapi.ts';
 import type { OperationView } from '../content/openapi-operation.ts';
-import type { SpecFileFailure } from '../content/openapi-files.ts';
-import { ENGLISH, message } from './messages.ts';
+import { ENGLISH } from './messages.ts';
+import { openAPINotice, specLabel } from './openapi-export.ts';
 
 /** What a block renderer outside document.ts may call back into. */
 export interface ExtendedRenderHelpers {
@@ -48,13 +48,10 @@ function deepHeading(node: ReaderNode, level: number, { ctx, inlines }: Extended
  */
 function operation(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementContent[] {
   const data = node.data ?? {};
-  const ref = data.ref as { kind?: string; spec?: string; url?: string; file?: string } | undefined;
   const view = data.openapiView as OperationView | { missing: true } | undefined;
-  const failure = data.openapiFailure as SpecFileFailure | undefined;
   const found = view && !('missing' in view) ? view : undefined;
   // The spec's name: a stored spec's slug, or the file's name (as written when it is not in the space).
-  const spec = ref?.kind === 'openapi' ? ref.spec
-    : ref?.kind === 'file' && (view || failure) ? helpers.ctx.files.get(ref.file ?? '')?.name ?? ref.file : undefined;
+  const spec = specLabel(data, (id) => helpers.ctx.files.get(id)?.name);
   const method = str(data.method).toUpperCase();
   const summary = str(data.summary) || found?.summary;
   const head = [
@@ -64,11 +61,9 @@ function operation(node: ReaderNode, helpers: ExtendedRenderHelpers): ElementCon
     ...(spec ? [h('span.openapi-spec', spec)] : []),
   ].flatMap((part, i) => (i > 0 ? [' ', part] : [part]));
   const intl = helpers.ctx.intl ?? ENGLISH;
-  const fromSpec = found ? operationBody(found, intl)
-    : view ? [h('p.openapi-missing', message(intl, 'openapiMissing', { spec: spec ?? '', method, path: str(data.path || data.name) }))]
-    : failure ? [h('p.openapi-missing', failure.reason === 'missing'
-      ? message(intl, 'openapiFileMissing', { file: spec ?? '' })
-      : message(intl, 'openapiFileUnreadable', { file: spec ?? '', reason: failure.detail }))] : [];
+  // The sentence for a block without its operation is the exports' too (shared/reader/openapi-export.ts).
+  const notice = found ? undefined : openAPINotice(data, (id) => helpers.ctx.files.get(id)?.name, intl);
+  const fromSpec = found ? operationBody(found, intl) : notice ? [h('p.openapi-missing', notice)] : [];
   return [h('div.openapi', [h('p.openapi-operation', head), ...fromSpec, ...helpers.blocks(node.nodes)])];
 }
 
