@@ -77,6 +77,7 @@ const PAGE = `# Reference
 
 let org: TestOrg;
 let siteUrl: string;
+let spaceId: string;
 
 /** The fenced JSON block that follows `heading` in `markdown`, parsed. */
 function jsonAfter(markdown: string, heading: string): Record<string, any> {
@@ -91,6 +92,7 @@ beforeAll(async () => {
   await createOpenAPISpec(api, org, 'petstore', { text: PETSTORE });
   expect((await processedSpec(org.id, 'petstore')).lastProcessErrorCode).toBeUndefined();
   const space = await spaceWithPages(api, org, 'API', [PAGE], [{ name: 'users.json', contentType: 'application/json', bytes: Buffer.from(USERS) }]);
+  spaceId = space.id;
   const site = await publishedSite(api, org, [space.id], 'public');
   siteUrl = site.url;
   const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
@@ -155,5 +157,17 @@ describe('OpenAPI operations in the exports', () => {
     expect(text).toContain('GET /users/{id}');
     expect(text).toMatch(/404 No such user/);
     expect(text).toContain('The spec petstore has no GET /kittens operation.');
+  });
+
+  it("the space's PDF (GET /spaces/{spaceId}/pdf) holds the operation section too", async () => {
+    const res = await api.request('GET', `/spaces/${spaceId}/pdf`, { token: org.admin.token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const pdf = await fetch(res.body.url);
+    expect(pdf.status).toBe(200);
+    const { text } = await readPdf(new Uint8Array(await pdf.arrayBuffer()));
+    expect(text).toContain('GET /pets/{petId}');
+    expect(text).toMatch(/petId path integer required The pet's id/);
+    expect(text).toMatch(/id path string required/);
+    expect(text).toContain('The spec file .gitbook/assets/gone.yaml is not in this space.');
   });
 });

@@ -11,9 +11,11 @@ import { mapLimit } from '../../map-limit.ts';
 import { run } from '../../db/writes.ts';
 import { withIntegrationText } from '../../reader/integration-text.ts';
 import { inlineIncludes } from '../../reader/inline-includes.ts';
+import { openAPIExportBlocks } from '../../reader/openapi-export.ts';
+import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../openapi-specs.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
-export const PDF_RENDERER_VERSION = 8;
+export const PDF_RENDERER_VERSION = 9;
 
 /** Images larger than this are represented by their alt text (the PDF stays a sensible size). */
 export const MAX_EMBEDDED_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -58,17 +60,23 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   const selected = selection.kind === 'all' ? 'all' : `${selection.kind}:${selection.pageId}`;
   const ids = { spaceId, revisionId: revision.id, selection: `${selected}#v${PDF_RENDERER_VERSION}-${labels}` };
   const item = await pdfExportEntity.get(ids);
-  // Without integration blocks the revision fixes the PDF; with some, so do their cached renders.
+  // Without integration blocks or stored OpenAPI specs the revision fixes the PDF; with some, so do their cached renders and versions.
   if (item && !item.integrations) {
     return { blob: item.blob, size: item.size, cached: true };
   }
 
   const located = selectPages(manifest, selection);
+  const fileNames = new Map(manifest.files.map((f) => [f.id, f.name]));
   const prepared = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
     // Reusable contents where the page includes them, as the reader shows them.
     const stored = page.document ? await inlineIncludes(await getJsonBlob<StoredDocument>(page.document), manifest) : emptyDocument();
     const { document, key } = await withIntegrationText(stored, { orgId: input.orgId, spaceId });
-    return { document: evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} }), key };
+    const evaluated = evaluateDocument(document, { space: manifest.variables, page: page.variables ?? {} });
+    // OpenAPI blocks as a readable operation section, from the organization's stored specs and the
+    // revision's spec files (as the reader's page PDF); the specs' versions join the cache key.
+    const specs = await openAPISpecsOf(evaluated, input.orgId);
+    const withSpecs = openAPIExportBlocks(await withOpenAPISpecs(evaluated, specs, manifest.files), 'readable', { fileName: (id) => fileNames.get(id) });
+    return { document: withSpecs, key: [key, openAPISpecsKey(specs)].filter(Boolean).join('|') };
   });
   const keys = prepared.map((p) => p.key);
   const integrations = keys.some(Boolean) ? hashBytes(JSON.stringify(keys)) : undefined;
