@@ -70,6 +70,8 @@ const PAGE = `# Reference
 
 {% openapi-operation spec="petstore" path="/kittens" method="get" %}
 
+{% openapi-schemas spec="petstore" schemas="Pet" grouped="false" %}
+
 {% swagger src=".gitbook/assets/gone.yaml" path="/pets" method="get" %}
 [gone.yaml](.gitbook/assets/gone.yaml)
 {% endswagger %}
@@ -133,6 +135,14 @@ describe('OpenAPI operations in the exports', () => {
     expect(md).toMatch(/## Get a user\n\n```json\n.*\n```\n\n\[users\.json\]\(http/);
     expect(lines).toContain('The spec petstore has no GET /kittens operation.');
     expect(lines).toContain('The spec file .gitbook/assets/gone.yaml is not in this space.');
+  });
+
+  it('the page .md prints an openapi-schemas block as GitBook does: "The Pet object", then the schemas it reaches as JSON', async () => {
+    const md = await (await fetch(`${siteUrl}/reference.md`)).text();
+    expect(md.split('\n')).toContain('## The Pet object');
+    const fragment = jsonAfter(md, '## The Pet object');
+    expect(fragment.openapi).toBe('3.0.3');
+    expect(Object.keys(fragment.components.schemas).sort()).toEqual(['Person', 'Pet']);
   });
 
   it('llms-full.txt prints the operations too', async () => {
