@@ -82,21 +82,8 @@ export function operationFragment(doc: Obj, kind: 'path' | 'webhook', key: strin
   const fragment: Obj = { ...head, [kind === 'path' ? 'paths' : 'webhooks']: { [key]: pathItem } };
 
   // The components reached from the operation, breadth first (a circular ref is taken once).
-  const components: Obj = {};
-  const seen = new Set<string>();
-  const queue = refsIn(pathItem);
   const schemesAt = swagger2 ? ['securityDefinitions'] : ['components', 'securitySchemes'];
-  for (const name of securityNames(doc, operation)) queue.push(`#/${[...schemesAt, name].map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
-  while (queue.length > 0) {
-    const ref = queue.shift()!;
-    if (seen.has(ref)) continue;
-    seen.add(ref);
-    const path = segments(ref);
-    const target = path && path.length > 0 ? at(doc, path) : undefined;
-    if (target === undefined) continue;
-    put(components, path!, target);
-    queue.push(...refsIn(target));
-  }
+  const components = reachable(doc, [...refsIn(pathItem), ...securityNames(doc, operation).map((name) => pointer([...schemesAt, name]))]);
   const whole = { ...fragment, ...components };
   // `components` (3.x) or `definitions`/`parameters`/... (2.0) merged at the top: none of those
   // keys is in `fragment` except `paths`/`webhooks` (a ref into them stays as the doc has it).
@@ -110,9 +97,20 @@ export function schemasFragment(doc: Obj, names: string[]): Obj | undefined {
   const base = isObj(doc.components) && isObj(doc.components.schemas) ? ['components', 'schemas'] : ['definitions'];
   const head: Obj = doc.swagger !== undefined ? { swagger: doc.swagger } : { openapi: doc.openapi };
   if (isObj(doc.info)) head.info = { title: doc.info.title, version: doc.info.version };
+  const out = reachable(doc, names.map((n) => pointer([...base, n])));
+  if (Object.keys(out).length === 0) return undefined;
+  const whole = { ...head, ...out };
+  return JSON.stringify(whole).length <= MAX_FRAGMENT ? whole : undefined;
+}
+
+/** A local `$ref` to the value at `path` (JSON Pointer escaping). */
+const pointer = (path: string[]) => `#/${path.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
+
+/** The values `refs` name and everything they reach through further local `$ref`s, at their places in the document. */
+function reachable(doc: Obj, refs: string[]): Obj {
   const out: Obj = {};
   const seen = new Set<string>();
-  const queue = names.map((n) => `#/${[...base, n].map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);
+  const queue = [...refs];
   while (queue.length > 0) {
     const ref = queue.shift()!;
     if (seen.has(ref)) continue;
@@ -123,7 +121,5 @@ export function schemasFragment(doc: Obj, names: string[]): Obj | undefined {
     put(out, path!, target);
     queue.push(...refsIn(target));
   }
-  if (Object.keys(out).length === 0) return undefined;
-  const whole = { ...head, ...out };
-  return JSON.stringify(whole).length <= MAX_FRAGMENT ? whole : undefined;
+  return out;
 }
