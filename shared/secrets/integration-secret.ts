@@ -1,8 +1,8 @@
 import { hkdfSync } from 'node:crypto';
-import { checked, loadedOnce, secretFromSecretsManager, serviceSecret } from './service-secret.ts';
+import { configuredSecret, hasConfiguredSecret, loadedOnce, serviceSecret } from './service-secret.ts';
 import { SECRET_ROOTS } from './roots.ts';
 
-const { arnVariable, valueVariable } = SECRET_ROOTS.integrations;
+const variables = SECRET_ROOTS.integrations;
 
 /**
  * The secret the integrations' keys are derived from (keys.ts: webhook signing, the sealing
@@ -23,7 +23,7 @@ const configured = loadedOnce(loadIntegrationSecret);
 const derivedFrom = new WeakMap<Buffer, Buffer>();
 
 export async function integrationSecret(): Promise<Buffer> {
-  if (!process.env[arnVariable] && !process.env[valueVariable] && !process.env.AWS_LAMBDA_FUNCTION_NAME) {
+  if (!hasConfiguredSecret(variables) && !process.env.AWS_LAMBDA_FUNCTION_NAME) {
     const service = await serviceSecret();
     let root = derivedFrom.get(service);
     // As text, like a configured secret: INTEGRATION_SECRET set to this value gives the same keys.
@@ -39,9 +39,7 @@ export function resetIntegrationSecret(): void {
 }
 
 async function loadIntegrationSecret(): Promise<Buffer> {
-  const arn = process.env[arnVariable];
-  if (arn) return secretFromSecretsManager(arn, arnVariable);
-  const fromEnv = process.env[valueVariable];
-  if (fromEnv) return checked(fromEnv, valueVariable);
-  throw new Error(`${arnVariable} is not set: the integration secret must come from Secrets Manager`);
+  const configured = configuredSecret(variables);
+  if (configured) return configured;
+  throw new Error(`${variables.arnVariable} is not set: the integration secret must come from Secrets Manager`);
 }

@@ -7,7 +7,7 @@ import { config } from '../config.ts';
 import { serviceClient } from '../aws/service-client.ts';
 import { SECRET_ROOTS } from './roots.ts';
 
-const { arnVariable, valueVariable } = SECRET_ROOTS.service;
+const { arnVariable } = SECRET_ROOTS.service;
 
 /**
  * The one service secret every purpose-specific key is derived from (keys.ts). Nothing is
@@ -48,11 +48,24 @@ export function resetServiceSecret(): void {
   service.reset();
 }
 
-async function loadServiceSecret(): Promise<Buffer> {
+type SecretVariables = (typeof SECRET_ROOTS)[keyof typeof SECRET_ROOTS];
+
+/** Whether an operator configured the secret (its ARN or its value). */
+export function hasConfiguredSecret({ arnVariable, valueVariable }: SecretVariables): boolean {
+  return Boolean(process.env[arnVariable] || process.env[valueVariable]);
+}
+
+/** The secret an operator configured: from Secrets Manager when its ARN is set, else its value; undefined when neither is. */
+export function configuredSecret({ arnVariable, valueVariable }: SecretVariables): Promise<Buffer> | undefined {
   const arn = process.env[arnVariable];
   if (arn) return secretFromSecretsManager(arn, arnVariable);
-  const fromEnv = process.env[valueVariable];
-  if (fromEnv) return checked(fromEnv, valueVariable);
+  const value = process.env[valueVariable];
+  return value ? Promise.resolve().then(() => checked(value, valueVariable)) : undefined;
+}
+
+async function loadServiceSecret(): Promise<Buffer> {
+  const configured = configuredSecret(SECRET_ROOTS.service);
+  if (configured) return configured;
   if (process.env.AWS_LAMBDA_FUNCTION_NAME) throw new Error(`${arnVariable} is not set: the service secret must come from Secrets Manager`);
   const dataDir = process.env.DATA_DIR;
   if (dataDir) return fileSecret(join(dataDir, 'service-secret'));
@@ -64,14 +77,14 @@ async function loadServiceSecret(): Promise<Buffer> {
  * Callers keep the value for the life of the instance, since every key derived from it and
  * every value sealed with one depends on it.
  */
-export async function secretFromSecretsManager(arn: string, variable: string): Promise<Buffer> {
+async function secretFromSecretsManager(arn: string, variable: string): Promise<Buffer> {
   const provider = new SecretsProvider({ awsSdkV3Client: serviceClient(new SecretsManagerClient({ region: config.region })) });
   const value = await provider.get(arn, { maxAge: 24 * 60 * 60 });
   const text = typeof value === 'string' ? value : value ? Buffer.from(value).toString('utf8') : '';
   return checked(text, `the secret named by ${variable}`);
 }
 
-export function checked(value: string, source: string): Buffer {
+function checked(value: string, source: string): Buffer {
   if (value.length < MIN_SECRET_LENGTH) throw new Error(`${source} must be at least ${MIN_SECRET_LENGTH} characters`);
   return Buffer.from(value, 'utf8');
 }
