@@ -14,6 +14,7 @@ import { markdownToDocument } from '../../shared/content/markdown/parse.ts';
 import { parseSummary } from '../../shared/git/format.ts';
 import { median, ratio, table } from '../api/stats.ts';
 import { startBenchStack, type BenchStack } from '../support/local-stack.ts';
+import { sampleRss } from './rss-sampler.ts';
 
 /**
  * `npm run bench:git`: import of generated repositories against `git clone --depth 1
@@ -146,7 +147,9 @@ function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): Promise<v
       if (message.ready) {
         resolve({
           run: () => new Promise((r) => {
-            pending = r;
+            // The worker's RSS, and its git processes', sampled from this process.
+            const rss = sampleRss(child.pid!);
+            pending = (result) => r({ ...result, ...rss.stop() });
             child.send({ cmd: 'run' });
           }),
           // Resolves once the process is gone (with BENCH_CPU_PROF, after it wrote its profile).

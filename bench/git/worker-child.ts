@@ -1,11 +1,10 @@
 /**
  * The git worker of `npm run bench:git`, in its own process as a Lambda would be (started by
  * run.ts with the emulator endpoints and queue URLs in its environment). On `run` it polls the
- * `git` queue with the same handler the Lambda runs until one batch has been processed,
- * sampling its own RSS, then answers with the peak and its idle baseline.
+ * `git` queue with the same handler the Lambda runs until one batch has been processed, then
+ * answers with its idle baseline and heap figures (the parent samples its RSS from outside).
  */
-import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
@@ -28,56 +27,28 @@ process.on('message', async (message: { cmd: string }) => {
   gc();
   const heapBaseline = process.memoryUsage().heapUsed;
   const baseline = process.memoryUsage().rss;
-  let peak = baseline;
-  let heapPeak = process.memoryUsage().heapUsed;
-  // The Lambda's memory holds the git processes the job starts too (clone, cat-file).
-  let treePeak = baseline;
-  // RSS every 5 ms (process.memoryUsage.rss() alone is cheap), the heap every 50 ms: the sampling stays a small share of the worker's CPU.
-  let ticks = 0;
+  // RSS is sampled by the parent from /proc (bench/git/rss-sampler.ts), so the job pays nothing
+  // for it; the heap only from inside, every 50 ms (getHeapStatistics reads no /proc file).
+  let heapPeak = getHeapStatistics().used_heap_size;
   const sampler = setInterval(() => {
-    const rss = process.memoryUsage.rss();
-    peak = Math.max(peak, rss);
-    treePeak = Math.max(treePeak, rss + descendantsRss(process.pid));
-    if (ticks++ % 10 === 0) heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-  }, 5);
+    heapPeak = Math.max(heapPeak, getHeapStatistics().used_heap_size);
+  }, 50);
   try {
     const deadline = Date.now() + 5 * 60_000;
     let processed = 0;
     while (processed === 0 && Date.now() < deadline) processed = await pollGitOnce();
     if (processed === 0) throw new Error('no git job arrived within 5 minutes');
-    const m = process.memoryUsage();
-    peak = Math.max(peak, m.rss);
-    heapPeak = Math.max(heapPeak, m.heapUsed);
+    heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     // What the job left behind once garbage is collected (caches: blobs, isomorphic-git).
     gc();
     const retained = process.memoryUsage().heapUsed;
-    send({ ok: true, baseline, peak, treePeak, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
+    send({ ok: true, baseline, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
   } catch (error) {
     send({ ok: false, error: String(error) });
   } finally {
     clearInterval(sampler);
   }
 });
-
-/** RSS of every process below `pid` (Linux /proc; 0 elsewhere). */
-function descendantsRss(pid: number): number {
-  let total = 0;
-  let children: string[];
-  try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
-  } catch {
-    return 0;
-  }
-  for (const child of children) {
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, 'utf8'))?.[1] ?? 0);
-      total += kb * 1024 + descendantsRss(Number(child));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return total;
-}
 
 /** One receive from the git queue, handled as the Lambda's event source mapping would (one message). */
 async function pollGitOnce(): Promise<number> {
