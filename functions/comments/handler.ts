@@ -1,6 +1,5 @@
-import { handle } from 'hono/aws-lambda';
 import { app } from './app.ts';
-import { observedHandler } from '../../shared/observability/lambda.ts';
+import { httpEntry } from '../../shared/http/lambda-entry.ts';
 
 /** Lambda entry of the `comments` group (API Gateway HTTP API, payload v2). */
-export const handler = observedHandler(handle(app));
+export const handler = httpEntry(app);

@@ -34,6 +34,7 @@ import { pagePdf, pdfDisposition } from './pdf.ts';
 import { FONT_TYPE, findFontFile } from '../../shared/reader/fonts.ts';
 import { readerRateLimit } from '../../shared/http/rate-limit.ts';
 import { observeRequests } from '../../shared/http/observe-requests.ts';
+import { compressAnswers } from '../../shared/http/compress-answers.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -47,6 +48,7 @@ import { logger } from '../../shared/observability/logger.ts';
 export const app = new Hono();
 
 app.use('*', observeRequests({ group: 'reader' }));
+app.use('*', compressAnswers);
 app.use('*', async (c, next) => {
   await next();
   for (const [name, value] of Object.entries(BASE_HEADERS)) {

@@ -4,6 +4,8 @@ import type { Manifest, ManifestFile } from '../../shared/content/types.ts';
 import { readImageVariant } from '../../shared/content/images/variant-read.ts';
 import { parseVariantSegment, variantWidthsOf } from '../../shared/content/images/variants.ts';
 import type { ReaderSpace } from '../../shared/reader/site.ts';
+import { blobDownloadUrl } from '../../shared/content/blob-urls.ts';
+import { MAX_BINARY_ANSWER_BYTES } from '../../shared/http/oversized-answers.ts';
 
 /**
  * Files of a site space (images, downloads) at `<space>/~files/<blob>/<name>`. The blob is
@@ -67,6 +69,14 @@ export async function serveFile(c: Context, manifest: Manifest, pagePath: string
     ETag: etag,
   };
   if (ifNoneMatch(etag)) return c.body(null, 304, headers);
+  if (file.size > MAX_BINARY_ANSWER_BYTES) {
+    // Larger than a Lambda answer can carry: sent from the bucket, named and typed as here. The
+    // redirect is cached briefly (the presigned URL works for an hour); an SVG opened from the
+    // bucket's origin is a download, as the sandbox policy above cannot go with it.
+    const disposition = inline && file.contentType.toLowerCase() !== 'image/svg+xml' ? 'inline' : 'attachment';
+    const location = await blobDownloadUrl(file.blob, headers['Content-Type'], file.name, disposition);
+    return c.body(null, 302, { Location: location, 'Cache-Control': `${access.shared ? 'private' : 'public'}, max-age=${PENDING_VARIANT_MAX_AGE}` });
+  }
   const bytes = await getBytesBlob(file.blob);
   return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers);
 }

@@ -13,6 +13,7 @@ import { indexes, type IndexName } from '../../shared/db/table.ts';
 import { translationProviders } from '../../shared/translate/providers.ts';
 import type { ServiceResources } from './service-function.ts';
 import type { SecretRoot } from '../../shared/secrets/roots.ts';
+import { ANSWERS_PREFIX } from '../../shared/http/oversized-answers.ts';
 
 /**
  * What each function may touch, declared once and turned into its IAM grants (and into the
@@ -21,11 +22,15 @@ import type { SecretRoot } from '../../shared/secrets/roots.ts';
  * and which S3 prefixes the code uses. test/infra/stack.test.ts checks every role against it.
  */
 
-/** The bucket's key spaces: blobs (shared/content/blobs.ts), derived indexes (shared/content/search/derived-index.ts), per-space objects (purge). */
+/**
+ * The bucket's key spaces: blobs (shared/content/blobs.ts), derived indexes (shared/content/search/derived-index.ts),
+ * per-space objects (purge), answers too large for Lambda (shared/http/oversized-answers.ts).
+ */
 export const bucketPrefixes = {
   blobs: blobKey(''),
   indexes: 'indexes/',
   spaces: spaceObjectPrefix('').replace(/\/\/$/, '/'),
+  answers: ANSWERS_PREFIX,
 } as const;
 export type BucketPrefix = keyof typeof bucketPrefixes;
 
@@ -82,10 +87,16 @@ export interface FunctionAccess {
   secrets: readonly SecretRoot[];
 }
 
-/** An HTTP-facing function: authenticates or counts every request, so it reads the service secret and writes rate-limit counters. */
-const http = (access: Partial<FunctionAccess>): FunctionAccess => ({
-  table: 'readwrite', rateLimitCounters: true, queues: [], bucket: {}, secrets: ['service'], ...access,
-});
+/**
+ * An HTTP-facing function: authenticates or counts every request, so it reads the service
+ * secret and writes rate-limit counters; it stores an answer too large for Lambda and
+ * presigns its GET (shared/http/lambda-entry.ts), so it writes and reads `answers/`.
+ */
+const http = (access: Partial<FunctionAccess>): FunctionAccess => {
+  const declared: FunctionAccess = { table: 'readwrite', rateLimitCounters: true, queues: [], bucket: {}, secrets: ['service'], ...access };
+  const { read = [], write = [] } = declared.bucket;
+  return { ...declared, bucket: { ...declared.bucket, read: [...read, 'answers'], write: [...write, 'answers'] } };
+};
 const worker = (access: Partial<FunctionAccess>): FunctionAccess => ({
   table: 'readwrite', rateLimitCounters: false, queues: [], bucket: {}, secrets: ['service'], ...access,
 });

@@ -7,6 +7,7 @@ import { checkPathParams } from './path-params.ts';
 import { loadCursorKey } from './cursor.ts';
 import { ApiError, errorBody, errorResponse } from './errors.ts';
 import { observeRequests } from './observe-requests.ts';
+import { compressAnswers } from './compress-answers.ts';
 import type { AppEnv } from './env.ts';
 import type { Operation } from './declare.ts';
 
@@ -26,6 +27,7 @@ export function createGroupApp(declared: readonly Operation[] | GroupRoutes, ...
   const app = new Hono<AppEnv>().basePath('/v1');
   // First of all, public routes included: log context, round-trip count, x-request-id, access line.
   app.use('*', observeRequests({ group: 'other', operation: (c) => c.get('operation') }));
+  app.use('*', compressAnswers);
   // Routes without a token (the service's own description) come before the chain: Hono
   // runs matching handlers in the order they were added, and these answer at once.
   for (const publicApp of publicApps) app.route('/', publicApp);

@@ -239,7 +239,8 @@ describe('HTTP API', () => {
     const unconditioned = statements.filter((s) => !s.Condition).flatMap((s: any) => [s.Action].flat());
     expect(unconditioned).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem', 's3:GetObject']));
     for (const write of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 's3:DeleteObject']) expect(unconditioned).not.toContain(write);
-    expect(grantsOf('docs-service reader').filter((g) => g.startsWith('s3:PutObject'))).toEqual(['s3:PutObject bucket/indexes/*']);
+    // Search indexes, and answers too large for Lambda (shared/http/oversized-answers.ts).
+    expect(grantsOf('docs-service reader').filter((g) => g.startsWith('s3:PutObject'))).toEqual(['s3:PutObject bucket/answers/*', 's3:PutObject bucket/indexes/*']);
     const counters = statements.filter((s) => s.Condition);
     expect(counters).toEqual([expect.objectContaining({
       Action: 'dynamodb:UpdateItem',
@@ -368,11 +369,12 @@ describe('bucket', () => {
 });
 
 describe('bucket lifecycle', () => {
-  it('aborts incomplete multipart uploads after a day, and expires nothing else (every key is permanent)', () => {
+  it('aborts incomplete multipart uploads after a day, expires stored oversized answers after a day, and nothing else (every other key is permanent)', () => {
     const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
     expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
       { Id: 'abort-incomplete-multipart-uploads', Status: 'Enabled', AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } },
+      { Id: 'expire-stored-answers', Status: 'Enabled', Prefix: 'answers/', ExpirationInDays: 1 },
     ]);
   });
 });
@@ -527,7 +529,7 @@ describe('least privilege (infra/constructs/access.ts)', () => {
   });
 
   it('grants each function exactly what its declaration names: table actions, queues, bucket prefixes, secret', () => {
-    expect(bucketPrefixes).toEqual({ blobs: 'blobs/', indexes: 'indexes/', spaces: 'spaces/' });
+    expect(bucketPrefixes).toEqual({ blobs: 'blobs/', indexes: 'indexes/', spaces: 'spaces/', answers: 'answers/' });
     // The synthesized default: the pseudo translator needs no AWS service.
     expect(process.env.TRANSLATION_PROVIDER ?? 'pseudo').toBe('pseudo');
     for (const [description, access] of accessByDescription) {
@@ -549,7 +551,7 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     expect(grantsOf('docs-service group sso').filter((g) => g.startsWith('sqs:'))).toEqual([]);
   });
 
-  it('lets only the jobs worker delete objects, only under spaces/ (purges) and blobs/ (the blob sweep), and nothing overwrite outside blobs/ and indexes/', () => {
+  it('lets only the jobs worker delete objects, only under spaces/ (purges) and blobs/ (the blob sweep), and nothing overwrite outside blobs/, indexes/ and answers/ (HTTP functions only)', () => {
     const all = [...accessByDescription.keys()].flatMap((d) => grantsOf(d).map((g) => [d, g] as const));
     expect(all.filter(([, g]) => g.startsWith('s3:DeleteObject'))).toEqual([
       ['docs-service worker jobs', 's3:DeleteObject bucket/blobs/*'],
@@ -557,7 +559,10 @@ describe('least privilege (infra/constructs/access.ts)', () => {
     ]);
     expect(all.filter(([d, g]) => g.startsWith('s3:ListBucket') && d === 'docs-service worker jobs').map(([, g]) => g))
       .toEqual(['s3:ListBucket bucket if {"StringLike":{"s3:prefix":["spaces/*","blobs/*"]}}']);
-    for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:PutObject'))) expect(g, d).toMatch(/^s3:PutObject bucket\/(blobs|indexes)\/\*$/);
+    for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:PutObject'))) expect(g, d).toMatch(/^s3:PutObject bucket\/(blobs|indexes|answers)\/\*$/);
+    // Stored answers: every HTTP function (each group and the reader), no worker.
+    expect(all.filter(([, g]) => g === 's3:PutObject bucket/answers/*').map(([d]) => d).sort())
+      .toEqual([...accessByDescription.keys()].filter((d) => d.startsWith('docs-service group') || d === 'docs-service reader').sort());
     for (const [d, g] of all.filter(([, g]) => g.startsWith('s3:'))) expect(g, d).not.toMatch(/bucket\/\*|s3:\w+\*/);
   });
 
