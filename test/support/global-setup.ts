@@ -14,6 +14,10 @@ export default async function setup(project: TestProject) {
   process.env.DEBUG_ROUND_TRIPS ??= '1';
   process.env.TABLE_NAME = 'docs-service-test';
   process.env.BUCKET_NAME = 'docs-service-test';
+  // DynamoDB Local's JVM (this run's, and those `npm start` spawns in test/local-servers.test.ts)
+  // compiles with C1 only: C2 compiling its large code base was half of its CPU over a test
+  // file (the suite's largest consumer, on 2 cores), and C1 code answers the tests as fast.
+  process.env.JAVA_TOOL_OPTIONS = [process.env.JAVA_TOOL_OPTIONS, '-XX:TieredStopAtLevel=1'].filter(Boolean).join(' ');
   const emulators = await startEmulators();
   useEmulatorEndpoints(emulators);
   await provision({ visibilityTimeoutSeconds: 1, prefix: 'docs-service-test' });
