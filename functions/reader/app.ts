@@ -9,10 +9,11 @@ import { h } from 'hastscript';
 import type { ElementContent } from 'hast';
 import { renderDocument } from '../../shared/reader/document.ts';
 import { ASSET_CACHE, faviconSvg, findAsset } from '../../shared/reader/assets.ts';
-import { loadCustomizations, presentCustomization, readerCustomization } from '../../shared/reader/customization.ts';
+import { readerCustomization, treeCustomization } from '../../shared/reader/customization.ts';
 import { message, messageParts, readerIntl, type ReaderIntl } from '../../shared/reader/messages.ts';
 import { breadcrumbs, pageLabel, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
+import { renderedOnce } from './rendered-pages.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess, credentialFreeLocation } from './access.ts';
@@ -76,16 +77,24 @@ function fail(c: Context, status: 401 | 404 | 500, title: string, text: string, 
 
 const notFound = (c: Context) => fail(c, 404, 'Page not found', 'There is no published page at this address.');
 
-/** Caching and indexing headers of content; 304 when the visitor has this exact rendering. */
-function contentHeaders(c: Context, tree: ReaderSite['tree'], access: { shared: boolean; noindex: boolean }, parts: string[]): boolean {
+/**
+ * Caching and indexing headers of content. The ETag hashes the site (its structure version and
+ * record), its spaces' records (a renamed space changes every page's header) and `parts`;
+ * `notModified` when the visitor has this exact rendering; `reusable` when a rendering of
+ * that ETag may be served again (rendered-pages.ts): never for share-link and visitor-auth access.
+ */
+function contentHeaders(c: Context, site: ReaderSite, access: { shared: boolean; noindex: boolean }, parts: string[]): { notModified: boolean; etag: string; reusable: boolean } {
   c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
   if (access.noindex) c.header('X-Robots-Tag', 'noindex');
   // Share-link and visitor-auth URLs carry credentials: no referrer at all.
   if (access.shared) c.header('Referrer-Policy', 'no-referrer');
-  const etag = `"${createHash('sha256').update([tree.site.id, tree.site.version, tree.site.updatedAt, ...parts].join('\n')).digest('base64url').slice(0, 27)}"`;
+  const { tree } = site;
+  const spaces = site.spaces.map((s) => `${s.space.id} ${s.space.updatedAt}`);
+  const etag = `"${createHash('sha256').update([tree.site.id, tree.site.version, tree.site.updatedAt, ...spaces, '', ...parts].join('\n')).digest('base64url').slice(0, 27)}"`;
   c.header('ETag', etag);
   const match = c.req.header('if-none-match');
-  return !access.shared && match !== undefined && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  const notModified = !access.shared && match !== undefined && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+  return { notModified, etag, reusable: !access.shared };
 }
 
 const text = (c: Context, body: string, type: string) => c.body(body, 200, { 'Content-Type': `${type}; charset=utf-8` });
@@ -144,6 +153,12 @@ async function resolvePage(site: ReaderSite, segments: string[]) {
   return findPageByPath((await spaceContent(plain.space.space)).manifest, plain.pagePath) ? plain : named;
 }
 
+/** Whether a reader path can be an HTML page (not a site file, a page's `.md`/`.pdf`, a space file or the search JSON). */
+function mayBeHtmlPage(segments: string[]): boolean {
+  if (segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt'].includes(segments[0]!)) return false;
+  return !/\.(md|pdf)$/.test(segments.at(-1) ?? '') && !segments.some((s) => s === '~files' || s === '~search');
+}
+
 async function read(c: Context) {
   const siteId = c.req.param('siteId')!;
   if (!v.is(siteIdSchema, siteId)) return notFound(c);
@@ -172,7 +187,7 @@ async function read(c: Context) {
   const access = await checkAccess(c, tree, query, unsignedClaims(rawQuery));
   if (!access.ok) {
     // Refused: the site's own settings (no site space is known yet) give the page's language.
-    const intl = readerIntl(presentCustomization(tree.site.title, await loadCustomizations(tree.site.id)).internationalization?.locale);
+    const intl = readerIntl(treeCustomization(tree).internationalization?.locale);
     return fail(c, access.status, intl.messages.accessRestricted, intl.messages[access.message], intl);
   }
   const location = credentialFreeLocation(c, query);
@@ -181,6 +196,10 @@ async function read(c: Context) {
     c.header('Referrer-Policy', 'no-referrer');
     return c.redirect(location, 303);
   }
+  // An HTML page shows the integrations' site scripts: read beside the site's spaces (both need
+  // only the tree), rather than one round trip after the other. Awaited where the page needs them.
+  const scriptsLoading = mayBeHtmlPage(segments) ? siteScripts(tree.site) : undefined;
+  scriptsLoading?.catch(() => undefined);
   const site = await readerSite(tree, access.claims);
   // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
   // unsigned claims (`?visitor.<name>=`) change public pages too.
@@ -192,12 +211,12 @@ async function read(c: Context) {
     if (name === 'llms-full.txt') {
       // Its pages print their integration blocks' cached renders, which change within a
       // revision: the ETag is the text's own (built either way; a 304 still saves the transfer).
-      const full = await llmsFullTxt(site, visitor, readerIntl(presentCustomization(tree.site.title, await loadCustomizations(tree.site.id)).internationalization?.locale));
-      if (contentHeaders(c, tree, access, [name, claimsKey, sha256Hex(full)])) return c.body(null, 304);
+      const full = await llmsFullTxt(site, visitor, readerIntl(treeCustomization(tree).internationalization?.locale));
+      if (contentHeaders(c, site, access, [name, claimsKey, sha256Hex(full)]).notModified) return c.body(null, 304);
       return text(c, full, 'text/plain');
     }
     const revisions = await Promise.all(site.spaces.map(async (s) => (await spaceContent(s.space)).revisionId));
-    if (contentHeaders(c, tree, access, [name, claimsKey, ...revisions])) return c.body(null, 304);
+    if (contentHeaders(c, site, access, [name, claimsKey, ...revisions]).notModified) return c.body(null, 304);
     if (name === 'sitemap.xml') return text(c, await sitemapXml(site), 'application/xml');
     return text(c, await llmsTxt(site), 'text/plain');
   }
@@ -214,7 +233,7 @@ async function read(c: Context) {
   const content = await spaceContent(space.space);
   const { manifest } = content;
   const pages = readablePages(manifest);
-  const customization = shownCustomization(await readerCustomization(tree, space.siteSpace.id), visitor);
+  const customization = shownCustomization(readerCustomization(tree, space.siteSpace.id), visitor);
   const intl = readerIntl(customization.internationalization?.locale);
   const resolveLink = linkResolver(manifest, space);
 
@@ -228,12 +247,13 @@ async function read(c: Context) {
     return c.json(await searchResultsJson(space, content, pages, query.q ?? ''));
   }
   // HTML pages load the integrations' published-site scripts; markdown does not.
-  const scripts = format ? [] : await siteScripts(tree.site);
+  const scripts = format ? [] : await (scriptsLoading ?? siteScripts(tree.site));
   // Part of the page's ETag: installing or publishing an integration changes the page.
   const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
-  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}, status: 200 | 404 = 200) => page(c, renderShell({
+  const renderPage = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => renderShell({
     site, space, customization, title, main, noindex: access.noindex, pages: manifest.pages, resolveLink, scripts, ...extra,
-  }), status);
+  });
+  const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}, status: 200 | 404 = 200) => page(c, renderPage(title, main, extra), status);
   if (query.q !== undefined && !format) {
     c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
@@ -249,7 +269,7 @@ async function read(c: Context) {
   }
   if (!located || located.page.type !== 'document') {
     if (pagePath === '' && !format) {
-      if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, '', claimsKey, customization.updatedAt ?? '', scriptsKey])) return c.body(null, 304);
+      if (contentHeaders(c, site, access, [content.revisionId, space.siteSpace.id, '', claimsKey, customization.updatedAt ?? '', scriptsKey]).notModified) return c.body(null, 304);
       return shell(space.title, [h('h1', space.title), h('p', intl.messages.emptySpace)]);
     }
     if (format) return notFound(c);
@@ -274,47 +294,56 @@ async function read(c: Context) {
   // `.md` and `.pdf` print the reusable contents the page includes where it includes them, and the
   // text of their integration blocks' cached renders (never running an integration); part of their ETag.
   const exportText = format ? await exportedDocument(pageDocument, manifest, space) : undefined;
-  if (contentHeaders(c, tree, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? ''])) return c.body(null, 304);
+  const validators = contentHeaders(c, site, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? '']);
+  if (validators.notModified) return c.body(null, 304);
 
-  if (asMarkdown) return text(c, await markdownOf(located, manifest, space, visitor, exportText!.document, intl), 'text/markdown');
+  const siteNoindex = access.noindex;
+  // A page rendered once for this ETag is served again (rendered-pages.ts).
+  const once = <T extends string | RenderedPage>(render: () => Promise<T>) => renderedOnce(validators, render);
+  if (asMarkdown) return text(c, await once(() => markdownOf(located, manifest, space, visitor, exportText!.document, intl)), 'text/markdown');
 
-  const evaluated = evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
+  const evaluated = () => evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
     // OpenAPI blocks as a readable operation section (shared/reader/openapi-export.ts), from what the HTML page reads.
     const names = new Map(manifest.files.map((f) => [f.id, f.name]));
-    const document = openAPIExportBlocks(await withOpenAPISpecs(evaluated, specs, manifest.files), 'readable', { fileName: (id) => names.get(id), intl });
+    const document = openAPIExportBlocks(await withOpenAPISpecs(evaluated(), specs, manifest.files), 'readable', { fileName: (id) => names.get(id), intl });
     const pdf = await pagePdf({ located, manifest, document, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }
-  // Swagger blocks naming a stored OpenAPI spec, or a spec file of the space, render from it (shared/content/openapi-specs.ts).
-  const document = await withOpenAPISpecs(evaluated, specs, manifest.files);
-  const body = await renderDocument(document, {
-    manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file), integrationBlocks, visitor,
-  });
-  const { page: current } = located;
-  const markdownHref = `${space.basePath}/${located.path}.md`;
-  const pdfHref = `${space.basePath}/${located.path}.pdf`;
-  const main = [
-    ...breadcrumbs(located, space, intl, { withSpace: site.spaces.length > 1 }),
-    h('article', contentLanguage(space.space.language, intl.lang), [
-      h('h1', pageLabel(current)),
-      ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
-      ...body.nodes,
-    ]),
-    ...pageMeta({ customization, intl, space, located, markdownHref, pdfHref }),
-    ...(customization.pagination.enabled && current.layout?.pagination !== false ? pagination(pages, located, space.basePath, intl) : []),
-  ];
-  return shell(current.title, main, {
-    currentPath: located.path,
-    description: current.description,
-    markdownHref,
-    canonicalUrl: absolute(`${space.basePath}/${located.path}`),
-    toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes, intl),
-    codeCss: body.codeCss,
-    math: body.math,
-    frameOrigins: body.frameOrigins,
-    noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,
-  });
+  return page(c, await once(() => renderArticle(located)));
+
+  /** The page's HTML: its document rendered in the site's layout. */
+  async function renderArticle(located: LocatedPage): Promise<RenderedPage> {
+    // Swagger blocks naming a stored OpenAPI spec, or a spec file of the space, render from it (shared/content/openapi-specs.ts).
+    const document = await withOpenAPISpecs(evaluated(), specs, manifest.files);
+    const body = await renderDocument(document, {
+      manifest, current: located, intl, pageHref: (path) => `${space.basePath}/${path}`, fileHref: (file) => fileHref(space, file), integrationBlocks, visitor,
+    });
+    const { page: current } = located;
+    const markdownHref = `${space.basePath}/${located.path}.md`;
+    const pdfHref = `${space.basePath}/${located.path}.pdf`;
+    const main = [
+      ...breadcrumbs(located, space, intl, { withSpace: site.spaces.length > 1 }),
+      h('article', contentLanguage(space.space.language, intl.lang), [
+        h('h1', pageLabel(current)),
+        ...(current.description && current.layout?.description !== false ? [h('p.description', current.description)] : []),
+        ...body.nodes,
+      ]),
+      ...pageMeta({ customization, intl, space, located, markdownHref, pdfHref }),
+      ...(customization.pagination.enabled && current.layout?.pagination !== false ? pagination(pages, located, space.basePath, intl) : []),
+    ];
+    return renderPage(current.title, main, {
+      currentPath: located.path,
+      description: current.description,
+      markdownHref,
+      canonicalUrl: absolute(`${space.basePath}/${located.path}`),
+      toc: current.layout?.outline === false ? [] : tableOfContents(body.nodes, intl),
+      codeCss: body.codeCss,
+      math: body.math,
+      frameOrigins: body.frameOrigins,
+      noindex: siteNoindex || current.noIndex === true || current.noRobotsIndex === true,
+    });
+  }
 }
 
 app.notFound((c) => notFound(c));

@@ -5,7 +5,7 @@ import { loadSiteIn } from '../../shared/presenters/read/site-tree.ts';
 import { type SiteTree } from '../../shared/commands/sites/tree.ts';
 import { retryOnConflict } from '../../shared/commands/retry.ts';
 import { SITE_SCOPE, siteCustomizationEntity } from '../../shared/db/entities/site-customization.ts';
-import { loadCustomizations, patchOverrides, presentCustomization } from '../../shared/reader/customization.ts';
+import { loadCustomizations, patchOverrides, presentCustomization, treeCustomization } from '../../shared/reader/customization.ts';
 import * as op from './operations.ts';
 import { run } from '../../shared/db/writes.ts';
 
@@ -25,7 +25,7 @@ export const customizationRoutes = operationRoutes();
 route(customizationRoutes, op.getSiteCustomizationById, async (c) => {
   const { organizationId, siteId } = c.req.valid('param');
   const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
-  return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId)));
+  return c.json(treeCustomization(tree));
 });
 
 route(customizationRoutes, op.updateSiteCustomizationById, async (c) => {
@@ -40,7 +40,7 @@ route(customizationRoutes, op.getSiteSpaceCustomizationById, async (c) => {
   const { organizationId, siteId, siteSpaceId } = c.req.valid('param');
   const { tree } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
   siteSpaceIn(tree, siteSpaceId);
-  return c.json(presentCustomization(tree.site.title, await loadCustomizations(siteId), siteSpaceId));
+  return c.json(treeCustomization(tree, siteSpaceId));
 });
 
 route(customizationRoutes, op.overrideSiteSpaceCustomizationById, async (c) => {

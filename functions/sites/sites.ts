@@ -17,7 +17,7 @@ import { positionAtEnd, sectionsInOrder, siteSpacesIn, slugify, uniquePath, type
 import { Rejection } from '../../shared/commands/retry.ts';
 import { checkAdaptiveSchema, templateConditions } from '../../shared/commands/sites/adaptive.ts';
 import { presentPublishedSite, presentSite } from '../../shared/presenters/site.ts';
-import { loadCustomizations, presentCustomization } from '../../shared/reader/customization.ts';
+import { treeCustomization } from '../../shared/reader/customization.ts';
 import { presentList } from '../../shared/presenters/list.ts';
 import { apiLocation } from '../../shared/presenters/urls.ts';
 import { structureContext } from './context.ts';
@@ -70,7 +70,7 @@ route(sitesRoutes, op.createSite, async (c) => {
     createdAt: now,
     updatedAt: now,
   };
-  const tree: SiteTree = { site, siteSpaces: [], sections: [], groups: [], shareLinks: [] };
+  const tree: SiteTree = { site, siteSpaces: [], sections: [], groups: [], shareLinks: [], customizations: [] };
   for (const space of spaces) tree.siteSpaces.push(newSiteSpace(tree, space, undefined, now));
   normalizeTree(tree);
   await transact([
@@ -159,8 +159,8 @@ route(sitesRoutes, op.getPublishedContentSite, async (c) => {
   const { organizationId, siteId } = c.req.valid('param');
   const { shareKey } = c.req.valid('query');
   const { tree, org, role } = await loadSiteIn(c.var.scope, organizationId, siteId, 'read');
-  const [ctx, stored, scripts] = await Promise.all([structureContext(c, org, tree, shareKey), loadCustomizations(siteId), siteScripts(tree.site)]);
-  return c.json(presentPublishedSite(ctx, role, (siteSpaceId) => presentCustomization(tree.site.title, stored, siteSpaceId),
+  const [ctx, scripts] = await Promise.all([structureContext(c, org, tree, shareKey), siteScripts(tree.site)]);
+  return c.json(presentPublishedSite(ctx, role, (siteSpaceId) => treeCustomization(tree, siteSpaceId),
     scripts.map((s) => ({ script: s.url, ...(s.contentSecurityPolicy ? { contentSecurityPolicy: s.contentSecurityPolicy } : {}), cookies: s.cookies }))));
 });
 

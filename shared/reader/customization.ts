@@ -19,13 +19,22 @@ export interface StoredCustomizations {
   siteSpaces: Map<string, SiteCustomizationItem>;
 }
 
-/** One query: every customization record of the site's partition. */
-export async function loadCustomizations(siteId: string): Promise<StoredCustomizations> {
-  const items = await siteCustomizationEntity.query.inSite({ siteId }).all();
+/** A site's customization records as the site's and each site space's settings. */
+export function storedCustomizations(items: readonly SiteCustomizationItem[]): StoredCustomizations {
   return {
     site: items.find((i) => i.scope === SITE_SCOPE),
     siteSpaces: new Map(items.filter((i) => i.scope !== SITE_SCOPE).map((i) => [i.scope, i])),
   };
+}
+
+/** One query: every customization record of the site's partition (after a write; a loaded SiteTree already holds them). */
+export async function loadCustomizations(siteId: string): Promise<StoredCustomizations> {
+  return storedCustomizations(await siteCustomizationEntity.query.inSite({ siteId }).all());
+}
+
+/** The customization of a loaded site (its partition's Query read the records), for the site or one site space. */
+export function treeCustomization(tree: SiteTree, siteSpaceId?: string): PresentedCustomization {
+  return presentCustomization(tree.site.title, storedCustomizations(tree.customizations), siteSpaceId);
 }
 
 /** Values replaced whole, never merged: their variants do not mix (an icon and an emoji; two fonts' faces). */
@@ -72,6 +81,6 @@ export function presentCustomization(siteTitle: string, stored: StoredCustomizat
 }
 
 /** The customization the reader applies to a site space's pages. */
-export async function readerCustomization(tree: SiteTree, siteSpaceId: string): Promise<PresentedCustomization> {
-  return presentCustomization(tree.site.title, await loadCustomizations(tree.site.id), siteSpaceId);
+export function readerCustomization(tree: SiteTree, siteSpaceId: string): PresentedCustomization {
+  return treeCustomization(tree, siteSpaceId);
 }

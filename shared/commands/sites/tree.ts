@@ -1,6 +1,7 @@
 import { generateKeyBetween } from 'fractional-indexing';
 import { type SiteItem, type SiteSectionGroupItem, type SiteSectionItem, type SiteSpaceItem } from '../../db/entities/site.ts';
 import type { ShareLinkItem } from '../../db/entities/share-link.ts';
+import type { SiteCustomizationItem } from '../../db/entities/site-customization.ts';
 import type { Role } from '../../http/schemas.ts';
 import type { SpaceItem } from '../../db/entities/space.ts';
 import { isExpired } from '../../policies/access.ts';
@@ -12,6 +13,8 @@ export interface SiteTree {
   sections: SiteSectionItem[];
   groups: SiteSectionGroupItem[];
   shareLinks: ShareLinkItem[];
+  /** The site's and its site spaces' customization records: same partition, same Query (shared/reader/customization.ts). */
+  customizations: SiteCustomizationItem[];
 }
 
 /**

@@ -30,6 +30,7 @@ export async function loadSiteTree(siteId: string): Promise<SiteTree | undefined
     sections: contents.sections.sort(byPosition),
     groups: contents.groups.sort(byPosition),
     shareLinks: contents.shareLinks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0)),
+    customizations: contents.customizations,
   };
 }
 
