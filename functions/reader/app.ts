@@ -14,8 +14,9 @@ import { message, messageParts, readerIntl, type ReaderIntl } from '../../shared
 import { breadcrumbs, pageLabel, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
 import { renderedOnce } from './rendered-pages.ts';
+import { prefetchPublishedTree, publishedTreeOf } from './site-prefetch.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
-import { loadPublishedTree, readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
+import { readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess, credentialFreeLocation } from './access.ts';
 import { visitorContext } from '../../shared/reader/conditions.ts';
 import { shownCustomization } from '../../shared/reader/adaptive.ts';
@@ -100,7 +101,7 @@ function contentHeaders(c: Context, site: ReaderSite, access: { shared: boolean;
 const text = (c: Context, body: string, type: string) => c.body(body, 200, { 'Content-Type': `${type}; charset=utf-8` });
 
 // Per client address, before anything is read: share-key and visitor-token guesses included.
-app.use('*', readerRateLimit);
+app.use('*', readerRateLimit(prefetchPublishedTree));
 mountVisitorKey(app);
 mountPublicOpenAPISpecs(app, notFound);
 
@@ -162,7 +163,7 @@ function mayBeHtmlPage(segments: string[]): boolean {
 async function read(c: Context) {
   const siteId = c.req.param('siteId')!;
   if (!v.is(siteIdSchema, siteId)) return notFound(c);
-  const tree = await loadPublishedTree(siteId);
+  const tree = await publishedTreeOf(c, siteId);
   if (!tree) return notFound(c);
   const base = `/s/${siteId}`;
   const rest = c.req.path.slice(base.length).replace(/^\/+|\/+$/g, '');

@@ -111,11 +111,16 @@ export async function countFailedAuthentication(c: Context<AppEnv>): Promise<voi
 
 /**
  * Requests without a bearer token, per client address (READER_RATE_LIMIT_PER_MINUTE, a
- * counter per scope); the 429 is answered here, before anything is read.
+ * counter per scope); the 429 is answered here, before anything is rendered. `alongside`
+ * starts a read the request will need while the counter is written (its failure is the
+ * handler's to meet, when it awaits the same read).
  */
-function addressRateLimit(scope: RateLimitScope, what: string, within?: (c: Context) => string) {
+function addressRateLimit(scope: RateLimitScope, what: string, { within, alongside }: { within?: (c: Context) => string; alongside?: (c: Context) => Promise<unknown> | undefined } = {}) {
   return createMiddleware(async (c, next) => {
-    const state = await count(scope, within ? `${clientAddress(c)}#${within(c)}` : clientAddress(c), config.readerRateLimitPerMinute);
+    const [state] = await Promise.all([
+      count(scope, within ? `${clientAddress(c)}#${within(c)}` : clientAddress(c), config.readerRateLimitPerMinute),
+      alongside?.(c)?.catch(() => undefined),
+    ]);
     const headers = rateLimitHeaders(state);
     if (state.limited) {
       return c.json(errorBody(429, tooManyRequests(state, what).message), 429, { ...headers, 'Cache-Control': 'no-store' });
@@ -125,15 +130,16 @@ function addressRateLimit(scope: RateLimitScope, what: string, within?: (c: Cont
   });
 }
 
-/** Published sites: share-key and visitor-token guesses included. */
-export const readerRateLimit = addressRateLimit('reader', 'reading published sites from one address');
+/** Published sites: share-key and visitor-token guesses included; `alongside` as addressRateLimit's. */
+export const readerRateLimit = (alongside?: (c: Context) => Promise<unknown> | undefined) =>
+  addressRateLimit('reader', 'reading published sites from one address', { alongside });
 
 /**
  * Integrations' public endpoints: every request starts a workerd process that runs the script,
  * so they are counted per address and integration (a busy sender of webhooks to one
  * integration does not use up another's).
  */
-export const integrationEndpointRateLimit = addressRateLimit('integration', 'calling an integration\'s public endpoint from one address', (c) => c.req.param('integrationName') ?? '');
+export const integrationEndpointRateLimit = addressRateLimit('integration', 'calling an integration\'s public endpoint from one address', { within: (c) => c.req.param('integrationName') ?? '' });
 
 /** SAML service provider endpoints: every posted response costs a signature check. */
 export const samlRateLimit = addressRateLimit('sso', 'signing in with SAML from one address');
