@@ -3,6 +3,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { s3 } from '../aws/clients.ts';
 import { config } from '../config.ts';
+import { logger } from '../observability/logger.ts';
 
 /** Where answers too large for Lambda wait to be fetched: the bucket expires them after a day (infra/constructs/storage.ts). */
 export const ANSWERS_PREFIX = 'answers/';
@@ -59,7 +60,10 @@ export function storingOversizedAnswers<E, C>(
     const result = await handler(event, context);
     // A UTF-8 character is at most 3 bytes, and escaping at most doubles: a short body needs no count.
     if (result.statusCode < 200 || result.statusCode > 299 || result.body.length * 6 + 64 * 1024 < limitBytes) return result;
-    if (resultBytes(result) <= limitBytes) return result;
+    const bytes = resultBytes(result);
+    if (bytes <= limitBytes) return result;
+    // Operators see which answers outgrow Lambda (each costs a PUT and a second request of the client).
+    logger.warn('answer stored: larger than a Lambda answer', { bytes, limitBytes, path: (event as { rawPath?: string }).rawPath });
     return storeAnswer(result);
   };
 }
