@@ -42,11 +42,15 @@ const TABLES_MARKDOWN = `# Tables
 | retention | How long the widget keeps old backups before deleting them for good | When disks fill up faster than expected on busy servers | Counted in days from the backup's creation, not from its last use |
 | concurrency | How many uploads the widget runs at the same time | When the network is fast but each single upload is slow | Higher values use more memory on the uploading machine |
 
-A narrow one:
+A narrow one, and another right after it:
 
 | Key | Value |
 | --- | --- |
 | port | 8080 |
+
+| Flag | Default |
+| --- | --- |
+| verbose | off |
 `;
 
 /** Enough pages that the last ones sit far below the first screen of the page tree. */
@@ -238,5 +242,18 @@ describe.skipIf(!HAS_CHROMIUM)('reader layout in Chromium', () => {
     await expect.poll(() => wordy.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
     expect(await phone.evaluate(() => scrollX)).toBe(0);
     for (const page of [desktop, phone]) await page.context().close();
+  });
+
+  it('two tables in a row stand apart as other blocks do, on a laptop and a phone', async () => {
+    for (const [name, options] of [['laptop', DESKTOP], ['phone', PHONE]] as const) {
+      const page = await open('/tables', options);
+      const gap = await page.evaluate(() => {
+        const [, narrow, next] = Array.from(document.querySelectorAll<HTMLElement>('main div.table'));
+        return next!.getBoundingClientRect().top - narrow!.getBoundingClientRect().bottom;
+      });
+      // 1rem, as between a code block or a hint and what follows it (they touched: 0 px).
+      expect(gap, name).toBeGreaterThanOrEqual(16);
+      await page.context().close();
+    }
   });
 });

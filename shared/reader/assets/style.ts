@@ -106,7 +106,7 @@ a.button{display:inline-block;margin:.15rem 0;padding:.4rem .9rem;border:1px sol
 .integration-block span.button{display:inline-block;margin:.15rem 0;padding:.4rem .9rem;border:1px solid var(--border);border-radius:var(--radius);color:var(--muted)}
 .contentkit-webframe iframe{border:0;width:100%;display:block}
 .embed-host{font-weight:600}.embed-url{color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
-.table{overflow-x:auto}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle);text-align:left}
+.table{overflow-x:auto;margin:1rem 0}table{border-collapse:collapse}th,td{border:1px solid var(--border);padding:.35rem .7rem}th{background:var(--subtle);text-align:left}
 @media (max-width:40rem){.table>table{width:max-content}.table :is(th,td){max-width:16rem}}
 .align-left{text-align:left}.align-right{text-align:right}.align-center{text-align:center}
 .page-meta{display:flex;flex-wrap:wrap;gap:1rem;margin-top:2.5rem;font-size:.85rem;color:var(--muted)}.page-meta a{color:var(--muted)}
