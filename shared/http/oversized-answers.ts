@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { s3 } from '../aws/clients.ts';
-import { config } from '../config.ts';
+import type { StoredAnswer } from './answer-store.ts';
 import { logger } from '../observability/logger.ts';
 
 /** Where answers too large for Lambda wait to be fetched: the bucket expires them after a day (infra/constructs/storage.ts). */
@@ -71,18 +68,17 @@ export function storingOversizedAnswers<E, C>(
 async function storeAnswer(result: GatewayResult): Promise<GatewayResult> {
   const headers = new Map(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
   for (const [k, v] of Object.entries(result.multiValueHeaders ?? {})) headers.set(k.toLowerCase(), v.join(', '));
-  const key = `${ANSWERS_PREFIX}${new Date().toISOString().slice(0, 10)}/${randomUUID()}`;
-  await s3().send(new PutObjectCommand({
-    Bucket: config.bucketName,
-    Key: key,
-    Body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8'),
-    ContentType: headers.get('content-type') ?? 'application/octet-stream',
-    ContentEncoding: headers.get('content-encoding'),
-    ContentDisposition: headers.get('content-disposition'),
-    ContentLanguage: headers.get('content-language'),
-    CacheControl: 'no-store',
-  }));
-  const location = await getSignedUrl(s3(), new GetObjectCommand({ Bucket: config.bucketName, Key: key }), { expiresIn: STORED_ANSWER_URL_SECONDS });
+  const answer: StoredAnswer = {
+    key: `${ANSWERS_PREFIX}${new Date().toISOString().slice(0, 10)}/${randomUUID()}`,
+    body: result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8'),
+    contentType: headers.get('content-type') ?? 'application/octet-stream',
+    contentEncoding: headers.get('content-encoding'),
+    contentDisposition: headers.get('content-disposition'),
+    contentLanguage: headers.get('content-language'),
+  };
+  // Loaded on the first answer that needs it: functions that never touch the bucket otherwise
+  // (members, teams, collections) need not evaluate the S3 client at every cold start.
+  const location = await (await import('./answer-store.ts')).storeAnswerObject(answer, STORED_ANSWER_URL_SECONDS);
   const kept = Object.fromEntries([...headers].filter(([name]) => !BODY_HEADERS.has(name)));
   return {
     statusCode: 303,
