@@ -15,7 +15,7 @@ beforeEach(() => {
   advanceClock((60 - (now % 60) + 1) * 1000);
 });
 
-describe('token request counter written in steps (shared/http/token-request-counter.ts)', () => {
+describe('token request counter written in steps (shared/http/stepped-request-counter.ts)', () => {
   it('answers exact remaining counts from memory and writes what it counted at least every second', async () => {
     const before = process.env.RATE_LIMIT_PER_MINUTE;
     process.env.RATE_LIMIT_PER_MINUTE = '1000'; // a write every 50 requests, or every second

@@ -157,6 +157,25 @@ describe('reader (READER_RATE_LIMIT_PER_MINUTE per address)', () => {
     expect(refused.body.error).toMatchObject({ code: 429, message: expect.stringMatching(/^Too many requests: reading published sites from one address is limited to 3 requests per minute/) });
     expect((await from(randomLoopback(), api.url, 'GET', '/s/site_nothere/page')).status).toBe(404);
   });
+
+  it('writes an address\'s count in steps (shared/http/stepped-request-counter.ts): a page load\'s requests write once, the answers stay exact, the shared count catches up within a second', async () => {
+    process.env.READER_RATE_LIMIT_PER_MINUTE = '1000'; // a write every 50 requests, or every second
+    const reader = randomLoopback();
+    const key = rateLimitCounterEntity.key({ scope: 'reader', subject: reader, windowStart: windowEnd - 60 });
+    // A page and its files at once, as a browser asks for them.
+    const burst = await Promise.all(Array.from({ length: 10 }, () => from(reader, api.url, 'GET', '/s/site_nothere/page')));
+    expect(burst.map((r) => r.status)).toEqual(Array(10).fill(404));
+    expect(burst.map((r) => Number(r.headers['x-ratelimit-remaining'])).sort((x, y) => y - x)).toEqual(Array.from({ length: 10 }, (_, i) => 999 - i));
+    // Fewer writes than requests: the shared count lags behind (one write per request would make it 10).
+    const lagging = Number((await getRecord(key, true))?.count);
+    expect(lagging).toBeGreaterThanOrEqual(1);
+    expect(lagging).toBeLessThan(10);
+    // A second later the next request writes everything counted so far.
+    advanceClock(1500);
+    const next = await from(reader, api.url, 'GET', '/s/site_nothere/page');
+    expect(next.headers['x-ratelimit-remaining']).toBe('989');
+    expect(await getRecord(key, true)).toMatchObject({ count: 11 });
+  });
 });
 
 describe('SAML service provider endpoints (per address)', () => {

@@ -13,7 +13,7 @@ import type { AppEnv } from './env.ts';
 import {
   countFailedAuthentication, enforceTokenLimit, failedAuthenticationCounterKey, refuseBlockedAddress,
 } from './rate-limit.ts';
-import { countTokenRequest } from './token-request-counter.ts';
+import { countTokenRequest } from './stepped-request-counter.ts';
 
 /**
  * Authenticate: `Authorization: Bearer <token>` must name a known, unrevoked token.

@@ -10,18 +10,21 @@ import { clientAddress } from './rate-limit-client-address.ts';
 import type { AppEnv } from './env.ts';
 import { setAnswerHeader } from './answer-headers.ts';
 import { forgetRecords } from './auth-cache.ts';
+import { countInSteps } from './stepped-request-counter.ts';
 
 /**
  * Rate limits that hold across Lambda instances: a DynamoDB counter per subject and fixed
  * one-minute window (shared/db/entities/rate-limit.ts), counted with an atomic ADD.
  * - a valid token: `RATE_LIMIT_PER_MINUTE` (600) per token, counted while the
  *   authentication batch reads, so it adds no round trip, and written in steps
- *   (token-request-counter.ts);
+ *   (stepped-request-counter.ts);
  * - API requests without a valid token (missing, unknown, revoked: token guessing):
  *   `READER_RATE_LIMIT_PER_MINUTE` (300) per client address; once over, every bearer
  *   request from the address gets 429 until the window ends, a right guess included;
- * - reader requests (published sites, share-key and visitor-token guesses): the same
- *   per-address limit, counted separately.
+ * - reader requests (published sites, share-key and visitor-token guesses), SAML
+ *   endpoints and integrations' public endpoints: the same per-address limit, counted
+ *   separately and written in steps too (a page load, the page and its images, writes once);
+ *   requests without a valid token stay counted exactly, one write each.
  * Over the limit: 429 with Retry-After. Every answer carries X-RateLimit-Limit,
  * X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds of the window's end).
  */
@@ -74,7 +77,7 @@ export const rateLimitHeadersMiddleware = createMiddleware<AppEnv>(async (c, nex
   if (state) for (const [name, value] of Object.entries(rateLimitHeaders(state))) setAnswerHeader(c, name, value);
 });
 
-// A request is counted against its token by token-request-counter.ts (written in steps).
+// A request is counted against its token by stepped-request-counter.ts (written in steps).
 
 /** After authentication succeeded: 429 when the token is over its limit. */
 export function enforceTokenLimit(c: Context<AppEnv>, state: RateLimitState): void {
@@ -117,8 +120,9 @@ export async function countFailedAuthentication(c: Context<AppEnv>): Promise<voi
  */
 function addressRateLimit(scope: RateLimitScope, what: string, { within, alongside }: { within?: (c: Context) => string; alongside?: (c: Context) => Promise<unknown> | undefined } = {}) {
   return createMiddleware(async (c, next) => {
+    const subject = within ? `${clientAddress(c)}#${within(c)}` : clientAddress(c);
     const [state] = await Promise.all([
-      count(scope, within ? `${clientAddress(c)}#${within(c)}` : clientAddress(c), config.readerRateLimitPerMinute),
+      countInSteps(scope, subject, config.readerRateLimitPerMinute, { beside: alongside !== undefined }),
       alongside?.(c)?.catch(() => undefined),
     ]);
     const headers = rateLimitHeaders(state);

@@ -1,22 +1,24 @@
 import { config } from '../config.ts';
 import { nowEpochSeconds, nowMs } from '../clock.ts';
-import { countRequest } from '../db/entities/rate-limit.ts';
+import { countRequest, type RateLimitScope } from '../db/entities/rate-limit.ts';
 import { untraced } from '../db/trace.ts';
 import { RATE_LIMIT_WINDOW_SECONDS, type RateLimitState } from './rate-limit.ts';
 
 /**
- * The per-token request counter of RATE_LIMIT_PER_MINUTE, written in steps instead of once
- * per request (issue 17: that UpdateItem was half the storage work of a cached GET).
+ * Per-subject request counters (a token's RATE_LIMIT_PER_MINUTE, a client address's
+ * READER_RATE_LIMIT_PER_MINUTE on published sites) written in steps instead of once per
+ * request (issue 17: the token's UpdateItem was half the storage work of a cached GET; a page
+ * load of a published site, the page and its images, wrote once per file).
  * An instance adds what it counted to the shared counter (one atomic ADD) when it has counted
  * `step` requests since its last write, or FLUSH_MS after it, whichever comes first; in
  * between it answers from the last shared count plus its own. `step` is a twentieth of the
  * limit (at least 1): with the default 600, a write every 30 requests of a token or every
- * second; with a limit under 40 every request writes, exactly as before. A token spread over
+ * second; with a limit under 40 every request writes, exactly as before. A subject spread over
  * several instances can so go over its limit by less than `step` requests per instance.
  */
 const FLUSH_MS = 1000;
-/** Tokens tracked at once per instance (least recently counted first out). */
-const MAX_TOKENS = 10_000;
+/** Subjects tracked at once per instance (least recently counted first out). */
+const MAX_SUBJECTS = 10_000;
 
 interface TokenWindow {
   windowStart: number;
@@ -31,16 +33,25 @@ interface TokenWindow {
 const windows = new Map<string, TokenWindow>();
 
 /** Counts one request of a token; started beside the authentication read, untraced (see trace.ts). */
-export async function countTokenRequest(tokenHash: string): Promise<RateLimitState> {
-  const limit = config.rateLimitPerMinute;
+export function countTokenRequest(tokenHash: string): Promise<RateLimitState> {
+  return countInSteps('token', tokenHash, config.rateLimitPerMinute, { beside: true });
+}
+
+/**
+ * Counts one request of `subject` in `scope` against `limit`. `beside`: the request waits on
+ * another storage call started at the same time, so the write is left out of its round
+ * trips (untraced, see trace.ts).
+ */
+export async function countInSteps(scope: RateLimitScope, subject: string, limit: number, { beside = false } = {}): Promise<RateLimitState> {
   const now = nowEpochSeconds();
   const windowStart = now - (now % RATE_LIMIT_WINDOW_SECONDS);
   const reset = windowStart + RATE_LIMIT_WINDOW_SECONDS;
-  let w = windows.get(tokenHash);
+  const key = `${scope}#${subject}`;
+  let w = windows.get(key);
   if (!w || w.windowStart !== windowStart) w = { windowStart, shared: 0, pending: 0, inFlight: 0, writtenAtMs: 0 };
-  windows.delete(tokenHash);
-  windows.set(tokenHash, w);
-  if (windows.size > MAX_TOKENS) windows.delete(windows.keys().next().value!);
+  windows.delete(key);
+  windows.set(key, w);
+  if (windows.size > MAX_SUBJECTS) windows.delete(windows.keys().next().value!);
   w.pending++;
   const step = Math.max(1, Math.floor(limit / 20));
   let used: number;
@@ -50,7 +61,8 @@ export async function countTokenRequest(tokenHash: string): Promise<RateLimitSta
     w.inFlight += by;
     w.writtenAtMs = nowMs();
     try {
-      used = await untraced(() => countRequest({ scope: 'token', subject: tokenHash, windowStart, expiresAt: reset, by }));
+      const write = () => countRequest({ scope, subject, windowStart, expiresAt: reset, by });
+      used = await (beside ? untraced(write) : write());
     } finally {
       w.inFlight -= by;
     }
