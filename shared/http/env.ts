@@ -1,6 +1,6 @@
 import type { RecordLoader } from './loader.ts';
 import type { UserItem } from '../db/entities/user.ts';
-import type { RateLimitState } from './rate-limit.ts';
+import type { RateLimitState } from './rate-limit-window.ts';
 import type { Operation } from './declare.ts';
 import type { RequestScope } from './scope.ts';
 

@@ -10,6 +10,7 @@ import { clientAddress } from './rate-limit-client-address.ts';
 import type { AppEnv } from './env.ts';
 import { setAnswerHeader } from './answer-headers.ts';
 import { forgetRecords } from './auth-cache.ts';
+import { currentWindow, stateOf, type RateLimitState } from './rate-limit-window.ts';
 import { countInSteps } from './stepped-request-counter.ts';
 
 /**
@@ -28,25 +29,6 @@ import { countInSteps } from './stepped-request-counter.ts';
  * Over the limit: 429 with Retry-After. Every answer carries X-RateLimit-Limit,
  * X-RateLimit-Remaining and X-RateLimit-Reset (epoch seconds of the window's end).
  */
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
-
-export interface RateLimitState {
-  limit: number;
-  remaining: number;
-  /** Epoch seconds at which the window ends and the count starts again. */
-  reset: number;
-  limited: boolean;
-}
-
-function currentWindow(): { start: number; reset: number } {
-  const now = nowEpochSeconds();
-  const start = now - (now % RATE_LIMIT_WINDOW_SECONDS);
-  return { start, reset: start + RATE_LIMIT_WINDOW_SECONDS };
-}
-
-function stateOf(limit: number, used: number, reset: number, limited: boolean): RateLimitState {
-  return { limit, remaining: Math.max(0, limit - used), reset, limited };
-}
 
 /** Counts one request of `subject` and says whether it is over `limit`. */
 async function count(scope: RateLimitScope, subject: string, limit: number): Promise<RateLimitState> {

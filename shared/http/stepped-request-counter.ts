@@ -1,8 +1,8 @@
 import { config } from '../config.ts';
-import { nowEpochSeconds, nowMs } from '../clock.ts';
+import { nowMs } from '../clock.ts';
 import { countRequest, type RateLimitScope } from '../db/entities/rate-limit.ts';
 import { untraced } from '../db/trace.ts';
-import { RATE_LIMIT_WINDOW_SECONDS, type RateLimitState } from './rate-limit.ts';
+import { currentWindow, stateOf, type RateLimitState } from './rate-limit-window.ts';
 
 /**
  * Per-subject request counters (a token's RATE_LIMIT_PER_MINUTE, a client address's
@@ -20,7 +20,7 @@ const FLUSH_MS = 1000;
 /** Subjects tracked at once per instance (least recently counted first out). */
 const MAX_SUBJECTS = 10_000;
 
-interface TokenWindow {
+interface SubjectWindow {
   windowStart: number;
   /** The shared count as the last write of this instance returned it. */
   shared: number;
@@ -30,7 +30,7 @@ interface TokenWindow {
   inFlight: number;
   writtenAtMs: number;
 }
-const windows = new Map<string, TokenWindow>();
+const windows = new Map<string, SubjectWindow>();
 
 /** Counts one request of a token; started beside the authentication read, untraced (see trace.ts). */
 export function countTokenRequest(tokenHash: string): Promise<RateLimitState> {
@@ -43,9 +43,7 @@ export function countTokenRequest(tokenHash: string): Promise<RateLimitState> {
  * trips (untraced, see trace.ts).
  */
 export async function countInSteps(scope: RateLimitScope, subject: string, limit: number, { beside = false } = {}): Promise<RateLimitState> {
-  const now = nowEpochSeconds();
-  const windowStart = now - (now % RATE_LIMIT_WINDOW_SECONDS);
-  const reset = windowStart + RATE_LIMIT_WINDOW_SECONDS;
+  const { start: windowStart, reset } = currentWindow();
   const key = `${scope}#${subject}`;
   let w = windows.get(key);
   if (!w || w.windowStart !== windowStart) w = { windowStart, shared: 0, pending: 0, inFlight: 0, writtenAtMs: 0 };
@@ -70,5 +68,5 @@ export async function countInSteps(scope: RateLimitScope, subject: string, limit
   } else {
     used = w.shared + w.inFlight + w.pending;
   }
-  return { limit, remaining: Math.max(0, limit - used), reset, limited: used > limit };
+  return stateOf(limit, used, reset, used > limit);
 }
