@@ -9,7 +9,7 @@ import { h } from 'hastscript';
 import type { ElementContent } from 'hast';
 import { renderDocument } from '../../shared/reader/document.ts';
 import { ASSET_CACHE, faviconSvg, findAsset } from '../../shared/reader/assets.ts';
-import { readerCustomization, treeCustomization } from '../../shared/reader/customization.ts';
+import { treeCustomization } from '../../shared/reader/customization.ts';
 import { message, messageParts, readerIntl, type ReaderIntl } from '../../shared/reader/messages.ts';
 import { breadcrumbs, pageLabel, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
@@ -23,7 +23,7 @@ import { shownCustomization } from '../../shared/reader/adaptive.ts';
 import { absolute, exportedDocument, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
-import { openAPIExportBlocks } from '../../shared/reader/openapi-export.ts';
+import { exportedOpenAPIBlocks } from '../../shared/reader/openapi-export.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
 import { siteScripts } from '../../shared/reader/site-scripts.ts';
@@ -154,10 +154,20 @@ async function resolvePage(site: ReaderSite, segments: string[]) {
   return findPageByPath((await spaceContent(plain.space.space)).manifest, plain.pagePath) ? plain : named;
 }
 
+/** `llms.txt`, `llms-full.txt` or `sitemap.xml` when the path is one of the site's own files. */
+function siteFileOf(segments: string[]): string | undefined {
+  return segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml'].includes(segments[0]!) ? segments[0] : undefined;
+}
+
+/** `md` or `pdf` for `<page path>.md` and `<page path>.pdf`: the page in that format. */
+function pageFormatOf(segments: string[]): string | undefined {
+  const last = segments.at(-1);
+  return last === undefined ? undefined : /^.+\.(md|pdf)$/.exec(last)?.[1];
+}
+
 /** Whether a reader path can be an HTML page (not a site file, a page's `.md`/`.pdf`, a space file or the search JSON). */
 function mayBeHtmlPage(segments: string[]): boolean {
-  if (segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml', 'robots.txt'].includes(segments[0]!)) return false;
-  return !/\.(md|pdf)$/.test(segments.at(-1) ?? '') && !segments.some((s) => s === '~files' || s === '~search');
+  return !siteFileOf(segments) && !pageFormatOf(segments) && !segments.some((s) => s === '~files' || s === '~search');
 }
 
 async function read(c: Context) {
@@ -207,8 +217,8 @@ async function read(c: Context) {
   const visitor = visitorContext(access.claims);
   const claimsKey = JSON.stringify(access.claims);
 
-  if (segments.length === 1 && ['llms.txt', 'llms-full.txt', 'sitemap.xml'].includes(segments[0]!)) {
-    const name = segments[0]!;
+  const name = siteFileOf(segments);
+  if (name) {
     if (name === 'llms-full.txt') {
       // Its pages print their integration blocks' cached renders, which change within a
       // revision: the ETag is the text's own (built either way; a 304 still saves the transfer).
@@ -223,9 +233,8 @@ async function read(c: Context) {
   }
 
   // `<page path>.md`: the page as markdown; `<page path>.pdf`: as PDF.
-  const last = segments.at(-1);
-  const format = last === undefined ? undefined : /^.+\.(md|pdf)$/.exec(last)?.[1];
-  if (format) segments[segments.length - 1] = last!.slice(0, -format.length - 1);
+  const format = pageFormatOf(segments);
+  if (format) segments[segments.length - 1] = segments.at(-1)!.slice(0, -format.length - 1);
   const asMarkdown = format === 'md';
   const asPdf = format === 'pdf';
   const resolved = await resolvePage(site, segments);
@@ -234,7 +243,7 @@ async function read(c: Context) {
   const content = await spaceContent(space.space);
   const { manifest } = content;
   const pages = readablePages(manifest);
-  const customization = shownCustomization(readerCustomization(tree, space.siteSpace.id), visitor);
+  const customization = shownCustomization(treeCustomization(tree, space.siteSpace.id), visitor);
   const intl = readerIntl(customization.internationalization?.locale);
   const resolveLink = linkResolver(manifest, space);
 
@@ -306,8 +315,7 @@ async function read(c: Context) {
   const evaluated = () => evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
     // OpenAPI blocks as a readable operation section (shared/reader/openapi-export.ts), from what the HTML page reads.
-    const names = new Map(manifest.files.map((f) => [f.id, f.name]));
-    const document = openAPIExportBlocks(await withOpenAPISpecs(evaluated(), specs, manifest.files), 'readable', { fileName: (id) => names.get(id), intl });
+    const document = await exportedOpenAPIBlocks(evaluated(), specs, manifest.files, 'readable', intl);
     const pdf = await pagePdf({ located, manifest, document, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }

@@ -9,8 +9,8 @@ import { unified } from 'unified';
 import { x } from 'xastscript';
 import { toXml } from 'xast-util-to-xml';
 import { exportableDocument } from '../../shared/reader/markdown-export.ts';
-import { openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
-import { openAPIExportBlocks } from '../../shared/reader/openapi-export.ts';
+import { openAPISpecsOf } from '../../shared/content/openapi-specs.ts';
+import { exportedOpenAPIBlocks } from '../../shared/reader/openapi-export.ts';
 import type { ReaderIntl } from '../../shared/reader/messages.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { withIntegrationText } from '../../shared/reader/integration-text.ts';
@@ -50,9 +50,7 @@ export async function markdownOf(located: LocatedPage, manifest: Manifest, space
   // Adaptive blocks resolved for the visitor: what the page hides is not printed (nor its condition).
   const shown = shownDocument(exported ?? (await exportedDocument(await loadPageDocument(located.page), manifest, space)).document, visitor);
   const evaluated = evaluateDocument(shown, { space: manifest.variables, page: located.page.variables ?? {} });
-  const withSpecs = await withOpenAPISpecs(evaluated, await openAPISpecsOf(evaluated, space.space.orgId), manifest.files, { fragments: true });
-  const names = new Map(manifest.files.map((f) => [f.id, f.name]));
-  const document = openAPIExportBlocks(withSpecs, 'markdown', { fileName: (id) => names.get(id), intl });
+  const document = await exportedOpenAPIBlocks(evaluated, await openAPISpecsOf(evaluated, space.space.orgId), manifest.files, 'markdown', intl);
   const pagePaths = new Map([...walkPages(manifest.pages)].map(({ page, path }) => [page.id, path]));
   return pageMarkdown(located.page, exportableDocument(document), manifest, {
     page: (id) => (pagePaths.has(id) ? absolute(`${space.basePath}/${pagePaths.get(id)}`) : undefined),

@@ -37,7 +37,7 @@ export interface GatewayResult {
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-disposition', 'content-language', 'etag', 'last-modified', 'cache-control', 'vary']);
 
 /** The result's size as Lambda counts it (its JSON), measured only when it could be near the limit. */
-export function resultBytes(result: GatewayResult): number {
+function resultBytes(result: GatewayResult): number {
   return Buffer.byteLength(JSON.stringify(result));
 }
 

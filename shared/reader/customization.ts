@@ -79,8 +79,3 @@ export function presentCustomization(siteTitle: string, stored: StoredCustomizat
   else delete out.updatedAt;
   return out;
 }
-
-/** The customization the reader applies to a site space's pages. */
-export function readerCustomization(tree: SiteTree, siteSpaceId: string): PresentedCustomization {
-  return treeCustomization(tree, siteSpaceId);
-}

@@ -5,7 +5,9 @@ import { unified } from 'unified';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import type { OperationView, SchemaView } from '../content/openapi-operation.ts';
 import type { SpecFileFailure } from '../content/openapi-files.ts';
-import type { StoredDocument } from '../content/types.ts';
+import type { ManifestFile, StoredDocument } from '../content/types.ts';
+import type { OpenAPISpecItem } from '../db/entities/openapi-spec.ts';
+import { withOpenAPISpecs } from '../content/openapi-specs.ts';
 import { ENGLISH, message, type ReaderIntl } from './messages.ts';
 
 /**
@@ -136,7 +138,7 @@ function asBlocks(children: RootContent[]): Node[] {
  * `document` with each OpenAPI block that has a view (or a failure) replaced by what
  * `mode` prints, then the blocks the page wrote inside it. Blocks without one stay as they are.
  */
-export function openAPIExportBlocks(document: StoredDocument, mode: Mode, options: { fileName: (id: string) => string | undefined; intl?: ReaderIntl }): StoredDocument {
+function openAPIExportBlocks(document: StoredDocument, mode: Mode, options: { fileName: (id: string) => string | undefined; intl?: ReaderIntl }): StoredDocument {
   const intl = options.intl ?? ENGLISH;
   const visit = (nodes: Node[]): Node[] => nodes.flatMap((node) => {
     if (node.object !== 'text' && node.type && BLOCKS.has(node.type)) {
@@ -149,4 +151,16 @@ export function openAPIExportBlocks(document: StoredDocument, mode: Mode, option
     return [out];
   });
   return { ...document, nodes: visit(document.nodes as Node[]) as StoredDocument['nodes'] };
+}
+
+/**
+ * A page's document with its OpenAPI blocks as an export prints them (`markdown`: the page's
+ * `.md` and llms-full.txt, with each block's spec fragment; `readable`: the PDFs): their views
+ * from the stored `specs` and the revision's spec `files` (shared/content/openapi-specs.ts),
+ * then openAPIExportBlocks. One sequence for the page's markdown, its PDF and the space's PDF.
+ */
+export async function exportedOpenAPIBlocks(document: StoredDocument, specs: OpenAPISpecItem[], files: ManifestFile[], mode: Mode, intl?: ReaderIntl): Promise<StoredDocument> {
+  const withSpecs = await withOpenAPISpecs(document, specs, files, { fragments: mode === 'markdown' });
+  const names = new Map(files.map((f) => [f.id, f.name]));
+  return openAPIExportBlocks(withSpecs, mode, { fileName: (id) => names.get(id), intl });
 }

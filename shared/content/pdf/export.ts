@@ -11,8 +11,8 @@ import { mapLimit } from '../../map-limit.ts';
 import { run } from '../../db/writes.ts';
 import { withIntegrationText } from '../../reader/integration-text.ts';
 import { inlineIncludes } from '../../reader/inline-includes.ts';
-import { openAPIExportBlocks } from '../../reader/openapi-export.ts';
-import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../openapi-specs.ts';
+import { exportedOpenAPIBlocks } from '../../reader/openapi-export.ts';
+import { openAPISpecsKey, openAPISpecsOf } from '../openapi-specs.ts';
 
 /** Bumped whenever the rendering changes, so PDFs cached by an older renderer are not served. */
 export const PDF_RENDERER_VERSION = 9;
@@ -66,7 +66,6 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
   }
 
   const located = selectPages(manifest, selection);
-  const fileNames = new Map(manifest.files.map((f) => [f.id, f.name]));
   const prepared = await mapLimit(located, LOAD_CONCURRENCY, async ({ page }) => {
     // Reusable contents where the page includes them, as the reader shows them.
     const stored = page.document ? await inlineIncludes(await getJsonBlob<StoredDocument>(page.document), manifest) : emptyDocument();
@@ -75,7 +74,7 @@ export async function revisionPdf(input: PdfExportInput): Promise<PdfExport> {
     // OpenAPI blocks as a readable operation section, from the organization's stored specs and the
     // revision's spec files (as the reader's page PDF); the specs' versions join the cache key.
     const specs = await openAPISpecsOf(evaluated, input.orgId);
-    const withSpecs = openAPIExportBlocks(await withOpenAPISpecs(evaluated, specs, manifest.files), 'readable', { fileName: (id) => fileNames.get(id) });
+    const withSpecs = await exportedOpenAPIBlocks(evaluated, specs, manifest.files, 'readable');
     return { document: withSpecs, key: [key, openAPISpecsKey(specs)].filter(Boolean).join('|') };
   });
   const keys = prepared.map((p) => p.key);
