@@ -7,7 +7,7 @@ import { policies } from '../../shared/policies/index.ts';
 import { nowIso } from '../../shared/clock.ts';
 import { transact } from '../../shared/db/writes.ts';
 import { TransactionConflict } from '../../shared/db/errors.ts';
-import { conflictPause } from '../../shared/commands/retry.ts';
+import { retryOnConflict } from '../../shared/commands/retry.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { applyChanges } from '../../shared/content/changes.ts';
 import { prepareRevision } from '../../shared/content/revisions.ts';
@@ -23,9 +23,6 @@ class Moved extends ApiError {
     super(409, 'The content was changed by another request at the same time; retry');
   }
 }
-
-/** As for change request edits (shared/content/edit-change-request.ts): a jittered pause before each retry. */
-const ATTEMPTS = 12;
 
 /**
  * POST /spaces/{spaceId}/content/template (applyTemplateToSpace): a built-in template
@@ -67,8 +64,8 @@ async function applyToChangeRequest(c: Context<AppEnv>, spaceId: string, changeR
 async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, template: ContentTemplate, refs: Record<string, TemplateContentRef>) {
   const userId = c.get('caller').userId;
   const spaceKey = spaceEntity.key({ spaceId });
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) await conflictPause(attempt - 1);
+  const moved = (error: unknown) => error instanceof Moved || error instanceof TransactionConflict;
+  await retryOnConflict(async () => {
     const content = await loadSpaceContent(c.var.scope, spaceId);
     const { space } = content;
     policies.space.authorize(content, 'edit', space);
@@ -78,13 +75,10 @@ async function applyToPrimaryContent(c: Context<AppEnv>, spaceId: string, templa
     const move = movePrimaryRevision({ spaceId, from: content.revision.id, to: next.revision.id, now, unlockedOnly: true });
     try {
       await transact([next.put, move], () => new Moved());
-      await emitOrganizationEvent(space.orgId, contentUpdated(spaceId, next.revision.id));
-      return;
-    } catch (error) {
-      if (!(error instanceof Moved || error instanceof TransactionConflict) || attempt >= ATTEMPTS - 1) throw error;
     } finally {
       // The space record changed (or must be read again): later reads must not see the old one.
       c.get('loader').forget(spaceKey);
     }
-  }
+    await emitOrganizationEvent(space.orgId, contentUpdated(spaceId, next.revision.id));
+  }, { retryable: moved });
 }

@@ -10,17 +10,46 @@ import { isStorageConflict } from '../db/errors.ts';
 export class Rejection extends ApiError {}
 
 /**
- * Runs read-then-write work again, from a fresh read, when a concurrent writer made its
- * conditions fail. Jittered exponential backoff; the last conflict is thrown as is.
+ * How long a writer keeps retrying after conflicts before the last one answers 409. A count
+ * of attempts was not enough: a dozen writers of one record (change requests merged while
+ * templates are applied) each lose to the others several times, and with a loaded machine
+ * eight attempts ran out before every writer had its turn. Ten seconds lets such a queue
+ * drain, well inside the API Lambda's 29 s.
  */
-export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, attempts = 8): Promise<T> {
+export const CONFLICT_RETRY_BUDGET_MS = 10_000;
+/** Attempts made whatever the clock says, so a slow first attempt is still retried. */
+const MIN_ATTEMPTS = 4;
+
+export interface RetryOptions {
+  /** Which errors mean "a concurrent writer got there first" (default: storage conflicts and 409s that are not Rejections). */
+  retryable?: (error: unknown) => boolean;
+  /** The clock and the pause, for tests. */
+  clock?: { now(): number; sleep(ms: number): Promise<void> };
+}
+
+const realClock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
+
+const concurrentWriter = (error: unknown) =>
+  isStorageConflict(error) || (error instanceof ApiError && error.status === 409 && !(error instanceof Rejection));
+
+/**
+ * Runs read-then-write work again, from a fresh read, when a concurrent writer made its
+ * conditions fail: after a jittered exponential pause, for up to CONFLICT_RETRY_BUDGET_MS
+ * (and at least MIN_ATTEMPTS attempts); then the last conflict is thrown as is. Every path
+ * that retries after a conflict goes through here, so the budget is one rule.
+ */
+export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const { retryable = concurrentWriter, clock = realClock } = options;
+  const started = clock.now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await work(attempt);
     } catch (error) {
-      const retryable = isStorageConflict(error) || (error instanceof ApiError && error.status === 409 && !(error instanceof Rejection));
-      if (!retryable || attempt + 1 >= attempts) throw error;
-      await conflictPause(attempt);
+      if (!retryable(error)) throw error;
+      const pause = conflictPauseMs(attempt);
+      const spent = clock.now() - started;
+      if (attempt + 1 >= MIN_ATTEMPTS && spent + pause > CONFLICT_RETRY_BUDGET_MS) throw error;
+      await clock.sleep(pause);
     }
   }
 }
@@ -29,9 +58,9 @@ export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, 
  * The wait before attempt `attempt + 1` after a conflict: jittered and exponential (10 ms
  * doubling, capped at 500 ms), so writers that collided spread out instead of colliding again.
  */
-export function conflictPause(attempt: number): Promise<void> {
+function conflictPauseMs(attempt: number): number {
   const base = Math.min(500, 10 * 2 ** attempt);
-  return new Promise((resolve) => setTimeout(resolve, base + Math.random() * base));
+  return base + Math.random() * base;
 }
 
 /** Splits a list into chunks of at most `size`. */

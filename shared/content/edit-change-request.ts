@@ -3,7 +3,7 @@ import { policies } from '../policies/index.ts';
 import { nowIso } from '../clock.ts';
 import { transact } from '../db/writes.ts';
 import { TransactionConflict } from '../db/errors.ts';
-import { conflictPause } from '../commands/retry.ts';
+import { retryOnConflict } from '../commands/retry.ts';
 import type { ChangeRequestItem } from '../db/entities/change-request.ts';
 import { changeRequestRevisionWrite } from '../commands/change-requests/update.ts';
 import { loadChangeRequestContent } from './change-request-content.ts';
@@ -17,12 +17,6 @@ class ConcurrentEdit extends ApiError {
     super(409, 'The change request was edited by another request at the same time; retry');
   }
 }
-
-/**
- * Enough for a burst of clients editing one change request at once (20 in
- * test/concurrent-writers.test.ts): each attempt waits a jittered, growing pause first.
- */
-const ATTEMPTS = 12;
 
 export type ChangeRequestContent = Awaited<ReturnType<typeof loadChangeRequestContent>>;
 
@@ -41,11 +35,11 @@ export async function editChangeRequestContent<R>(
   edit: (content: ChangeRequestContent, now: string) => Promise<{ manifest: Manifest; result: R }>,
 ): Promise<{ result: R; changeRequest: ChangeRequestItem; content: ChangeRequestContent }> {
   const userId = request.caller.userId;
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0) {
-      await conflictPause(attempt - 1);
-      request.loader = request.loader.startOver();
-    }
+  // Only a concurrent edit is retried: the edit's own 409s (a merged change request, a
+  // change that cannot apply) would answer the same again.
+  const concurrent = (error: unknown) => error instanceof ConcurrentEdit || error instanceof TransactionConflict;
+  return retryOnConflict(async (attempt) => {
+    if (attempt > 0) request.loader = request.loader.startOver();
     const content = await loadChangeRequestContent(request, spaceId, changeRequestId);
     const { changeRequest: cr, space } = content;
     policies.space.authorize(content, 'edit', space);
@@ -54,12 +48,7 @@ export async function editChangeRequestContent<R>(
     const { manifest, result } = await edit(content, now);
     const next = await prepareRevision({ spaceId, manifest, parents: [cr.revision], type: 'edits', createdBy: userId });
     const { write, updated } = changeRequestRevisionWrite(cr, { revision: next.revision.id, now, contributor: userId });
-    try {
-      await transact([next.put, write], () => new ConcurrentEdit());
-      return { result, changeRequest: updated, content };
-    } catch (error) {
-      const concurrent = error instanceof ConcurrentEdit || error instanceof TransactionConflict;
-      if (!concurrent || attempt >= ATTEMPTS - 1) throw error;
-    }
-  }
+    await transact([next.put, write], () => new ConcurrentEdit());
+    return { result, changeRequest: updated, content };
+  }, { retryable: concurrent });
 }

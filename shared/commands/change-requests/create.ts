@@ -13,9 +13,6 @@ import { Rejection, retryOnConflict } from '../retry.ts';
 import type { RequestScope } from '../../http/scope.ts';
 
 
-/** Concurrent creations in one space serialise on the space's number: allow many rounds. */
-const CREATE_ATTEMPTS = 30;
-
 /**
  * Creates a change request (status `draft`) in a space, from the space's current revision.
  *
@@ -74,7 +71,7 @@ export async function createChangeRequest(request: RequestScope, input: { spaceI
       return conflict('A concurrent request created a change request in this space; retry');
     });
     return cr;
-  }, CREATE_ATTEMPTS);
+  });
   // The space record changed (counters): later reads in this request must not see the old one.
   request.loader.forget(spaceEntity.key({ spaceId: input.spaceId }));
   return { ...access, changeRequest };

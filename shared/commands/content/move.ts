@@ -3,7 +3,7 @@ import { collectionEntity, type CollectionItem } from '../../db/entities/collect
 import { transact, type Write } from '../../db/writes.ts';
 import { conflict } from '../../http/errors.ts';
 import { TransactionConflict } from '../../db/errors.ts';
-import { conflictPause } from '../retry.ts';
+import { retryOnConflict } from '../retry.ts';
 import { nowIso } from '../../clock.ts';
 import { descendants, type TreeNode } from './tree.ts';
 import { visibilityAt } from '../spaces/create.ts';
@@ -72,22 +72,14 @@ export function placedUnder(parent: CollectionItem, now: string): Write<unknown>
   });
 }
 
-const TRANSACTION_ATTEMPTS = 8;
-
 /**
  * Writes records prepared from what was read. A failed condition (something changed since)
  * is 409; a TransactionConflict (another transaction on one of these records in flight, such
  * as siblings placed under one parent at once) sends the same writes again after a pause.
  */
 export async function transactAsRead(writes: Write<unknown>[]): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await transact(writes, () => conflict('The content was changed by another request; retry'));
-    } catch (error) {
-      if (!(error instanceof TransactionConflict) || attempt + 1 >= TRANSACTION_ATTEMPTS) throw error;
-      await conflictPause(attempt);
-    }
-  }
+  await retryOnConflict(() => transact(writes, () => conflict('The content was changed by another request; retry')),
+    { retryable: (error) => error instanceof TransactionConflict });
 }
 
 /** A descendant of a moved collection, with its ancestors re-rooted under the collection's new path. */
