@@ -44,7 +44,7 @@ const pdfText = async (bytes: Uint8Array) => (await readPdf(bytes)).text;
 
 describe('adaptive content blocks', () => {
   it('visitor-auth: a block shows to visitors whose signed claims hold, and is in no output for the others', async () => {
-    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth', true, { adaptive: true });
     const current = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
     delete current.updatedAt;
     current.pageActions = { items: ['markdown', 'pdf'] };
@@ -80,7 +80,7 @@ describe('adaptive content blocks', () => {
   });
 
   it('conditions are JavaScript expressions as GitBook writes them (array includes), never run as code', async () => {
-    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth', true, { adaptive: true });
     const withSso = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { products: ['docs', 'sso'] })}`);
     expect(withSso).toContain('Single sign-on is configured under Security.');
     const trial = await body(`${site.url}/pricing?jwt_token=${await signVisitorToken(site.id, { products: ['sso'], trial: true })}`);
@@ -90,7 +90,7 @@ describe('adaptive content blocks', () => {
   });
 
   it('header links with a condition show only to visitors whose claims hold it', async () => {
-    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth', true, { adaptive: true });
     const settings = (await api.request('GET', `${site.base}/customization`, { token: org.admin.token })).body;
     delete settings.updatedAt;
     settings.header.links = [
@@ -109,7 +109,7 @@ describe('adaptive content blocks', () => {
   });
 
   it('search never finds or quotes conditional content (one index serves every visitor)', async () => {
-    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth', true, { adaptive: true });
     const free = await signVisitorToken(site.id, { plan: 'free' });
     const pro = await signVisitorToken(site.id, { plan: 'pro' });
     for (const token of [free, pro]) {
@@ -124,7 +124,7 @@ describe('adaptive content blocks', () => {
   });
 
   it('public: unsigned claims (`?visitor.<name>=`) drive conditions on unsigned claims, each rendering its own ETag', async () => {
-    const site = await publishedSite(api, org, [space.id], 'public');
+    const site = await publishedSite(api, org, [space.id], 'public', true, { adaptive: true });
     const plain = await get(`${site.url}/pricing`);
     const beta = await get(`${site.url}/pricing?visitor.beta=true`);
     expect(await plain.text()).not.toContain('nebula');
@@ -135,6 +135,27 @@ describe('adaptive content blocks', () => {
     expect((await get(`${site.url}/pricing`, { 'if-none-match': beta.headers.get('etag')! })).status).toBe(200);
     // Unsigned claims never satisfy a condition on a signed claim.
     expect(await body(`${site.url}/pricing?visitor.plan=pro`)).not.toContain('quasar');
+  });
+
+  it('a site without adaptive content enabled reads no claims: conditional content stays hidden, one page for every visitor', async () => {
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const stored = await api.request('GET', site.base, { token: org.admin.token });
+    expect(stored.body.adaptiveContent).toEqual({ enabled: false });
+    const pro = await signVisitorToken(site.id, { plan: 'pro', products: ['sso'], unsigned: { beta: true } });
+    const free = await signVisitorToken(site.id, { plan: 'free' });
+    const asPro = await get(`${site.url}/pricing?visitor.beta=true&jwt_token=${pro}`);
+    const asFree = await get(`${site.url}/pricing?jwt_token=${free}`);
+    expect(asPro.status).toBe(200);
+    const page = await asPro.text();
+    expect(page).toContain('Every plan includes the widget.');
+    for (const hidden of ['quasar', 'nebula', 'Single sign-on']) expect(page).not.toContain(hidden);
+    expect(await asFree.text()).toBe(page);
+    expect(asPro.headers.get('etag')).toBe(asFree.headers.get('etag'));
+    expect(await body(`${site.url}/pricing.md?jwt_token=${pro}`)).not.toContain('quasar');
+
+    // Enabled, the same token's claims apply at once.
+    expect((await api.request('PATCH', site.base, { token: org.admin.token, body: { adaptiveContent: { enabled: true } } })).status).toBe(200);
+    expect(await body(`${site.url}/pricing?jwt_token=${pro}`)).toContain('Pro customers get the quasar turbocharger.');
   });
 });
 

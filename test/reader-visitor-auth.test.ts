@@ -21,7 +21,7 @@ let site: { id: string; url: string; base: string };
 beforeAll(async () => {
   org = await newOrg();
   space = await spaceWithPages(api, org, 'Guide', [GUIDE_MARKDOWN, '# Plans\n\n{% if visitor.claims.plan == "pro" %}\nPro seats are unlimited.\n{% endif %}\n']);
-  site = await publishedSite(api, org, [space.id], 'visitor-auth');
+  site = await publishedSite(api, org, [space.id], 'visitor-auth', true, { adaptive: true });
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { headers, redirect: 'manual' });

@@ -226,7 +226,7 @@ describe('visibility', () => {
 
   it('visitor-auth: adaptive conditions of site spaces are evaluated against the claims', async () => {
     const extra = await spaceWithPages(api, org, 'Pro features', ['# Pro only\n\nTurbo mode.\n']);
-    const site = await publishedSite(api, org, [space.id], 'visitor-auth');
+    const site = await publishedSite(api, org, [space.id], 'visitor-auth', true, { adaptive: true });
     const added = await api.request('POST', `${site.base}/site-spaces`, { token: org.admin.token, body: { spaceId: extra.id } });
     expect(added.status).toBe(201);
     expect((await api.request('PATCH', `${site.base}/site-spaces/${added.body.id}`, { token: org.admin.token, body: { condition: "visitor.claims.plan == 'pro'" } })).status).toBe(200);

@@ -19,7 +19,7 @@ import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess, credentialFreeLocation } from './access.ts';
 import { visitorContext } from '../../shared/reader/conditions.ts';
-import { shownCustomization } from '../../shared/reader/adaptive.ts';
+import { adaptiveClaims, shownCustomization } from '../../shared/reader/adaptive.ts';
 import { absolute, exportedDocument, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
@@ -211,11 +211,12 @@ async function read(c: Context) {
   // only the tree), rather than one round trip after the other. Awaited where the page needs them.
   const scriptsLoading = mayBeHtmlPage(segments) ? siteScripts(tree.site) : undefined;
   scriptsLoading?.catch(() => undefined);
-  const site = await readerSite(tree, access.claims);
   // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
   // unsigned claims (`?visitor.<name>=`) change public pages too.
-  const visitor = visitorContext(access.claims);
-  const claimsKey = JSON.stringify(access.claims);
+  const claims = adaptiveClaims(tree.site, access.claims);
+  const site = await readerSite(tree, claims);
+  const visitor = visitorContext(claims);
+  const claimsKey = JSON.stringify(claims);
 
   const name = siteFileOf(segments);
   if (name) {

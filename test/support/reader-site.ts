@@ -84,11 +84,19 @@ export async function spaceWithPages(api: TestApi, org: TestOrg, title: string, 
   return space as { id: string; title: string };
 }
 
-/** A published site showing the spaces, with the given visibility; answers its id and `urls.published`. */
-export async function publishedSite(api: TestApi, org: TestOrg, spaceIds: string[], visibility = 'public', publish = true) {
+/**
+ * A published site showing the spaces, with the given visibility; answers its id and
+ * `urls.published`. `adaptive`: the site's adaptive content is enabled, so visitors' claims
+ * reach its conditions.
+ */
+export async function publishedSite(api: TestApi, org: TestOrg, spaceIds: string[], visibility = 'public', publish = true, { adaptive = false } = {}) {
   const created = await api.request('POST', `/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Widget Docs', visibility, spaces: spaceIds } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const base = `/orgs/${org.id}/sites/${created.body.id}`;
+  if (adaptive) {
+    const patched = await api.request('PATCH', base, { token: org.admin.token, body: { adaptiveContent: { enabled: true } } });
+    expect(patched.body.adaptiveContent).toEqual({ enabled: true });
+  }
   if (!publish) return { id: created.body.id as string, url: `${api.url}/s/${created.body.id}`, base };
   const published = await api.request('POST', `${base}/publish`, { token: org.admin.token });
   expect(published.status).toBe(200);
