@@ -25,7 +25,8 @@ import { sampleRss } from './rss-sampler.ts';
  * first job), then again with the same process (warm: a Lambda instance kept between jobs).
  * Two shapes (issue 17): "generated" (1,000 pages, 200 small assets) and "real" (the shape of
  * the slowest real documentation repository: 220 pages and 250 large images of 100-500 KB).
- * Targets: import <= 3x git clone, worker peak RSS < 512 MB (the git Lambda's memory).
+ * Targets: import <= 3x git clone, worker peak RSS < 512 MB (issue 17's bound; the git Lambda has
+ * 1,769 MB since 2026-11-28, for one whole vCPU, infra/constructs/workers.ts).
  * Knobs: BENCH_PAGES (1000), BENCH_ASSETS (200), BENCH_REAL_PAGES (220), BENCH_REAL_IMAGES
  * (250), BENCH_SHAPES (generated,real), BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_CPU_PROF (a folder:
  * CPU profiles of the git worker process).

@@ -15,6 +15,14 @@ import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { IntegrationRuntime } from './integration-runtime.ts';
 import { ContainerFunction } from './container-function.ts';
 
+/**
+ * The git worker's memory: 1,769 MB is where Lambda gives one whole vCPU (CPU grows with
+ * memory). A Git import spends its time on one thread parsing markdown and writing packs
+ * (bench/README.md): at the 512 MB its peak RSS (~300 MB) would need, it gets ~0.29 vCPU and
+ * a 1,000-page import takes ~3.5 times as long for about the same GB-seconds.
+ */
+export const GIT_WORKER_MEMORY_MB = 1769;
+
 /** Queue consumers (one per queue) and the stream consumer that turns TTL removals of spaces into purge jobs. */
 export class DocsWorkers extends Construct {
   readonly functions: Record<QueueName, LambdaFunction>;
@@ -38,10 +46,11 @@ export class DocsWorkers extends Construct {
     });
     for (const name of queueNames) {
       // Integration events run published scripts: the runtime's container-image Lambda (workerd).
-      // Git import and export run the git CLI (shared/git/repo.ts): a container image that carries it, 512 MB as before;
+      // Git import and export run the git CLI (shared/git/repo.ts): a container image that carries it;
       // /tmp holds the bare clone, up to the 1 GiB a Git request may bring (shared/git/egress-http.ts).
+      // GIT_WORKER_MEMORY_MB: one whole vCPU, as an import is CPU-bound on one thread.
       const gitWorker = name === 'git' ? new ContainerFunction(this, name, {
-        dockerfile: 'infra/git-worker.Dockerfile', resources, access: workerAccess.git, description: 'docs-service worker git', timeout: workerTimeouts.git, memorySize: 512,
+        dockerfile: 'infra/git-worker.Dockerfile', resources, access: workerAccess.git, description: 'docs-service worker git', timeout: workerTimeouts.git, memorySize: GIT_WORKER_MEMORY_MB,
         ephemeralStorageSize: Size.gibibytes(2),
       }).fn : undefined;
       const fn = name === 'integration-events' ? this.integrationRuntime.fn : name === 'images' ? imageWorker.fn : gitWorker ?? new ServiceFunction(this, name, {

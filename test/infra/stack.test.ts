@@ -444,9 +444,9 @@ describe('functions', () => {
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(2048);
       } else if (fn.Properties.Description === 'docs-service worker git') {
-        // The git worker: a container image (Node 22 and the git CLI, infra/git-worker.Dockerfile), the workers' 512 MB.
+        // The git worker: a container image (Node 22 and the git CLI, infra/git-worker.Dockerfile), one whole vCPU.
         expect(fn.Properties.PackageType, id).toBe('Image');
-        expect(fn.Properties.MemorySize, id).toBe(512);
+        expect(fn.Properties.MemorySize, id).toBe(1769);
       } else {
         expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
         expect(fn.Properties.MemorySize, id).toBe(512);
