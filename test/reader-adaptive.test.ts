@@ -137,6 +137,54 @@ describe('adaptive content blocks', () => {
     expect(await body(`${site.url}/pricing?visitor.plan=pro`)).not.toContain('quasar');
   });
 
+  it('public: claims from the application\'s cookies (a JSON object of unsigned claims, a signed token) drive conditions, and make the page private', async () => {
+    const site = await publishedSite(api, org, [space.id], 'public', true, { adaptive: true });
+    const other = await publishedSite(api, org, [space.id], 'public', true, { adaptive: true });
+    const withCookie = (cookie: string) => get(`${site.url}/pricing`, { cookie });
+    const publicCookie = (value: unknown) => `docs-visitor-public=${encodeURIComponent(JSON.stringify(value))}`;
+
+    const plain = await withCookie('unrelated=1');
+    expect(plain.headers.get('cache-control')).toMatch(/^public/);
+    const plainText = await plain.text();
+    for (const hidden of ['quasar', 'nebula']) expect(plainText).not.toContain(hidden);
+
+    const beta = await withCookie(publicCookie({ beta: true, plan: 'pro' }));
+    const betaText = await beta.text();
+    expect(betaText).toContain('Beta testers see the nebula preview.');
+    // A public cookie's claims are unsigned: they never satisfy a condition on a signed claim.
+    expect(betaText).not.toContain('quasar');
+    expect(beta.headers.get('cache-control')).toBe('private, no-store');
+    // `?visitor.` parameters override the cookie.
+    expect(await (await get(`${site.url}/pricing?visitor.beta=false`, { cookie: publicCookie({ beta: true }) })).text()).not.toContain('nebula');
+
+    const pro = await signVisitorToken(site.id, { plan: 'pro', products: ['sso'] });
+    const asPro = await withCookie(`docs-visitor-token=${pro}`);
+    const proText = await asPro.text();
+    expect(proText).toContain('Pro customers get the quasar turbocharger.');
+    expect(proText).toContain('Single sign-on is configured under Security.');
+    expect(asPro.headers.get('cache-control')).toBe('private, no-store');
+    expect(await body(`${site.url}/pricing.md`)).not.toContain('quasar');
+    expect(await (await get(`${site.url}/pricing.md`, { cookie: `docs-visitor-token=${pro}` })).text()).toContain('quasar');
+
+    // A token of another site, a forged or expired one, and cookies that are not claims are
+    // ignored: the public page, never an error.
+    const forged = `${pro.slice(0, -4)}AAAA`;
+    const expired = await signVisitorToken(site.id, { plan: 'pro' }, -60);
+    const elsewhere = await signVisitorToken(other.id, { plan: 'pro' });
+    const ignored = [
+      `docs-visitor-token=${forged}`, `docs-visitor-token=${expired}`, `docs-visitor-token=${elsewhere}`, `docs-visitor-token=${'a'.repeat(5000)}`,
+      publicCookie({ ['__proto__']: { beta: true } }), publicCookie({ constructor: { beta: true } }), publicCookie([{ beta: true }]),
+      publicCookie({ beta: { nested: true } }), 'docs-visitor-public=%7Bnot json', publicCookie({ beta: true, pad: 'x'.repeat(4000) }),
+    ];
+    for (const cookie of ignored) {
+      const res = await withCookie(cookie);
+      expect(res.status, cookie.slice(0, 80)).toBe(200);
+      const text = await res.text();
+      for (const hidden of ['quasar', 'nebula']) expect(text, cookie.slice(0, 80)).not.toContain(hidden);
+    }
+    expect(({} as Record<string, unknown>).beta).toBeUndefined();
+  });
+
   it('a site without adaptive content enabled reads no claims: conditional content stays hidden, one page for every visitor', async () => {
     const site = await publishedSite(api, org, [space.id], 'visitor-auth');
     const stored = await api.request('GET', site.base, { token: org.admin.token });
@@ -152,6 +200,9 @@ describe('adaptive content blocks', () => {
     expect(await asFree.text()).toBe(page);
     expect(asPro.headers.get('etag')).toBe(asFree.headers.get('etag'));
     expect(await body(`${site.url}/pricing.md?jwt_token=${pro}`)).not.toContain('quasar');
+    // Nor are the application's cookies read.
+    const cookies = `docs-visitor-public=${encodeURIComponent('{"beta":true}')}; docs-visitor-token=${pro}`;
+    expect(await (await get(`${site.url}/pricing?jwt_token=${pro}`, { cookie: cookies })).text()).toBe(page);
 
     // Enabled, the same token's claims apply at once.
     expect((await api.request('PATCH', site.base, { token: org.admin.token, body: { adaptiveContent: { enabled: true } } })).status).toBe(200);

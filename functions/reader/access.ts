@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { SiteTree } from '../../shared/commands/sites/tree.ts';
 import { hashShareSecret } from '../../shared/commands/sites/share-links.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
+import { claimsOfToken } from './visitor-claims.ts';
 import { readerBasePath } from '../../shared/reader/site.ts';
 import type { ReaderQuery } from './schemas.ts';
 import type { MessageKey } from '../../shared/reader/messages.ts';
@@ -12,13 +13,11 @@ type AccessMessage = Extract<MessageKey, 'accessShareLink' | 'accessShareLinkInv
 
 /** What a request may see of a site, decided on every request (docs/decisions.md, "Reader site"). */
 export type Access =
-  | { ok: true; claims: Record<string, unknown>; shared: boolean; noindex: boolean }
+  | { ok: true; /** The visitor-auth JWT's own claims (visitor-claims.ts). */ signed?: Record<string, unknown>; shared: boolean; noindex: boolean }
   | { ok: false; status: 401; message: AccessMessage };
 
 export const shareCookie = (siteId: string) => `docs_share_${siteId}`;
 export const visitorCookie = (siteId: string) => `docs_visitor_${siteId}`;
-
-const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
 
 /** Longer credentials are refused unread (a wrong credential: the 401 page, not a 404). */
 const MAX_SHARE_KEY = 200;
@@ -69,16 +68,16 @@ export function credentialFreeLocation(c: Context, query: ReaderQuery): string |
 /**
  * public: everyone (indexable); unlisted: everyone, noindex; share-link: an active share
  * link's secret (`?share=` or its cookie); visitor-auth: a JWT signed with the site's key
- * (`?jwt_token=` or its cookie), whose claims drive adaptive content. Credentials given in
+ * (`?jwt_token=` or its cookie), whose claims drive adaptive content (visitor-claims.ts). Credentials given in
  * the query are remembered in an HttpOnly cookie scoped to the site's path.
  */
-export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery, unsigned: Record<string, unknown>): Promise<Access> {
+export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery): Promise<Access> {
   const { site } = tree;
   switch (site.visibility) {
     case 'public':
-      return { ok: true, claims: { unsigned }, shared: false, noindex: false };
+      return { ok: true, shared: false, noindex: false };
     case 'unlisted':
-      return { ok: true, claims: { unsigned }, shared: false, noindex: true };
+      return { ok: true, shared: false, noindex: true };
     case 'share-link': {
       const key = query.share ?? getCookie(c, shareCookie(site.id));
       if (!key) return { ok: false, status: 401, message: 'accessShareLink' };
@@ -87,7 +86,7 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
       const hash = hashShareSecret(key);
       if (!tree.shareLinks.some((l) => l.active && l.secretHash === hash)) return refuse(c, fromCookie, site.id, 'accessShareLinkInvalid');
       if (query.share) remember(c, shareCookie(site.id), key, site.id, 7 * 24 * 3600);
-      return { ok: true, claims: { unsigned }, shared: true, noindex: true };
+      return { ok: true, shared: true, noindex: true };
     }
     case 'visitor-auth': {
       const token = query.jwt_token ?? getCookie(c, visitorCookie(site.id));
@@ -97,8 +96,7 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
       const payload = await verifyVisitorToken(site.id, token);
       if (!payload) return refuse(c, fromCookie, site.id, 'accessTokenInvalid');
       if (query.jwt_token) remember(c, visitorCookie(site.id), token, site.id, payload.exp === undefined ? undefined : payload.exp - Math.floor(Date.now() / 1000));
-      const claims = Object.fromEntries(Object.entries(payload).filter(([k]) => !REGISTERED.has(k)));
-      return { ok: true, claims: { ...claims, unsigned: { ...unsigned, ...(claims.unsigned as object | undefined) } }, shared: true, noindex: true };
+      return { ok: true, signed: claimsOfToken(payload), shared: true, noindex: true };
     }
     default:
       return { ok: false, status: 401, message: 'accessUnavailable' };

@@ -19,7 +19,8 @@ import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess, credentialFreeLocation } from './access.ts';
 import { visitorContext } from '../../shared/reader/conditions.ts';
-import { adaptiveClaims, shownCustomization } from '../../shared/reader/adaptive.ts';
+import { shownCustomization } from '../../shared/reader/adaptive.ts';
+import { visitorClaims } from './visitor-claims.ts';
 import { absolute, exportedDocument, llmsFullTxt, llmsTxt, markdownOf, robotsTxt, sitemapXml } from './files.ts';
 import { openAPISpecsKey, openAPISpecsOf, withOpenAPISpecs } from '../../shared/content/openapi-specs.ts';
 import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
@@ -30,7 +31,7 @@ import { siteScripts } from '../../shared/reader/site-scripts.ts';
 import { loadIntegrationBlocks } from '../../shared/reader/integration-blocks.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
-import { readerQuery, siteIdSchema, unsignedClaims } from './schemas.ts';
+import { readerQuery, siteIdSchema } from './schemas.ts';
 import { mountVisitorKey } from './visitor-key.ts';
 import { pagePdf, pdfDisposition } from './pdf.ts';
 import { FONT_TYPE, findFontFile } from '../../shared/reader/fonts.ts';
@@ -195,11 +196,11 @@ async function read(c: Context) {
   const parsed = v.safeParse(readerQuery, rawQuery);
   if (!parsed.success) return notFound(c);
   const query = parsed.output;
-  const access = await checkAccess(c, tree, query, unsignedClaims(rawQuery));
-  if (!access.ok) {
+  const checked = await checkAccess(c, tree, query);
+  if (!checked.ok) {
     // Refused: the site's own settings (no site space is known yet) give the page's language.
     const intl = readerIntl(treeCustomization(tree).internationalization?.locale);
-    return fail(c, access.status, intl.messages.accessRestricted, intl.messages[access.message], intl);
+    return fail(c, checked.status, intl.messages.accessRestricted, intl.messages[checked.message], intl);
   }
   const location = credentialFreeLocation(c, query);
   if (location) {
@@ -212,8 +213,10 @@ async function read(c: Context) {
   const scriptsLoading = mayBeHtmlPage(segments) ? siteScripts(tree.site) : undefined;
   scriptsLoading?.catch(() => undefined);
   // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
-  // unsigned claims (`?visitor.<name>=`) change public pages too.
-  const claims = adaptiveClaims(tree.site, access.claims);
+  // unsigned claims (`?visitor.<name>=`) change public pages too. Claims read from cookies
+  // make the page that visitor's: private, like share-link and visitor-auth pages.
+  const { claims, personal } = await visitorClaims(c, tree.site, checked.signed, rawQuery);
+  const access = { ...checked, shared: checked.shared || personal };
   const site = await readerSite(tree, claims);
   const visitor = visitorContext(claims);
   const claimsKey = JSON.stringify(claims);

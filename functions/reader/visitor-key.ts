@@ -38,7 +38,7 @@ export function mountVisitorKey(app: Hono) {
       siteId: site.id,
       algorithm: 'HS256',
       key: await siteVisitorKey(site.id),
-      usage: `Sign a JWT (HS256) with this key as UTF-8 bytes; send visitors to ${readerBaseUrl(site.id)}?jwt_token=<jwt>. Its claims are visitor.claims.* in adaptive content conditions once the site's adaptiveContent is enabled.`,
+      usage: `Sign a JWT (HS256) with this key as UTF-8 bytes; send visitors to ${readerBaseUrl(site.id)}?jwt_token=<jwt>. Its claims are visitor.claims.* in adaptive content conditions once the site's adaptiveContent is enabled; an application can also set it as the docs-visitor-token cookie.`,
     });
   });
   app.route('/s', keys);

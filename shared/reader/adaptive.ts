@@ -9,16 +9,6 @@ import { evaluateCondition } from './conditions.ts';
  */
 type Block = { type?: string; data?: Record<string, unknown>; nodes?: Block[]; fragments?: Block[] };
 
-/**
- * The claims adaptive content sees on a site: the visitor's (signed, and `unsigned`) where the
- * site's `adaptiveContent.enabled` is set, else none, as GitBook passes visitor data only to
- * sites that enabled adaptive content. Without claims every condition that asks for one is
- * false, so conditional content stays hidden (fail closed) and one rendering serves everyone.
- */
-export function adaptiveClaims(site: { adaptiveContent?: { enabled: boolean } }, claims: Record<string, unknown>): Record<string, unknown> {
-  return site.adaptiveContent?.enabled ? claims : {};
-}
-
 /** `nodes` with each `if` block replaced by its content when `shows(expression)`, else dropped with everything in it. */
 function resolveIfBlocks<T extends Block>(nodes: T[], shows: (expression: string) => boolean): T[] {
   return nodes.flatMap((node): T[] => {
