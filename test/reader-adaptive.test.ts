@@ -1,4 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { HAS_CHROMIUM, launchChromium } from './support/chromium.ts';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
 import { publishedSite, spaceWithPages } from './support/reader-site.ts';
 import { readPdf } from './support/pdf-text.ts';
@@ -145,6 +147,8 @@ describe('adaptive content blocks', () => {
 
     const plain = await withCookie('unrelated=1');
     expect(plain.headers.get('cache-control')).toMatch(/^public/);
+    // The public page depends on the cookies being absent: a browser given them asks again.
+    expect(plain.headers.get('vary')).toMatch(/^Cookie\b/);
     const plainText = await plain.text();
     for (const hidden of ['quasar', 'nebula']) expect(plainText).not.toContain(hidden);
 
@@ -199,6 +203,11 @@ describe('adaptive content blocks', () => {
     for (const hidden of ['quasar', 'nebula', 'Single sign-on']) expect(page).not.toContain(hidden);
     expect(await asFree.text()).toBe(page);
     expect(asPro.headers.get('etag')).toBe(asFree.headers.get('etag'));
+    // A public site without adaptive content reads no cookie: its pages do not vary on them.
+    const open = await publishedSite(api, org, [space.id], 'public');
+    const openPage = await get(`${open.url}/pricing`);
+    expect(openPage.headers.get('cache-control')).toMatch(/^public/);
+    expect(openPage.headers.get('vary') ?? '').not.toMatch(/Cookie/);
     expect(await body(`${site.url}/pricing.md?jwt_token=${pro}`)).not.toContain('quasar');
     // Nor are the application's cookies read.
     const cookies = `docs-visitor-public=${encodeURIComponent('{"beta":true}')}; docs-visitor-token=${pro}`;
@@ -207,6 +216,40 @@ describe('adaptive content blocks', () => {
     // Enabled, the same token's claims apply at once.
     expect((await api.request('PATCH', site.base, { token: org.admin.token, body: { adaptiveContent: { enabled: true } } })).status).toBe(200);
     expect(await body(`${site.url}/pricing?jwt_token=${pro}`)).toContain('Pro customers get the quasar turbocharger.');
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('adaptive content from cookies, in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the page follows the cookie the application sets, at once: the browser keeps no copy of a page made for one visitor', async () => {
+    const site = await publishedSite(api, org, [space.id], 'public', true, { adaptive: true });
+    const url = new URL(`${site.url}/pricing`);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const setCookie = (name: string, value: string) => context.addCookies([{ name, value, domain: url.hostname, path: '/' }]);
+    const main = () => page.locator('main').innerText();
+
+    await page.goto(url.href);
+    expect(await main()).not.toContain('nebula');
+    // The application signs its user in: the public cookie says beta, the token says pro.
+    await setCookie('docs-visitor-public', encodeURIComponent(JSON.stringify({ beta: true })));
+    await setCookie('docs-visitor-token', await signVisitorToken(site.id, { plan: 'pro' }));
+    await page.goto(url.href);
+    expect(await main()).toContain('Beta testers see the nebula preview.');
+    expect(await main()).toContain('Pro customers get the quasar turbocharger.');
+    // The application signs its user out (the cookies go): the next view is the public page again.
+    await context.clearCookies();
+    await page.goto(url.href);
+    expect(await main()).not.toContain('nebula');
+    expect(await main()).not.toContain('quasar');
+    await context.close();
   });
 });
 

@@ -80,13 +80,24 @@ function fail(c: Context, status: 401 | 404 | 500, title: string, text: string, 
 const notFound = (c: Context) => fail(c, 404, 'Page not found', 'There is no published page at this address.');
 
 /**
+ * Who may keep a copy of content: browsers for a minute and shared caches for five, unless the
+ * page is one visitor's. On a site with adaptive content a public page still depends on the
+ * application's visitor cookies being absent (visitor-claims.ts): `Vary: Cookie`, so a browser
+ * that has just been given them asks again instead of showing its copy.
+ */
+function cachePolicy(c: Context, site: ReaderSite, access: { shared: boolean }) {
+  c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+  if (!access.shared && site.tree.site.adaptiveContent?.enabled) c.header('Vary', 'Cookie');
+}
+
+/**
  * Caching and indexing headers of content. The ETag hashes the site (its structure version and
  * record), its spaces' records (a renamed space changes every page's header) and `parts`;
  * `notModified` when the visitor has this exact rendering; `reusable` when a rendering of
  * that ETag may be served again (rendered-pages.ts): never for share-link and visitor-auth access.
  */
 function contentHeaders(c: Context, site: ReaderSite, access: { shared: boolean; noindex: boolean }, parts: string[]): { notModified: boolean; etag: string; reusable: boolean } {
-  c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+  cachePolicy(c, site, access);
   if (access.noindex) c.header('X-Robots-Tag', 'noindex');
   // Share-link and visitor-auth URLs carry credentials: no referrer at all.
   if (access.shared) c.header('Referrer-Policy', 'no-referrer');
@@ -256,7 +267,7 @@ async function read(c: Context) {
   if (pagePath.startsWith('~files/')) return serveFile(c, manifest, pagePath, access);
   // `<space>/~search?q=`: the instant search's JSON.
   if (pagePath === '~search' && !format) {
-    c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+    cachePolicy(c, site, access);
     c.header('X-Robots-Tag', 'noindex');
     return c.json(await searchResultsJson(space, content, pages, query.q ?? ''));
   }
@@ -269,7 +280,7 @@ async function read(c: Context) {
   });
   const shell = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}, status: 200 | 404 = 200) => page(c, renderPage(title, main, extra), status);
   if (query.q !== undefined && !format) {
-    c.header('Cache-Control', access.shared ? PRIVATE_CACHE : PUBLIC_CACHE);
+    cachePolicy(c, site, access);
     if (access.noindex) c.header('X-Robots-Tag', 'noindex');
     return shell(message(intl, 'searchTitle', { query: query.q }), await searchResultsHtml(space, content, pages, query.q, intl), { query: query.q, noindex: true });
   }
