@@ -1,5 +1,6 @@
 import { ApiError } from '../http/errors.ts';
 import { isStorageConflict } from '../db/errors.ts';
+import { logger } from '../observability/logger.ts';
 
 /**
  * An answer that retrying would not change (404, 400, the last-admin 409). Every other
@@ -48,7 +49,11 @@ export async function retryOnConflict<T>(work: (attempt: number) => Promise<T>, 
       if (!retryable(error)) throw error;
       const pause = conflictPauseMs(attempt);
       const spent = clock.now() - started;
-      if (attempt + 1 >= MIN_ATTEMPTS && spent + pause > CONFLICT_RETRY_BUDGET_MS) throw error;
+      if (attempt + 1 >= MIN_ATTEMPTS && spent + pause > CONFLICT_RETRY_BUDGET_MS) {
+        // Lasting contention on one record is worth an operator's look (the caller gets its 409).
+        logger.warn('conflict retries spent', { attempts: attempt + 1, spentMs: spent, error: error as Error });
+        throw error;
+      }
       await clock.sleep(pause);
     }
   }
