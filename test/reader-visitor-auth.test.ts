@@ -162,6 +162,23 @@ describe('the visitor cookie', () => {
     expect(refused.headers.get('set-cookie')).toMatch(new RegExp(`^docs_share_${shared.id}=;.*Max-Age=0`, 'i'));
   });
 
+  it('the application\'s docs-visitor-token cookie (set on a parent domain at sign-in) opens the site; a refused one is not the service\'s to clear', async () => {
+    const pro = await signVisitorToken(site.id, { plan: 'pro' });
+    const opened = await get(`${site.url}/plans`, { cookie: `docs-visitor-token=${pro}` });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('cache-control')).toBe('private, no-store');
+    expect(await opened.text()).toContain('Pro seats are unlimited.');
+    expect(opened.headers.get('set-cookie')).toBeNull();
+    // The service's own cookie comes first; a token of another site or an expired one is the 401 page.
+    const elsewhere = await publishedSite(api, org, [space.id], 'visitor-auth');
+    for (const token of [await signVisitorToken(elsewhere.id, { plan: 'pro' }), await signVisitorToken(site.id, { plan: 'pro' }, -60)]) {
+      const refused = await get(`${site.url}/plans`, { cookie: `docs-visitor-token=${token}` });
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).not.toContain('Pro seats');
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
+  });
+
   it('a member\'s ping JWT (serviceVisitorClaims) opens no site', async () => {
     const ping = await api.request('POST', `/orgs/${org.id}/ping`, { token: org.admin.token });
     expect(ping.status).toBe(200);

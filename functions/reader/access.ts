@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { SiteTree } from '../../shared/commands/sites/tree.ts';
 import { hashShareSecret } from '../../shared/commands/sites/share-links.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
-import { claimsOfToken } from './visitor-claims.ts';
+import { claimsOfToken, VISITOR_TOKEN_COOKIE } from './visitor-claims.ts';
 import { readerBasePath } from '../../shared/reader/site.ts';
 import type { ReaderQuery } from './schemas.ts';
 import type { MessageKey } from '../../shared/reader/messages.ts';
@@ -68,7 +68,8 @@ export function credentialFreeLocation(c: Context, query: ReaderQuery): string |
 /**
  * public: everyone (indexable); unlisted: everyone, noindex; share-link: an active share
  * link's secret (`?share=` or its cookie); visitor-auth: a JWT signed with the site's key
- * (`?jwt_token=` or its cookie), whose claims drive adaptive content (visitor-claims.ts). Credentials given in
+ * (`?jwt_token=`, its cookie, or the application's `docs-visitor-token` cookie), whose claims
+ * drive adaptive content (visitor-claims.ts). Credentials given in
  * the query are remembered in an HttpOnly cookie scoped to the site's path.
  */
 export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery): Promise<Access> {
@@ -89,9 +90,13 @@ export async function checkAccess(c: Context, tree: SiteTree, query: ReaderQuery
       return { ok: true, shared: true, noindex: true };
     }
     case 'visitor-auth': {
-      const token = query.jwt_token ?? getCookie(c, visitorCookie(site.id));
+      // The token in the URL, else the service's own cookie, else the application's
+      // `docs-visitor-token` (set on a parent domain when its user signs in, as with GitBook).
+      const own = getCookie(c, visitorCookie(site.id));
+      const token = query.jwt_token ?? own ?? getCookie(c, VISITOR_TOKEN_COOKIE);
       if (!token) return { ok: false, status: 401, message: 'accessSignIn' };
-      const fromCookie = query.jwt_token === undefined ? visitorCookie(site.id) : undefined;
+      // Only the service's own cookie is removed when refused: the application's is not its to clear.
+      const fromCookie = query.jwt_token === undefined && own !== undefined ? visitorCookie(site.id) : undefined;
       if (token.length > MAX_VISITOR_TOKEN) return refuse(c, fromCookie, site.id, 'accessTokenInvalid');
       const payload = await verifyVisitorToken(site.id, token);
       if (!payload) return refuse(c, fromCookie, site.id, 'accessTokenInvalid');
