@@ -12,12 +12,13 @@ export class Rejection extends ApiError {}
 
 /**
  * How long a writer keeps retrying after conflicts before the last one answers 409. A count
- * of attempts was not enough: a dozen writers of one record (change requests merged while
- * templates are applied) each lose to the others several times, and with a loaded machine
- * eight attempts ran out before every writer had its turn. Ten seconds lets such a queue
- * drain, well inside the API Lambda's 29 s.
+ * of attempts was not enough: writers of one record (10 change requests merged while templates
+ * are applied, 20 batches into one change request) each lose to the others several times,
+ * and on a loaded machine 8 attempts, then 10 s, ran out before every writer had its turn
+ * (one attempt there takes ~0.5 s, and only one writer wins a round). 18 s lets such a queue
+ * drain and leaves the last attempt room inside the API Lambda's 29 s.
  */
-export const CONFLICT_RETRY_BUDGET_MS = 10_000;
+export const CONFLICT_RETRY_BUDGET_MS = 18_000;
 /** Attempts made whatever the clock says, so a slow first attempt is still retried. */
 const MIN_ATTEMPTS = 4;
 
