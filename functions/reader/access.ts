@@ -5,7 +5,7 @@ import { hashShareSecret } from '../../shared/commands/sites/share-links.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
 import { claimsOfToken, VISITOR_TOKEN_COOKIE } from './visitor-claims.ts';
 import { readerBasePath } from '../../shared/reader/site.ts';
-import type { ReaderQuery } from './schemas.ts';
+import { MAX_COOKIE_VALUE, type ReaderQuery } from './schemas.ts';
 import type { MessageKey } from '../../shared/reader/messages.ts';
 
 /** Why a request was refused, as a key of the reader's messages (shown in the site's locale). */
@@ -22,8 +22,6 @@ export const visitorCookie = (siteId: string) => `docs_visitor_${siteId}`;
 /** Longer credentials are refused unread (a wrong credential: the 401 page, not a 404). */
 const MAX_SHARE_KEY = 200;
 const MAX_VISITOR_TOKEN = 8192;
-/** What a browser keeps of one cookie (name and value, 4096 bytes), less the cookie's name. */
-const MAX_COOKIE_VALUE = 4000;
 
 /** Remembers a credential; without a lifetime (a token without `exp`) until the browser closes. */
 function remember(c: Context, name: string, value: string, siteId: string, maxAge: number | undefined) {

@@ -322,7 +322,6 @@ async function read(c: Context) {
   const validators = contentHeaders(c, site, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? '']);
   if (validators.notModified) return c.body(null, 304);
 
-  const siteNoindex = access.noindex;
   // A page rendered once for this ETag is served again (rendered-pages.ts).
   const once = <T extends string | RenderedPage>(render: () => Promise<T>) => renderedOnce(validators, render);
   if (asMarkdown) return text(c, await once(() => markdownOf(located, manifest, space, visitor, exportText!.document, intl)), 'text/markdown');
@@ -365,7 +364,7 @@ async function read(c: Context) {
       codeCss: body.codeCss,
       math: body.math,
       frameOrigins: body.frameOrigins,
-      noindex: siteNoindex || current.noIndex === true || current.noRobotsIndex === true,
+      noindex: access.noindex || current.noIndex === true || current.noRobotsIndex === true,
     });
   }
 }

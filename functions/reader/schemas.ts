@@ -31,8 +31,11 @@ export function unsignedClaims(query: Record<string, string>): Record<string, un
   return out;
 }
 
-/** What a visitor cookie's JSON may hold: a browser keeps ~4 KB of a cookie; names per object, levels, items per array. */
-const COOKIE_CLAIMS = { maxChars: 4000, maxNames: 64, maxDepth: 4, maxItems: 64, maxString: 200 } as const;
+/** What a browser keeps of one cookie (name and value, 4096 bytes), less the cookie's name. */
+export const MAX_COOKIE_VALUE = 4000;
+
+/** What a visitor cookie's JSON may hold: a cookie's value; names per object, levels, items per array. */
+const COOKIE_CLAIMS = { maxChars: MAX_COOKIE_VALUE, maxNames: 64, maxDepth: 4, maxItems: 64, maxString: 200 } as const;
 
 /**
  * The `docs-visitor-public` cookie (functions/reader/visitor-claims.ts): a JSON object of

@@ -3,7 +3,7 @@ import { getCookie } from 'hono/cookie';
 import type { JWTPayload } from 'jose';
 import type { SiteItem } from '../../shared/db/entities/site.ts';
 import { verifyVisitorToken } from '../../shared/reader/visitor.ts';
-import { cookieClaims, unsignedClaims } from './schemas.ts';
+import { cookieClaims, MAX_COOKIE_VALUE, unsignedClaims } from './schemas.ts';
 
 /**
  * Cookies an application sets for its docs on a parent domain both share, as GitBook's
@@ -14,8 +14,6 @@ import { cookieClaims, unsignedClaims } from './schemas.ts';
 export const VISITOR_PUBLIC_COOKIE = 'docs-visitor-public';
 export const VISITOR_TOKEN_COOKIE = 'docs-visitor-token';
 
-/** A token longer than a browser keeps in one cookie is not read. */
-const MAX_TOKEN_COOKIE = 4000;
 const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
 
 /** A verified token's own claims (the JWT's registered claims are not the visitor's). */
@@ -45,7 +43,7 @@ export async function visitorClaims(c: Context, site: SiteItem, signed: Record<s
   const fromCookie = cookieClaims(getCookie(c, VISITOR_PUBLIC_COOKIE));
   let fromToken: Record<string, unknown> | undefined;
   const token = signed ? undefined : getCookie(c, VISITOR_TOKEN_COOKIE);
-  if (token && token.length <= MAX_TOKEN_COOKIE) {
+  if (token && token.length <= MAX_COOKIE_VALUE) {
     const payload = await verifyVisitorToken(site.id, token);
     if (payload) fromToken = claimsOfToken(payload);
   }
