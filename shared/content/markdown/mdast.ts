@@ -21,6 +21,7 @@ import type { Nodes, Root } from 'mdast';
 import { fromMarkdown, type Extension as FromMarkdownExtension, type Options as FromMarkdownOptions, type Transform } from 'mdast-util-from-markdown';
 import type { Construct, Extension, State, TokenizeContext } from 'micromark-util-types';
 import { CHUNK_BYTES, chunkStarts } from './chunks.ts';
+import { fastMdast } from './fast-mdast.ts';
 import { bodyProcessor, processor } from './processor.ts';
 import { GFM_PATTERNS } from './gfm.ts';
 import { extensionsFor } from './syntax-gates.ts';
@@ -145,8 +146,20 @@ function openAtEnd(tree: Root, text: string): boolean {
   return end !== undefined && !/\n[ \t]*\n/.test(text.slice(end));
 }
 
-/** The mdast of the whole page; `withFrontmatter` reads a leading `---` block as YAML. */
-export function parseMdast(markdown: string, withFrontmatter: boolean, chunkBytes = CHUNK_BYTES): Root {
+/**
+ * The mdast of the whole page; `withFrontmatter` reads a leading `---` block as YAML. Pages
+ * markdown-it is proven to read alike take fast-mdast.ts (without positions), the others micromark.
+ */
+export function parseMdast(markdown: string, withFrontmatter: boolean): Root {
+  withFrontmatter &&= hasFrontmatterFences(markdown);
+  return fastMdast(markdown, withFrontmatter) ?? parseMdastMicromark(markdown, withFrontmatter);
+}
+
+/** parseMdast through micromark alone, in chunks of `chunkBytes`. */
+export function parseMdastMicromark(markdown: string, withFrontmatter: boolean, chunkBytes = CHUNK_BYTES): Root {
+  // The frontmatter construct is concrete: once tried and failed on a leading `---`, micromark
+  // starts no list or block quote for the rest of the page. Only a page with a closing fence tries it.
+  withFrontmatter &&= hasFrontmatterFences(markdown);
   // Every chunk is parsed with the syntax the whole page needs (the first with frontmatter).
   let front: Syntax | undefined;
   let body: Syntax | undefined;
@@ -183,6 +196,12 @@ export function parseMdast(markdown: string, withFrontmatter: boolean, chunkByte
   const root: Root = { type: 'root', children: [] };
   for (const group of groups) for (const node of group.tree.children) root.children.push(node);
   return root;
+}
+
+/** A `---` first line and a later `---` line (trailing spaces allowed): what YAML frontmatter needs. */
+export function hasFrontmatterFences(markdown: string): boolean {
+  const open = /^---[ \t]*(?:\r\n|\r|\n)/.exec(markdown);
+  return open !== null && /(?:^|\r\n|\r|\n)---[ \t]*(?:\r\n|\r|\n|$)/.test(markdown.slice(open[0].length - 1));
 }
 
 /**

@@ -1,0 +1,189 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Root } from 'mdast';
+import { fastMdast } from '../shared/content/markdown/fast-mdast.ts';
+import { hasFrontmatterFences, parseMdast, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
+import { markdownToDocument } from '../shared/content/markdown/parse.ts';
+import { newOrg, useTestApi } from './support/api.ts';
+import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
+
+/**
+ * Pages markdown-it reads alike take the fast path (content/markdown/fast-mdast.ts); its tree
+ * must be micromark's (positions aside) on every page it takes, and it must refuse the rest.
+ * Every comparison counts the pages taken, so a fast path that refused everything would fail.
+ */
+const withoutPositions = (tree: Root): unknown => JSON.parse(JSON.stringify(tree, (key, value) => (key === 'position' ? undefined : value)));
+
+/** Whether the fast path took `markdown`; when it did, its tree is micromark's. */
+function sameAsMicromark(markdown: string, label = markdown.slice(0, 80)): boolean {
+  const withFrontmatter = hasFrontmatterFences(markdown);
+  const fast = fastMdast(markdown, withFrontmatter);
+  if (!fast) return false;
+  expect(fast, label).toEqual(withoutPositions(parseMdastMicromark(markdown, withFrontmatter)));
+  return true;
+}
+
+const generatedPage = (s: number, p: number) => [
+  '---', `description: Page ${p} of section ${s}`, '---', '', `# Page ${s}.${p}`, '',
+  `Page ${s}.${p} explains how to configure the service. Read the [section](../section-${s}/README.md) first.`, '',
+  '## Steps', '', '1. Install the tool.', `2. Set the option \`level\` to ${p}.`, '3. Deploy.', '',
+  '{% hint style="info" %}', `Section ${s} needs no restart.`, '{% endhint %}', '',
+  '```bash', `tool deploy --level ${p}`, '```', '', `![Figure](../.gitbook/assets/figure-${p}.png)`, '',
+].join('\n');
+
+/** Pages as GitBook exports them (tabs, steppers, loose and nested lists, quotes, images with titles). */
+const gitbookPages = [
+  generatedPage(3, 7),
+  '---\ndescription: >-\n  Install the CLI\n  and sign in.\nicon: terminal\n---\n\n# Install\n\n{% tabs %}\n{% tab title="npm" %}\n```sh\nnpm install -g tool\n```\n{% endtab %}\n\n{% tab title="Homebrew" %}\n```sh\nbrew install tool\n```\n{% endtab %}\n{% endtabs %}\n',
+  '# Steps\n\n{% stepper %}\n{% step %}\n### Create a key\n\nOpen **Settings** and choose _API keys_.\n{% endstep %}\n\n{% step %}\n### Use it\n\nSet `TOOL_KEY` in your shell.\n{% endstep %}\n{% endstepper %}\n',
+  '## Options\n\n* `level`: how much to log.\n\n  Defaults to `1`.\n* `output`: where to write.\n  * `stdout`\n  * a file path\n\n1. First\n\n2. Second\n\n   With a second paragraph.\n',
+  '> A quote\n> over lines.\n>\n> And a second paragraph, with [a link](https://example.com/docs "Docs").\n\n***\n\n![Diagram](../.gitbook/assets/diagram.png "The flow")\n\nLine ending in a hard break\\\nand the next line.\n',
+  '{% hint style="warning" %}\nBack up your data **before** upgrading.\n{% endhint %}\n\nSetext heading\n==============\n\n    indented code\n\n```javascript title="client.js" overflow="wrap"\nconst client = new Client();\n```\n',
+  '# Empty frontmatter\n',
+  '---\n---\n\nText after an empty frontmatter.\n',
+];
+
+/** Pages the fast path must leave to micromark, one per reason it has. */
+const refused = [
+  '| a | b |\n|---|---|\n| 1 | 2 |',
+  '~~struck~~',
+  'A note[^1].\n\n[^1]: The note.',
+  '$$\nx^2\n$$',
+  '<div>\nHTML\n</div>',
+  'Some <kbd>Ctrl</kbd> text.',
+  '[ref]\n\n[ref]: https://example.com',
+  'Visit https://example.com or www.example.com.',
+  'Write to a@b.co.',
+  '- [ ] task\n- [x] done',
+  'Windows\r\nline endings',
+  'A\u00a0non-breaking space',
+  '{% @github-files/github-code-block url="https://x" %}',
+  '***bold italic***',
+  'in*tra*word',
+  'A code span `over\ntwo lines`.',
+  '```\nan unclosed fence',
+  '2. starts at two',
+  '*\n  an item opening with a blank line',
+  '    indented\n    code over lines',
+  'trailing tab\t\nline',
+];
+
+function markdownFiles(dir: string, into: string[]): string[] {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) markdownFiles(path, into);
+    else if (stat?.isFile() && /\.md$/i.test(name) && stat.size < 256 * 1024) into.push(path);
+  }
+  return into;
+}
+
+/** READMEs of installed packages under 48 KB: real-world markdown. */
+function packageReadmes(limit: number): string[] {
+  const root = join(import.meta.dirname, '..', 'node_modules');
+  const found: string[] = [];
+  for (const name of readdirSync(root).sort()) {
+    for (const pkg of name.startsWith('@') ? readdirSync(join(root, name)).map((n) => join(name, n)) : [name]) {
+      const path = ['README.md', 'readme.md'].map((file) => join(root, pkg, file)).find((candidate) => (statSync(candidate, { throwIfNoEntry: false })?.size ?? Infinity) < 48 * 1024);
+      if (path) found.push(path);
+    }
+  }
+  return found.slice(0, limit);
+}
+
+/** Pieces of markdown syntax, for random text. */
+const pieces = ['# ', '## ', '* ', '- ', '+ ', '1. ', '2) ', '> ', '    ', '  ', ' ', '\t', '```', '```js x', '---', '***', '___', '{% hint style="info" %}', '{% endhint %}', '{%hint%}', '\\', '*', '**', '_', '`', '``', '[', ']', '(', ')', '![', '](', '&amp;', '&#42;', '&copy', 'foo', 'bar baz', '"', "'", '=', '-', '\n', '\n', '\n\n', 'http://x.y', 'a@b.c', ':', '%', '}', '{', '.', '!', '\\*', '  \n', '\\\n', '<', '<http://a.b>', '<br>', 'a_b', 'a*b'];
+
+/** Lines of markdown blocks, for random pages. */
+const lineKinds = ['* item', '- item', '1. one', '2. two', '10. ten', '> quote', '> * quoted item', '>', 'para text', 'more *em* and **strong** and `code`', '```', '```js', '# Head', '## Head', '{% hint style="info" %}', '{% endhint %}', '{% tabs %}', '{% tab title="A" %}', '{% endtab %}', '{% endtabs %}', '    code', '---', 'Setext', '===', '[link](https://x.y/a_b)', '![img](a.png "t")', 'a\\', 'end  ', '* [Page](page.md)', '***'];
+const indents = ['', '', '', '  ', '  ', '   ', '    ', '      ', '\t'];
+
+describe('markdown fast path (markdown-it) against micromark', () => {
+  it('takes GitBook pages and gives micromark\'s tree', () => {
+    for (const page of gitbookPages) expect(sameAsMicromark(page), page.slice(0, 60)).toBe(true);
+  });
+
+  it('leaves to micromark every page it cannot show alike, and parseMdast still reads them', () => {
+    for (const page of refused) {
+      expect(fastMdast(page, false), page).toBeUndefined();
+      // micromark's tree, with its positions.
+      expect(parseMdast(page, false).children[0]?.position, page).toBeDefined();
+    }
+    expect(fastMdast('x'.repeat(300 * 1024), false)).toBeUndefined();
+  });
+
+  it('gives micromark\'s tree on the fixtures and on the READMEs of installed packages', () => {
+    const files = [...markdownFiles(join(import.meta.dirname, 'fixtures'), []), ...packageReadmes(400)];
+    expect(files.length).toBeGreaterThan(300);
+    let taken = 0;
+    for (const path of files) if (sameAsMicromark(readFileSync(path, 'utf8'), relative(import.meta.dirname, path))) taken++;
+    // Most READMEs hold HTML, tables or URLs in text (left to micromark); a few dozen are taken.
+    expect(taken).toBeGreaterThan(40);
+  }, 120_000);
+
+  it('gives micromark\'s tree on random text of markdown syntax', () => {
+    let taken = 0;
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 30 }), (chosen) => {
+        if (sameAsMicromark(chosen.join(''))) taken++;
+      }),
+      { numRuns: 4000, seed: 29 },
+    );
+    expect(taken).toBeGreaterThan(400);
+  });
+
+  it('gives micromark\'s tree on random pages of block lines, indented and apart', () => {
+    let taken = 0;
+    const line = fc.tuple(fc.boolean(), fc.constantFrom(...indents), fc.constantFrom(...lineKinds)).map(([blank, indent, kind]) => `${blank ? '\n' : ''}${indent}${kind}`);
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(line, { minLength: 1, maxLength: 14 }), fc.boolean(), (frontmatter, lines, newline) => {
+        if (sameAsMicromark(`${frontmatter ? '---\ndescription: x\n---\n' : ''}${lines.join('\n')}${newline ? '\n' : ''}`)) taken++;
+      }),
+      { numRuns: 4000, seed: 31 },
+    );
+    expect(taken).toBeGreaterThan(600);
+  });
+
+  it('a page opening with a rule keeps its lists and quotes (frontmatter is tried only with a closing fence)', () => {
+    // micromark's frontmatter construct, once tried and failed, kept every list and quote of the page from starting.
+    const types = (markdown: string) => (markdownToDocument(markdown).document.nodes as { type: string }[]).map((node) => node.type);
+    expect(types('---\n\n* one\n* two\n\n> quoted\n')).toEqual(['divider', 'list-unordered', 'blockquote']);
+    expect(parseMdastMicromark('---\n\n* one\n\n> quoted\n', true).children.map((node) => node.type)).toEqual(['thematicBreak', 'list', 'blockquote']);
+  });
+});
+
+describe('markdown written through the API', () => {
+  const api = useTestApi();
+
+  it('a page opening with a rule keeps its list and quote, and both parsers give its document', async () => {
+    const org = await newOrg();
+    const { space, cr } = await spaceWithChangeRequest(api, org);
+    // A URL in text: the page is micromark's (the fast path leaves literal autolinks to it).
+    const markdown = '---\n\n* one\n* two\n\n> quoted, see https://example.com\n';
+    expect(fastMdast(markdown, false)).toBeUndefined();
+    await editContent(api, org, space.id, cr.id, [
+      { operation: 'insert_page', title: 'Rule first', document: { markdown } },
+      { operation: 'insert_page', title: 'Fast', document: { markdown: gitbookPages[3] } },
+    ]);
+    const pages = await pagesByTitle(api, org, space.id, cr.id);
+    const read = async (title: string) => {
+      const res = await api.request('GET', `/spaces/${space.id}/change-requests/${cr.id}/content/page/${pages[title]!.id}`, { token: org.admin.token });
+      expect(res.status).toBe(200);
+      return res.body.document as { nodes: { type: string }[] };
+    };
+    expect((await read('Rule first')).nodes.map((node) => node.type)).toEqual(['divider', 'list-unordered', 'blockquote']);
+    // A page the fast path takes (its tree is micromark's, above): loose and nested lists kept.
+    expect(fastMdast(gitbookPages[3]!, false)).toBeDefined();
+    const fast = (await read('Fast')).nodes as { type: string; nodes?: { type: string; nodes?: { type: string }[] }[] }[];
+    expect(fast.map((node) => node.type)).toEqual(['heading-2', 'list-unordered', 'list-ordered']);
+    expect(fast[1]!.nodes![0]!.nodes!.map((node) => node.type)).toEqual(['paragraph', 'paragraph']);
+    expect(fast[1]!.nodes![1]!.nodes!.map((node) => node.type)).toEqual(['paragraph', 'list-unordered']);
+    expect(withoutKeys(fast)).toEqual(withoutKeys(markdownToDocument(gitbookPages[3]!).document.nodes));
+  });
+});
+
+const withoutKeys = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(withoutKeys)
+    : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'key').map(([k, v]) => [k, withoutKeys(v)])) : value;
