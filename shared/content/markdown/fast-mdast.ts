@@ -240,6 +240,8 @@ class Converter {
           const list = current as Extract<Nodes, { type: 'list' }>;
           const open = stack.pop()!;
           this.spread(list);
+          // A list inside a container with two blank lines after it: micromark calls it spread.
+          if (stack.length > 0 && this.blankInContainers(this.spans.get(list)![1]) && this.blankInContainers(this.spans.get(list)![1] + 1)) throw new Unsupported();
           current = open.node;
           break;
         }
@@ -302,6 +304,11 @@ class Converter {
   private whitespaceLineAfter(code: Token): boolean {
     for (let line = code.map![1]; line < this.lines.length && this.blank(line); line++) if (this.lines[line] !== '') return true;
     return false;
+  }
+
+  /** Whether a line is blank once block quote markers are taken off (conservatively: any `>` at its start). */
+  private blankInContainers(line: number): boolean {
+    return line < this.lines.length && /^[ \t>]*$/.test(this.lines[line]!);
   }
 
   private blank(line: number): boolean {
