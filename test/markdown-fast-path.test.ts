@@ -6,6 +6,8 @@ import type { Root } from 'mdast';
 import { fastMdast } from '../shared/content/markdown/fast-mdast.ts';
 import { hasFrontmatterFences, parseMdast, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
 import { markdownToDocument } from '../shared/content/markdown/parse.ts';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
 import { newOrg, useTestApi } from './support/api.ts';
 import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 
@@ -146,6 +148,24 @@ describe('markdown fast path (markdown-it) against micromark', () => {
     expect(taken).toBeGreaterThan(600);
   });
 
+  it('gives plain CommonMark\'s tree to SUMMARY.md (no tag lines, no extensions)', () => {
+    const plain = unified().use(remarkParse).freeze();
+    let taken = 0;
+    const entry = fc.tuple(fc.constantFrom('', '', '\n', '\n## Group\n\n'), fc.constantFrom('', '  ', '    ', '        ', '\t'), fc.constantFrom('*', '-', '+', '1.'), fc.constantFrom('[Page](page.md)', '[A *b*](a/b.md#x)', '[Link](https://x.y)', 'No link', '[Esc\\]ape](e.md)'))
+      .map(([before, indent, bullet, text]) => `${before}${indent}${bullet} ${text}`);
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 20 }), (entries) => {
+        const summary = `# Table of contents\n\n${entries.join('\n')}\n`;
+        const fast = fastMdast(summary, false);
+        if (!fast) return;
+        taken++;
+        expect(fast).toEqual(withoutPositions(plain.parse(summary)));
+      }),
+      { numRuns: 1500, seed: 37 },
+    );
+    expect(taken).toBeGreaterThan(300);
+  });
+
   it('a page opening with a rule keeps its lists and quotes (frontmatter is tried only with a closing fence)', () => {
     // micromark's frontmatter construct, once tried and failed, kept every list and quote of the page from starting.
     const types = (markdown: string) => (markdownToDocument(markdown).document.nodes as { type: string }[]).map((node) => node.type);
@@ -156,6 +176,24 @@ describe('markdown fast path (markdown-it) against micromark', () => {
 
 describe('markdown written through the API', () => {
   const api = useTestApi();
+
+  it('gives plain CommonMark\'s tree to SUMMARY.md (no tag lines, no extensions)', () => {
+    const plain = unified().use(remarkParse).freeze();
+    let taken = 0;
+    const entry = fc.tuple(fc.constantFrom('', '', '\n', '\n## Group\n\n'), fc.constantFrom('', '  ', '    ', '        ', '\t'), fc.constantFrom('*', '-', '+', '1.'), fc.constantFrom('[Page](page.md)', '[A *b*](a/b.md#x)', '[Link](https://x.y)', 'No link', '[Esc\\]ape](e.md)'))
+      .map(([before, indent, bullet, text]) => `${before}${indent}${bullet} ${text}`);
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 20 }), (entries) => {
+        const summary = `# Table of contents\n\n${entries.join('\n')}\n`;
+        const fast = fastMdast(summary, false);
+        if (!fast) return;
+        taken++;
+        expect(fast).toEqual(withoutPositions(plain.parse(summary)));
+      }),
+      { numRuns: 1500, seed: 37 },
+    );
+    expect(taken).toBeGreaterThan(300);
+  });
 
   it('a page opening with a rule keeps its list and quote, and both parsers give its document', async () => {
     const org = await newOrg();

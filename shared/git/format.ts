@@ -13,6 +13,10 @@ import { toHtml } from 'hast-util-to-html';
 import type { Element, RootContent as HastContent } from 'hast';
 import { slugify } from '../content/tree.ts';
 import { decodeTargetPath } from '../content/markdown/refs.ts';
+import { fastMdast } from '../content/markdown/fast-mdast.ts';
+
+/** SUMMARY.md is plain CommonMark: GitBook's syntax extensions mean nothing in a table of contents. */
+const summaryParser = unified().use(remarkParse).freeze();
 
 /** BOM and zero-width characters that editors leave in files. */
 const INVISIBLE = /[\uFEFF\u200B-\u200D\u2060]/g;
@@ -134,7 +138,9 @@ export const EXTERNAL_LINK = /^[a-z][a-z0-9+.-]*:|^\/\//i;
  * a link to a URL is a link page, and the link text is the title.
  */
 export function parseSummary(markdown: string): SummaryGroup[] {
-  const tree = unified().use(remarkParse).parse(stripInvisible(markdown));
+  const source = stripInvisible(markdown);
+  // Without tag lines, a page the fast path takes is plain CommonMark's tree (fast-mdast.ts).
+  const tree = (!source.includes('{%') && fastMdast(source, false)) || summaryParser.parse(source);
   const groups: SummaryGroup[] = [{ entries: [] }];
   for (const node of tree.children as RootContent[]) {
     // A group heading's anchor (`## Title <a href="#x" id="x"></a>`) is not part of its title:
