@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Root } from 'mdast';
-import { fastMdast } from '../shared/content/markdown/fast-mdast.ts';
+import { FAST_PATH_MAX_CHARS, fastMdast } from '../shared/content/markdown/fast-mdast.ts';
 import { hasFrontmatterFences, parseMdast, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
 import { markdownToDocument } from '../shared/content/markdown/parse.ts';
 import remarkParse from 'remark-parse';
@@ -113,7 +113,8 @@ describe('markdown fast path (markdown-it) against micromark', () => {
       // micromark's tree, with its positions.
       expect(parseMdast(page, false).children[0]?.position, page).toBeDefined();
     }
-    expect(fastMdast('x'.repeat(300 * 1024), false)).toBeUndefined();
+    expect(fastMdast('x'.repeat(FAST_PATH_MAX_CHARS), false)).toBeDefined();
+    expect(fastMdast('x'.repeat(FAST_PATH_MAX_CHARS + 1), false)).toBeUndefined();
   });
 
   it('gives micromark\'s tree on the fixtures and on the READMEs of installed packages', () => {
