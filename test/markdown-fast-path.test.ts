@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -10,6 +10,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { newOrg, useTestApi } from './support/api.ts';
 import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
+import { generatedPage, markdownFiles, packageReadmes } from './support/markdown-corpus.ts';
 
 /**
  * Pages markdown-it reads alike take the fast path (content/markdown/fast-mdast.ts); its tree
@@ -27,13 +28,6 @@ function sameAsMicromark(markdown: string, label = markdown.slice(0, 80)): boole
   return true;
 }
 
-const generatedPage = (s: number, p: number) => [
-  '---', `description: Page ${p} of section ${s}`, '---', '', `# Page ${s}.${p}`, '',
-  `Page ${s}.${p} explains how to configure the service. Read the [section](../section-${s}/README.md) first.`, '',
-  '## Steps', '', '1. Install the tool.', `2. Set the option \`level\` to ${p}.`, '3. Deploy.', '',
-  '{% hint style="info" %}', `Section ${s} needs no restart.`, '{% endhint %}', '',
-  '```bash', `tool deploy --level ${p}`, '```', '', `![Figure](../.gitbook/assets/figure-${p}.png)`, '',
-].join('\n');
 
 /** Pages as GitBook exports them (tabs, steppers, loose and nested lists, quotes, images with titles). */
 const gitbookPages = [
@@ -72,29 +66,6 @@ const refused = [
   'trailing tab\t\nline',
 ];
 
-function markdownFiles(dir: string, into: string[]): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    const path = join(dir, name);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) markdownFiles(path, into);
-    else if (stat?.isFile() && /\.md$/i.test(name) && stat.size < 256 * 1024) into.push(path);
-  }
-  return into;
-}
-
-/** READMEs of installed packages under 48 KB: real-world markdown. */
-function packageReadmes(limit: number): string[] {
-  const root = join(import.meta.dirname, '..', 'node_modules');
-  const found: string[] = [];
-  for (const name of readdirSync(root).sort()) {
-    for (const pkg of name.startsWith('@') ? readdirSync(join(root, name)).map((n) => join(name, n)) : [name]) {
-      const path = ['README.md', 'readme.md'].map((file) => join(root, pkg, file)).find((candidate) => (statSync(candidate, { throwIfNoEntry: false })?.size ?? Infinity) < 48 * 1024);
-      if (path) found.push(path);
-    }
-  }
-  return found.slice(0, limit);
-}
-
 /** Pieces of markdown syntax, for random text. */
 const pieces = ['# ', '## ', '* ', '- ', '+ ', '1. ', '2) ', '> ', '    ', '  ', ' ', '\t', '```', '```js x', '---', '***', '___', '{% hint style="info" %}', '{% endhint %}', '{%hint%}', '\\', '*', '**', '_', '`', '``', '[', ']', '(', ')', '![', '](', '&amp;', '&#42;', '&copy', 'foo', 'bar baz', '"', "'", '=', '-', '\n', '\n', '\n\n', 'http://x.y', 'a@b.c', ':', '%', '}', '{', '.', '!', '\\*', '  \n', '\\\n', '<', '<http://a.b>', '<br>', 'a_b', 'a*b'];
 
@@ -118,7 +89,7 @@ describe('markdown fast path (markdown-it) against micromark', () => {
   });
 
   it('gives micromark\'s tree on the fixtures and on the READMEs of installed packages', () => {
-    const files = [...markdownFiles(join(import.meta.dirname, 'fixtures'), []), ...packageReadmes(400)];
+    const files = [...markdownFiles(join(import.meta.dirname, 'fixtures')), ...packageReadmes(400, 48 * 1024)];
     expect(files.length).toBeGreaterThan(300);
     let taken = 0;
     for (const path of files) if (sameAsMicromark(readFileSync(path, 'utf8'), relative(import.meta.dirname, path))) taken++;
@@ -177,24 +148,6 @@ describe('markdown fast path (markdown-it) against micromark', () => {
 
 describe('markdown written through the API', () => {
   const api = useTestApi();
-
-  it('gives plain CommonMark\'s tree to SUMMARY.md (no tag lines, no extensions)', () => {
-    const plain = unified().use(remarkParse).freeze();
-    let taken = 0;
-    const entry = fc.tuple(fc.constantFrom('', '', '\n', '\n## Group\n\n'), fc.constantFrom('', '  ', '    ', '        ', '\t'), fc.constantFrom('*', '-', '+', '1.'), fc.constantFrom('[Page](page.md)', '[A *b*](a/b.md#x)', '[Link](https://x.y)', 'No link', '[Esc\\]ape](e.md)'))
-      .map(([before, indent, bullet, text]) => `${before}${indent}${bullet} ${text}`);
-    fc.assert(
-      fc.property(fc.array(entry, { minLength: 1, maxLength: 20 }), (entries) => {
-        const summary = `# Table of contents\n\n${entries.join('\n')}\n`;
-        const fast = fastMdast(summary, false);
-        if (!fast) return;
-        taken++;
-        expect(fast).toEqual(withoutPositions(plain.parse(summary)));
-      }),
-      { numRuns: 1500, seed: 37 },
-    );
-    expect(taken).toBeGreaterThan(300);
-  });
 
   it('a page opening with a rule keeps its list and quote, and both parsers give its document', async () => {
     const org = await newOrg();

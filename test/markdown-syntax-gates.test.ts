@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -13,6 +13,7 @@ import { GFM_PATTERNS } from '../shared/content/markdown/gfm.ts';
 import { hasFrontmatterFences, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
 import { MATH } from '../shared/content/markdown/processor.ts';
 import { remarkGitbookTags } from '../shared/content/markdown/syntax.ts';
+import { generatedPage, markdownFiles, packageReadmes } from './support/markdown-corpus.ts';
 
 /**
  * A page is parsed without the GFM extensions it cannot use (content/markdown/syntax-gates.ts,
@@ -61,49 +62,6 @@ const edges = [
   '[ref]: http://example.com\n\n[ref] and www.example.com',
 ];
 
-const generatedPage = (s: number, p: number) => [
-  '---', `description: Page ${p} of section ${s}`, '---', '', `# Page ${s}.${p}`, '',
-  `Page ${s}.${p} explains how to configure the service. Read the [section](../section-${s}/README.md) first.`, '',
-  '## Steps', '', '1. Install the tool.', `2. Set the option \`level\` to ${p}.`, '3. Deploy.', '',
-  '{% hint style="info" %}', `Section ${s} needs no restart.`, '{% endhint %}', '',
-  '```bash', `tool deploy --level ${p}`, '```', '', `![Figure](../.gitbook/assets/figure-${p}.png)`, '',
-].join('\n');
-
-function markdownFiles(dir: string, into: string[], limit: number): string[] {
-  for (const name of readdirSync(dir).sort()) {
-    if (into.length >= limit) break;
-    const path = join(dir, name);
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) markdownFiles(path, into, limit);
-    else if (stat?.isFile() && /\.md$/i.test(name) && stat.size < 256 * 1024) into.push(path);
-  }
-  return into;
-}
-
-/**
- * READMEs of installed packages under 24 KB: real-world markdown (tables, e-mail addresses,
- * URLs). All 1,302 markdown files of node_modules and the spec gave the stock tree too (a
- * run outside the suite: about two minutes).
- */
-function packageReadmes(limit: number): string[] {
-  const root = join(import.meta.dirname, '..', 'node_modules');
-  const found: string[] = [];
-  for (const name of readdirSync(root).sort()) {
-    if (found.length >= limit) break;
-    for (const pkg of name.startsWith('@') ? readdirSync(join(root, name)).map((n) => join(name, n)) : [name]) {
-      const path = join(root, pkg, 'readme.md');
-      const alt = join(root, pkg, 'README.md');
-      for (const candidate of [alt, path]) {
-        const stat = statSync(candidate, { throwIfNoEntry: false });
-        if (stat?.isFile() && stat.size < 24 * 1024) {
-          found.push(candidate);
-          break;
-        }
-      }
-    }
-  }
-  return found.slice(0, limit);
-}
 
 describe('syntax gates', () => {
   it('leave GFM out only of pages without its characters', () => {
@@ -122,8 +80,11 @@ describe('syntax gates', () => {
   });
 
   it('give the stock tree on the fixtures and on the READMEs of installed packages', () => {
-    const fixtures = markdownFiles(join(import.meta.dirname, 'fixtures'), [], 200);
-    const readmes = packageReadmes(120);
+    // READMEs under 24 KB: real-world markdown (tables, e-mail addresses, URLs). All 1,302
+    // markdown files of node_modules and the spec gave the stock tree too (a run outside the
+    // suite: about two minutes).
+    const fixtures = markdownFiles(join(import.meta.dirname, 'fixtures')).slice(0, 200);
+    const readmes = packageReadmes(120, 24 * 1024);
     expect(fixtures.length).toBeGreaterThan(5);
     expect(readmes.length).toBeGreaterThan(80);
     for (const path of [...fixtures, ...readmes]) expectStockTree(readFileSync(path, 'utf8'), true, relative(import.meta.dirname, path));
