@@ -37,6 +37,7 @@ const gitbookPages = [
   '## Options\n\n* `level`: how much to log.\n\n  Defaults to `1`.\n* `output`: where to write.\n  * `stdout`\n  * a file path\n\n1. First\n\n2. Second\n\n   With a second paragraph.\n',
   '> A quote\n> over lines.\n>\n> And a second paragraph, with [a link](https://example.com/docs "Docs").\n\n***\n\n![Diagram](../.gitbook/assets/diagram.png "The flow")\n\nLine ending in a hard break\\\nand the next line.\n',
   '{% hint style="warning" %}\nBack up your data **before** upgrading.\n{% endhint %}\n\nSetext heading\n==============\n\n    indented code\n\n```javascript title="client.js" overflow="wrap"\nconst client = new Client();\n```\n',
+  '# Figures\n\n<figure><img src="../.gitbook/assets/shot.png" alt="A screenshot"><figcaption><p>The <strong>new</strong> editor</p></figcaption></figure>\n\n<details>\n\n<summary>Advanced options</summary>\n\nPress <kbd>Ctrl</kbd> + <kbd>K</kbd>.\n\n</details>\n\n<div align="center"><img src="logo.png" width="120"></div>\n',
   '# Empty frontmatter\n',
   '---\n---\n\nText after an empty frontmatter.\n',
 ];
@@ -47,8 +48,9 @@ const refused = [
   '~~struck~~',
   'A note[^1].\n\n[^1]: The note.',
   '$$\nx^2\n$$',
-  '<div>\nHTML\n</div>',
-  'Some <kbd>Ctrl</kbd> text.',
+  '<pre>\nraw HTML ending at its end tag\n</pre>',
+  '<!-- a comment -->',
+  '* an item going on with\n<img src="a.png"> a lazy line of HTML',
   '[ref]\n\n[ref]: https://example.com',
   'Visit https://example.com or www.example.com.',
   'Write to a@b.co.',
@@ -67,11 +69,11 @@ const refused = [
 ];
 
 /** Pieces of markdown syntax, for random text. */
-const pieces = ['# ', '## ', '* ', '- ', '+ ', '1. ', '2) ', '> ', '    ', '  ', ' ', '\t', '```', '```js x', '---', '***', '___', '{% hint style="info" %}', '{% endhint %}', '{%hint%}', '\\', '*', '**', '_', '`', '``', '[', ']', '(', ')', '![', '](', '&amp;', '&#42;', '&copy', 'foo', 'bar baz', '"', "'", '=', '-', '\n', '\n', '\n\n', 'http://x.y', 'a@b.c', ':', '%', '}', '{', '.', '!', '\\*', '  \n', '\\\n', '<', '<http://a.b>', '<br>', 'a_b', 'a*b'];
+const pieces = ['# ', '## ', '* ', '- ', '+ ', '1. ', '2) ', '> ', '    ', '  ', ' ', '\t', '```', '```js x', '---', '***', '___', '{% hint style="info" %}', '{% endhint %}', '{%hint%}', '\\', '*', '**', '_', '`', '``', '[', ']', '(', ')', '![', '](', '&amp;', '&#42;', '&copy', 'foo', 'bar baz', '"', "'", '=', '-', '\n', '\n', '\n\n', 'http://x.y', 'a@b.c', ':', '%', '}', '{', '.', '!', '\\*', '  \n', '\\\n', '<', '<http://a.b>', '<br>', 'a_b', 'a*b', '<div>', '</div>', '<img src="a.png">', '<figure><img src="x.png" alt=""><figcaption><p>cap</p></figcaption></figure>', '<!-- c -->', '<details>\n<summary>S</summary>\n', '</details>', '<a href="x">', '</a>', '<pre>', '</pre>', '<kbd>K</kbd>'];
 
 /** Lines of markdown blocks, for random pages. */
-const lineKinds = ['* item', '- item', '1. one', '2. two', '10. ten', '> quote', '> * quoted item', '>', 'para text', 'more *em* and **strong** and `code`', '```', '```js', '# Head', '## Head', '{% hint style="info" %}', '{% endhint %}', '{% tabs %}', '{% tab title="A" %}', '{% endtab %}', '{% endtabs %}', '    code', '---', 'Setext', '===', '[link](https://x.y/a_b)', '![img](a.png "t")', 'a\\', 'end  ', '* [Page](page.md)', '***'];
-const indents = ['', '', '', '  ', '  ', '   ', '    ', '      ', '\t'];
+const lineKinds = ['<div>', '</div>', '<figure><img src="a.png" alt=""><figcaption><p>Cap</p></figcaption></figure>', '<details>', '<summary>Sum</summary>', '</details>', '<!-- comment -->', '<pre>', 'text <kbd>K</kbd> more', '* item', '- item', '1. one', '2. two', '10. ten', '> quote', '> * quoted item', '>', 'para text', 'more *em* and **strong** and `code`', '```', '```js', '# Head', '## Head', '{% hint style="info" %}', '{% endhint %}', '{% tabs %}', '{% tab title="A" %}', '{% endtab %}', '{% endtabs %}', '    code', '---', 'Setext', '===', '[link](https://x.y/a_b)', '![img](a.png "t")', 'a\\', 'end  ', '* [Page](page.md)', '***'];
+const indents = ['', '', '', '  ', '  ', '   ', '    ', '      ', '\t', '> ', '>\t'];
 
 describe('markdown fast path (markdown-it) against micromark', () => {
   it('takes GitBook pages and gives micromark\'s tree', () => {

@@ -5,12 +5,13 @@
  * a Git import of 1,000 pages spent most of its time there. markdown-it reads CommonMark
  * some 30 times faster. This module parses a page with markdown-it (CommonMark, plus the
  * GitBook tag lines and YAML frontmatter of processor.ts) and converts its tokens to the mdast
- * micromark builds, without positions (only HTML nodes' positions are read, and HTML is left
- * to micromark).
+ * micromark builds, without positions (nothing past the parse reads them: HTML is read again
+ * from its nodes' values).
  *
  * It answers only where the two agree, and `undefined` otherwise (mdast.ts then parses with
  * micromark): pages that may hold GFM syntax (tables, strikethrough, footnotes, task items,
- * literal autolinks in text), math, HTML, link reference definitions, integration tags,
+ * literal autolinks in text), math, HTML blocks that end at an end marker (`<pre>`, comments),
+ * link reference definitions, integration tags,
  * line endings other than `\n`, whitespace JavaScript's `trim` reads and CommonMark does not,
  * and each place the two parsers were seen to differ (marked where it is refused below).
  * test/markdown-fast-path.test.ts compares both parsers on fixtures, package READMEs, GitBook
@@ -63,8 +64,19 @@ function inlineUnsupported(source: string): boolean {
   return false;
 }
 
-/** `>` after four columns of indentation: markdown-it reads a block quote marker on a lazy line where micromark reads text. */
-const INDENTED_QUOTE_MARKER = /^(?: {4,}|[ ]*\t)[ \t]*>/m;
+/**
+ * `>` after four columns of indentation (markdown-it reads a block quote marker on a lazy line
+ * where micromark reads text), or a tab after `>` (the two count the tab's columns apart).
+ */
+const INDENTED_QUOTE_MARKER = /^(?: {4,}|[ ]*\t)[ \t]*>|>\t/m;
+
+/**
+ * CommonMark's HTML blocks that end only at an end marker (raw `<pre>`, `<script>`, `<style>`,
+ * `<textarea>`, comments, processing instructions, declarations, CDATA): micromark starts a
+ * block at a raw end tag where markdown-it reads inline HTML, and keeps different trailing
+ * line endings in one left open.
+ */
+const HTML_WITH_END_MARKER = /<(?:\/?(?:pre|script|style|textarea)|!|\?)/i;
 
 /** A link reference definition may be on the page: markdown-it resolves references, mdast keeps them. */
 const DEFINITION = /\]:/;
@@ -155,7 +167,7 @@ const attr = (token: Token, name: string): string | null => {
 
 /** The mdast micromark would build for `markdown` (without positions), or undefined where not proven alike. */
 export function fastMdast(markdown: string, withFrontmatter: boolean): Root | undefined {
-  if (!available || markdown.length > FAST_PATH_MAX_CHARS || UNSUPPORTED.test(markdown) || DEFINITION.test(markdown) || INDENTED_QUOTE_MARKER.test(markdown)) return undefined;
+  if (!available || markdown.length > FAST_PATH_MAX_CHARS || UNSUPPORTED.test(markdown) || DEFINITION.test(markdown) || INDENTED_QUOTE_MARKER.test(markdown) || HTML_WITH_END_MARKER.test(markdown)) return undefined;
   const root: Root = { type: 'root', children: [] };
   let body = markdown;
   if (withFrontmatter && markdown.startsWith('---')) {
@@ -216,7 +228,11 @@ class Converter {
     };
     for (const token of tokens) {
       switch (token.type) {
-        case 'paragraph_open': push({ type: 'paragraph', children: [] }, token); break;
+        case 'paragraph_open':
+          // A paragraph in a list item or quote going on with a line of HTML (a lazy line): micromark ends the paragraph there.
+          if (stack.length > 0 && this.lines.slice(token.map![0] + 1, token.map![1]).some((line) => /^[ \t>]*</.test(line))) throw new Unsupported();
+          push({ type: 'paragraph', children: [] }, token);
+          break;
         case 'heading_open': push({ type: 'heading', depth: Number(token.tag.slice(1)) as 1, children: [] }, token); break;
         case 'blockquote_open': push({ type: 'blockquote', children: [] }, token); break;
         case 'bullet_list_open': push({ type: 'list', ordered: false, start: null, spread: false, children: [] }, token); break;
@@ -244,8 +260,9 @@ class Converter {
           const list = current as Extract<Nodes, { type: 'list' }>;
           const open = stack.pop()!;
           this.spread(list);
-          // A list inside a container with two blank lines after it: micromark calls it spread.
-          if (stack.length > 0 && this.blankInContainers(this.spans.get(list)![1]) && this.blankInContainers(this.spans.get(list)![1] + 1)) throw new Unsupported();
+          // A list inside a container with two blank lines after it, or inside a quote with one: micromark may call it spread.
+          const after = this.spans.get(list)![1];
+          if (stack.length > 0 && this.blankInContainers(after) && (this.blankInContainers(after + 1) || open.node.type === 'blockquote')) throw new Unsupported();
           current = open.node;
           break;
         }
@@ -263,6 +280,11 @@ class Converter {
           push({ type: 'code', lang: null, meta: null, value: token.content.replace(/\n$/, '') }, token); break;
         case 'fence': push(this.fence(token), token); break;
         case 'gitbook_tag': push({ type: 'gitbookTag', value: token.content } as Block, token); break;
+        case 'html_block':
+          // A tab indenting HTML: micromark turns the columns a container marker left of it into spaces.
+          if (/(?:^|\n)[ ]*\t/.test(token.content)) throw new Unsupported();
+          push({ type: 'html', value: token.content.replace(/\n$/, '') }, token);
+          break;
         default: throw new Unsupported();
       }
     }
@@ -340,6 +362,7 @@ class Converter {
         case 'text': text(token.content); break;
         case 'softbreak': text('\n'); break;
         case 'hardbreak': current.children.push({ type: 'break' } as never); break;
+        case 'html_inline': current.children.push({ type: 'html', value: token.content } as never); break;
         case 'code_inline':
           if (token.meta?.multiline) throw new Unsupported();
           current.children.push({ type: 'inlineCode', value: token.content } as never); break;
