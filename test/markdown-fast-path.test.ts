@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Root } from 'mdast';
@@ -145,6 +149,24 @@ describe('markdown fast path (markdown-it) against micromark', () => {
     const types = (markdown: string) => (markdownToDocument(markdown).document.nodes as { type: string }[]).map((node) => node.type);
     expect(types('---\n\n* one\n* two\n\n> quoted\n')).toEqual(['divider', 'list-unordered', 'blockquote']);
     expect(parseMdastMicromark('---\n\n* one\n\n> quoted\n', true).children.map((node) => node.type)).toEqual(['thematicBreak', 'list', 'blockquote']);
+  });
+});
+
+describe('the fast path in a Lambda bundle', () => {
+  it('survives minification: bundled as the functions are, it still takes pages and marks code spans over lines', async () => {
+    // The functions' bundling (infra/constructs/service-function.ts): minified ESM for Node 22.
+    const out = await build({ entryPoints: [join(import.meta.dirname, '../shared/content/markdown/fast-mdast.ts')], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node22', write: false, logLevel: 'silent' });
+    const dir = await mkdtemp(join(tmpdir(), 'fast-mdast-'));
+    const file = join(dir, 'bundle.mjs');
+    await writeFile(file, out.outputFiles[0]!.text);
+    try {
+      const bundled = await import(pathToFileURL(file).href) as typeof import('../shared/content/markdown/fast-mdast.ts');
+      expect(bundled.fastPathAvailable).toBe(true);
+      expect(bundled.fastMdast(generatedPage(1, 2), true)).toEqual(fastMdast(generatedPage(1, 2), true));
+      expect(bundled.fastMdast('A code span `over\ntwo lines`.', false)).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -91,17 +91,18 @@ md.normalizeLink = (url) => url;
 md.normalizeLinkText = (text) => text;
 md.validateLink = () => true;
 md.block.ruler.before('lheading', 'gitbook_tag', gitbookTag, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
-/** Whether this markdown-it is the one this module was written and tested against (else every page goes to micromark). */
-const available = markMultilineCodeSpans();
+/** Whether this markdown-it has what this module relies on (else every page goes to micromark). */
+export const fastPathAvailable = markMultilineCodeSpans();
 
 /**
  * markdown-it turns a code span's line endings into spaces, mdast keeps them (and drops the
  * next line's indentation): code spans over several lines are marked, and left to micromark.
- * The code span rule is found by its function's name; a markdown-it without it turns the
- * fast path off rather than parse code spans unmarked.
+ * The code span rule is found by the name markdown-it registers it under (`__rules__`, which
+ * its types declare; a function's own name would not survive the Lambdas' minified bundles);
+ * a markdown-it without it turns the fast path off rather than parse code spans unmarked.
  */
 function markMultilineCodeSpans(): boolean {
-  const backticks = md.inline.ruler.getRules('').find((rule) => rule.name === 'backtick');
+  const backticks = md.inline.ruler.__rules__.find((rule) => rule.name === 'backticks')?.fn;
   if (!backticks) return false;
   md.inline.ruler.at('backticks', (state, silent) => {
     const start = state.pos;
@@ -167,7 +168,7 @@ const attr = (token: Token, name: string): string | null => {
 
 /** The mdast micromark would build for `markdown` (without positions), or undefined where not proven alike. */
 export function fastMdast(markdown: string, withFrontmatter: boolean): Root | undefined {
-  if (!available || markdown.length > FAST_PATH_MAX_CHARS || UNSUPPORTED.test(markdown) || DEFINITION.test(markdown) || INDENTED_QUOTE_MARKER.test(markdown) || HTML_WITH_END_MARKER.test(markdown)) return undefined;
+  if (!fastPathAvailable || markdown.length > FAST_PATH_MAX_CHARS || UNSUPPORTED.test(markdown) || DEFINITION.test(markdown) || INDENTED_QUOTE_MARKER.test(markdown) || HTML_WITH_END_MARKER.test(markdown)) return undefined;
   const root: Root = { type: 'root', children: [] };
   let body = markdown;
   if (withFrontmatter && markdown.startsWith('---')) {
