@@ -42,13 +42,17 @@ const gitbookPages = [
   '> A quote\n> over lines.\n>\n> And a second paragraph, with [a link](https://example.com/docs "Docs").\n\n***\n\n![Diagram](../.gitbook/assets/diagram.png "The flow")\n\nLine ending in a hard break\\\nand the next line.\n',
   '{% hint style="warning" %}\nBack up your data **before** upgrading.\n{% endhint %}\n\nSetext heading\n==============\n\n    indented code\n\n```javascript title="client.js" overflow="wrap"\nconst client = new Client();\n```\n',
   '# Figures\n\n<figure><img src="../.gitbook/assets/shot.png" alt="A screenshot"><figcaption><p>The <strong>new</strong> editor</p></figcaption></figure>\n\n<details>\n\n<summary>Advanced options</summary>\n\nPress <kbd>Ctrl</kbd> + <kbd>K</kbd>.\n\n</details>\n\n<div align="center"><img src="logo.png" width="120"></div>\n',
+  '## Options\n\n| Option | Default | Meaning |\n| --- | :---: | ---: |\n| `level` | 1 | How much to log, see [levels](levels.md) |\n| **output** |  | Where to write: `a\\|b` |\n\nAfter the table.\n',
   '# Empty frontmatter\n',
   '---\n---\n\nText after an empty frontmatter.\n',
 ];
 
 /** Pages the fast path must leave to micromark, one per reason it has. */
 const refused = [
-  '| a | b |\n|---|---|\n| 1 | 2 |',
+  '| a | b |\n|---|---|\n| 1 |',
+  'a | b\n--|--\n1 | 2',
+  '* item\n\n  | a |\n  | - |\n  | 1 |',
+  '```\n|---|\n```',
   '~~struck~~',
   'A note[^1].\n\n[^1]: The note.',
   '$$\nx^2\n$$',
@@ -94,6 +98,14 @@ describe('markdown fast path (markdown-it) against micromark', () => {
     expect(fastMdast('x'.repeat(FAST_PATH_MAX_CHARS + 1), false)).toBeUndefined();
   });
 
+  it('stalls on no hostile line: long runs of dashes, pipes, spaces and tabs read in linear time', () => {
+    // Each of these took seconds with a backtracking regular expression (60 KB of dashes: 7 s);
+    // scanned line by line they take milliseconds. The test's own timeout is the bound.
+    const max = FAST_PATH_MAX_CHARS - 8;
+    const hostile = ['|' + '-'.repeat(max) + 'x', '|-'.repeat(max / 2) + 'x', '{% a' + ' '.repeat(max) + 'x', 'a' + '\t'.repeat(max) + 'x', ' '.repeat(max) + '>', '{%'.repeat(max / 2), '* a\n' + ' '.repeat(max) + 'x', '| ' + '\\|'.repeat(max / 2)];
+    for (const text of hostile) parseMdast(text.slice(0, FAST_PATH_MAX_CHARS), false);
+  }, 5_000);
+
   it('gives micromark\'s tree on the fixtures and on the READMEs of installed packages', () => {
     const files = [...markdownFiles(join(import.meta.dirname, 'fixtures')), ...packageReadmes(400, 48 * 1024)];
     expect(files.length).toBeGreaterThan(300);
@@ -124,6 +136,26 @@ describe('markdown fast path (markdown-it) against micromark', () => {
       { numRuns: 4000, seed: 31 },
     );
     expect(taken).toBeGreaterThan(600);
+  });
+
+  it('gives micromark\'s tree on random tables (cells with pipes, escapes, code, HTML; rows short and long)', () => {
+    let taken = 0;
+    const cell = fc.constantFrom('a', 'Name', '`code`', '`a\\|b`', '**bold**', '[link](x.md)', '', ' ', '\\|', 'x \\| y', 'a|b', '\\\\', '<br>', '<kbd>K</kbd>', '![i](a.png)', '*', ':', '&amp;');
+    const mostly = fc.constantFrom(true, true, true, true, false);
+    const row = (cells: number) => fc.tuple(fc.array(cell, { minLength: cells, maxLength: cells }), mostly, mostly).map(([texts, lead, trail]) => `${lead ? '| ' : ''}${texts.join(' | ')}${trail ? ' |' : ''}`);
+    const table = fc.integer({ min: 1, max: 4 }).chain((cols) => fc.tuple(
+      row(cols),
+      fc.array(fc.constantFrom('-', '---', ':-', '-:', ':-:', ' - ', ':'), { minLength: cols, maxLength: cols }).map((cells) => `|${cells.join('|')}|`),
+      fc.array(fc.constantFrom(cols, cols, cols, cols - 1, cols + 1).filter((n) => n > 0).chain(row), { maxLength: 4 }),
+    ));
+    fc.assert(
+      fc.property(fc.constantFrom('', 'Intro.\n\n', 'Intro.\n', '> q\n'), table, fc.constantFrom('', '\n', '\n\nAfter.', '\n* item', '\n<br>'), (before, [header, delimiter, rows], after) => {
+        if (sameAsMicromark(`${before}${[header, delimiter, ...rows].join('\n')}${after}`)) taken++;
+      }),
+      { numRuns: 3000, seed: 41 },
+    );
+    // Every page holds a table: a fast path refusing tables would take none.
+    expect(taken).toBeGreaterThan(250);
   });
 
   it('gives plain CommonMark\'s tree to SUMMARY.md (no tag lines, no extensions)', () => {

@@ -9,8 +9,10 @@
  * from its nodes' values).
  *
  * It answers only where the two agree, and `undefined` otherwise (mdast.ts then parses with
- * micromark): pages that may hold GFM syntax (tables, strikethrough, footnotes, task items,
- * literal autolinks in text), math, HTML blocks that end at an end marker (`<pre>`, comments),
+ * micromark): pages that may hold GFM syntax other than tables as GitBook writes them
+ * (strikethrough, footnotes, task items, literal autolinks in text; tables inside containers,
+ * without leading pipes or with rows of another length than their header), math, HTML
+ * blocks that end at an end marker (`<pre>`, comments),
  * link reference definitions, integration tags,
  * line endings other than `\n`, whitespace JavaScript's `trim` reads and CommonMark does not,
  * and each place the two parsers were seen to differ (marked where it is refused below).
@@ -31,11 +33,12 @@ export const FAST_PATH_MAX_CHARS = 64 * 1024;
 
 /**
  * Raw text that sends a page to micromark: what the GFM, math and integration-tag syntaxes
- * need (`|`, `~`, `[^`, `$$`, a task item's `[ ]`, `{% ...@`), line endings other than `\n`,
+ * need (`~`, `[^`, `$$`, a task item's `[ ]`; an integration tag's `{% @` is found per line, in
+ * linesUnsupported), line endings other than `\n`,
  * and whitespace JavaScript's `trim` removes where CommonMark keeps it (markdown-it trims
  * paragraphs and headings with it).
  */
-const UNSUPPORTED = /\||~|\[\^|\$\$|\[[ \t xX]\]|\{%[^\n]*@|[\r\0\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+const UNSUPPORTED = /~|\[\^|\$\$|\[[ \t xX]\]|[\r\0\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
 /**
  * Inline text the two parsers were seen to read differently: whitespace ending a line that
@@ -45,7 +48,15 @@ const UNSUPPORTED = /\||~|\[\^|\$\$|\[[ \t xX]\]|\{%[^\n]*@|[\r\0\v\f\u0085\u00a
  * two letters or two punctuation marks, `_` between two punctuation marks (between letters
  * it does neither, as in `snake_case`).
  */
-const TAB_AT_LINE_END = /\t[ \t]*(?:\n|$)/;
+/** Whether some line ends in whitespace holding a tab (a scan, not a regular expression: runs of whitespace would backtrack). */
+function tabAtLineEnd(text: string): boolean {
+  for (let end = text.indexOf('\n'), start = 0; start <= text.length; start = end + 1, end = text.indexOf('\n', start)) {
+    let i = (end < 0 ? text.length : end) - 1;
+    while (i >= start && (text[i] === ' ' || text[i] === '\t')) if (text[i--] === '\t') return true;
+    if (end < 0) break;
+  }
+  return false;
+}
 const LONG_DELIMITER_RUN = /[*_]{3}/;
 const DELIMITER_RUNS = /[*_]+/g;
 const PUNCTUATION = /[\p{P}\p{S}]/u;
@@ -54,7 +65,7 @@ const WS = 0;
 const PUNCT = 1;
 const charClass = (char: string | undefined) => (char === undefined || WHITESPACE.test(char) ? WS : PUNCTUATION.test(char) ? PUNCT : 2);
 function inlineUnsupported(source: string): boolean {
-  if (TAB_AT_LINE_END.test(source) || LONG_DELIMITER_RUN.test(source)) return true;
+  if (tabAtLineEnd(source) || LONG_DELIMITER_RUN.test(source)) return true;
   for (const run of source.matchAll(DELIMITER_RUNS)) {
     const before = charClass(source[run.index - 1]);
     const after = charClass(source[run.index + run[0].length]);
@@ -65,10 +76,22 @@ function inlineUnsupported(source: string): boolean {
 }
 
 /**
- * `>` after four columns of indentation (markdown-it reads a block quote marker on a lazy line
- * where micromark reads text), or a tab after `>` (the two count the tab's columns apart).
+ * Lines that send a page to micromark: `>` after four columns of indentation (markdown-it
+ * reads a block quote marker on a lazy line where micromark reads text), a tab after `>` (the
+ * two count the tab's columns apart), an integration tag (`{% @x/y`, values over lines).
+ * Scanned line by line: regular expressions over runs of spaces would backtrack.
  */
-const INDENTED_QUOTE_MARKER = /^(?: {4,}|[ ]*\t)[ \t]*>|>\t/m;
+function linesUnsupported(markdown: string): boolean {
+  if (markdown.includes('>\t')) return true;
+  for (const line of markdown.split('\n')) {
+    let indent = 0;
+    while (line[indent] === ' ' || line[indent] === '\t') indent++;
+    if (line[indent] === '>' && (indent >= 4 || line.slice(0, indent).includes('\t'))) return true;
+    const tag = line.indexOf('{%');
+    if (tag >= 0 && line.indexOf('@', tag) >= 0) return true;
+  }
+  return false;
+}
 
 /**
  * CommonMark's HTML blocks that end only at an end marker (raw `<pre>`, `<script>`, `<style>`,
@@ -77,6 +100,9 @@ const INDENTED_QUOTE_MARKER = /^(?: {4,}|[ ]*\t)[ \t]*>|>\t/m;
  * line endings in one left open.
  */
 const HTML_WITH_END_MARKER = /<(?:\/?(?:pre|script|style|textarea)|!|\?)/i;
+
+/** A line micromark may read as a table's delimiter row (checked against the tables markdown-it read): `-` with `|` or `:`. */
+const delimiterRow = (line: string) => /^[|: \t>-]*$/.test(line) && line.includes('-') && (line.includes('|') || line.includes(':'));
 
 /** A link reference definition may be on the page: markdown-it resolves references, mdast keeps them. */
 const DEFINITION = /\]:/;
@@ -90,6 +116,7 @@ const md = new MarkdownIt('commonmark', { maxNesting: 100 });
 md.normalizeLink = (url) => url;
 md.normalizeLinkText = (text) => text;
 md.validateLink = () => true;
+md.enable('table');
 md.block.ruler.before('lheading', 'gitbook_tag', gitbookTag, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
 /** Whether this markdown-it has what this module relies on (else every page goes to micromark). */
 export const fastPathAvailable = markMultilineCodeSpans();
@@ -131,8 +158,9 @@ function tagLine(line: string): boolean {
   while (isNameChar(line.charCodeAt(i))) i++;
   const after = line.charCodeAt(i);
   if (after !== 32 && after !== 9 && after !== 37) return false;
-  const end = line.replace(/[ \t]+$/, '');
-  return end.endsWith('%}') && end.length - 2 >= i;
+  let end = line.length;
+  while (end > i && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return end - 2 >= i && line.startsWith('%}', end - 2);
 }
 
 function gitbookTag(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
@@ -168,7 +196,7 @@ const attr = (token: Token, name: string): string | null => {
 
 /** The mdast micromark would build for `markdown` (without positions), or undefined where not proven alike. */
 export function fastMdast(markdown: string, withFrontmatter: boolean): Root | undefined {
-  if (!fastPathAvailable || markdown.length > FAST_PATH_MAX_CHARS || UNSUPPORTED.test(markdown) || DEFINITION.test(markdown) || INDENTED_QUOTE_MARKER.test(markdown) || HTML_WITH_END_MARKER.test(markdown)) return undefined;
+  if (!fastPathAvailable || markdown.length > FAST_PATH_MAX_CHARS || UNSUPPORTED.test(markdown) || DEFINITION.test(markdown) || linesUnsupported(markdown) || HTML_WITH_END_MARKER.test(markdown)) return undefined;
   const root: Root = { type: 'root', children: [] };
   let body = markdown;
   if (withFrontmatter && markdown.startsWith('---')) {
@@ -182,7 +210,9 @@ export function fastMdast(markdown: string, withFrontmatter: boolean): Root | un
   const tokens = md.parse(body, env);
   if (env.references && Object.keys(env.references).length > 0) return undefined;
   try {
-    new Converter(body).blocks(tokens, root);
+    const converter = new Converter(body);
+    converter.blocks(tokens, root);
+    if (converter.unreadTableDelimiter()) return undefined;
   } catch (error) {
     if (error instanceof Unsupported) return undefined;
     throw error;
@@ -270,6 +300,31 @@ class Converter {
         case 'inline':
           if (inlineUnsupported(token.content)) throw new Unsupported();
           this.inlines(token.children ?? [], current as Parent & { children: PhrasingContent[] }, stack.length); break;
+        case 'table_open':
+          // Tables inside list items or quotes: their rows' source lines carry the containers' markers.
+          if (stack.length > 0) throw new Unsupported();
+          // Only tables as GitBook writes them: every row opening with `|` (a line that does not is
+          // a row to markdown-it and may end the table for micromark), after a blank line.
+          if (this.lines.slice(token.map![0], token.map![1]).some((line) => !line.startsWith('|')) || (token.map![0] > 0 && !this.blank(token.map![0] - 1))) throw new Unsupported();
+          this.tableDelimiters.add(token.map![0] + 1);
+          push({ type: 'table', align: [], children: [] }, token);
+          break;
+        case 'tr_open':
+          // markdown-it pads and cuts rows to the header's cells, mdast keeps each row's own.
+          if (this.cells(token) !== this.cells((current as { children: unknown[] }).children.length === 0 ? token : this.headerRow!)) throw new Unsupported();
+          if ((current as { children: unknown[] }).children.length === 0) this.headerRow = token;
+          push({ type: 'tableRow', children: [] }, token);
+          break;
+        case 'th_open': case 'td_open': {
+          const table = stack.at(-1)!.node as unknown as { children: unknown[] } & Extract<Nodes, { type: 'table' }>;
+          if (token.type === 'th_open') table.align!.push((/text-align:(left|right|center)/.exec(attr(token, 'style') ?? '')?.[1] ?? null) as 'left' | null);
+          push({ type: 'tableCell', children: [] }, token);
+          break;
+        }
+        case 'thead_open': case 'thead_close': case 'tbody_open': case 'tbody_close': break;
+        case 'tr_close': case 'th_close': case 'td_close': case 'table_close':
+          current = stack.pop()!.node;
+          break;
         case 'hr': push({ type: 'thematicBreak' }, token); break;
         case 'code_block':
           // Whitespace-only lines after indented code: micromark may keep them in the code.
@@ -319,6 +374,38 @@ class Converter {
     }
     (list as { spread?: boolean }).spread = gap(list.children);
     span(list)[1] = span(list.children.at(-1)!)[1];
+  }
+
+  /** Lines that are the delimiter row of a table read here. */
+  readonly tableDelimiters = new Set<number>();
+
+  /**
+   * Whether a line that could be a table's delimiter row to micromark (`-` with `|` or `:`) is
+   * not one of a table read here: micromark's GFM tables take more than markdown-it's.
+   */
+  unreadTableDelimiter(): boolean {
+    return this.lines.some((line, i) => delimiterRow(line) && !this.tableDelimiters.has(i));
+  }
+
+  /** The table row this table's header is, while its rows are read. */
+  private headerRow: Token | undefined;
+
+  /** Cells of a table row's source line: its unescaped `|` separate them, outer ones aside (GFM). */
+  private cells(row: Token): number {
+    if (!row.map) throw new Unsupported();
+    let line = (this.lines[row.map![0]] ?? '').trim();
+    if (line.startsWith('|')) line = line.slice(1);
+    let count = 1;
+    let escaped = false;
+    for (let i = 0; i < line.length; i++) {
+      const char = line[i];
+      if (char === '\\') escaped = !escaped;
+      else {
+        if (char === '|' && !escaped && i < line.length - 1) count++;
+        escaped = false;
+      }
+    }
+    return count;
   }
 
   private closed(fence: Token): boolean {
