@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Root } from 'mdast';
 import { chunkStarts } from '../shared/content/markdown/chunks.ts';
 import { hasFrontmatterFences, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
 import { bodyProcessor, processor } from '../shared/content/markdown/processor.ts';
+import { withoutPositions } from './support/markdown-corpus.ts';
 
 /**
  * Chunked parsing (linear time) must give exactly the tree of parsing the page whole.
  * Chunks of 1 byte split at every place chunks.ts allows, so every split rule is tried.
  */
-const withoutPositions = (tree: Root): unknown => JSON.parse(JSON.stringify(tree, (key, value) => (key === 'position' ? undefined : value)));
 
 function expectSameTree(markdown: string, withFrontmatter = true) {
   // Frontmatter is tried only with its closing fence (mdast.ts), in the whole parse too.

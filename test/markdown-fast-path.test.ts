@@ -6,7 +6,6 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Root } from 'mdast';
 import { FAST_PATH_MAX_CHARS, fastMdast } from '../shared/content/markdown/fast-mdast.ts';
 import { hasFrontmatterFences, parseMdast, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
 import { markdownToDocument } from '../shared/content/markdown/parse.ts';
@@ -14,14 +13,13 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { newOrg, useTestApi } from './support/api.ts';
 import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
-import { generatedPage, markdownFiles, packageReadmes } from './support/markdown-corpus.ts';
+import { generatedPage, markdownFiles, packageReadmes, withoutPositions } from './support/markdown-corpus.ts';
 
 /**
  * Pages markdown-it reads alike take the fast path (content/markdown/fast-mdast.ts); its tree
  * must be micromark's (positions aside) on every page it takes, and it must refuse the rest.
  * Every comparison counts the pages taken, so a fast path that refused everything would fail.
  */
-const withoutPositions = (tree: Root): unknown => JSON.parse(JSON.stringify(tree, (key, value) => (key === 'position' ? undefined : value)));
 
 /** Whether the fast path took `markdown`; when it did, its tree is micromark's. */
 function sameAsMicromark(markdown: string, label = markdown.slice(0, 80)): boolean {

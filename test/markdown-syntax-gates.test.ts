@@ -13,7 +13,7 @@ import { GFM_PATTERNS } from '../shared/content/markdown/gfm.ts';
 import { hasFrontmatterFences, parseMdastMicromark } from '../shared/content/markdown/mdast.ts';
 import { MATH } from '../shared/content/markdown/processor.ts';
 import { remarkGitbookTags } from '../shared/content/markdown/syntax.ts';
-import { generatedPage, markdownFiles, packageReadmes } from './support/markdown-corpus.ts';
+import { generatedPage, markdownFiles, packageReadmes, withoutPositions } from './support/markdown-corpus.ts';
 
 /**
  * A page is parsed without the GFM extensions it cannot use (content/markdown/syntax-gates.ts,
@@ -24,7 +24,6 @@ import { generatedPage, markdownFiles, packageReadmes } from './support/markdown
 const stock = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath, MATH).use(remarkGitbookTags).freeze();
 const stockBody = unified().use(remarkParse).use(remarkGfm).use(remarkMath, MATH).use(remarkGitbookTags).freeze();
 
-const withoutPositions = (tree: Root): unknown => JSON.parse(JSON.stringify(tree, (key, value) => (key === 'position' ? undefined : value)));
 
 function expectStockTree(markdown: string, withFrontmatter = true, label = markdown.slice(0, 80)) {
   // Frontmatter is tried only with its closing fence (mdast.ts), by the stock pipeline too.

@@ -1,4 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
+import type { Root } from 'mdast';
 import { join } from 'node:path';
 
 /** Real-world markdown for parser comparisons: files of a folder, READMEs of installed packages. */
@@ -36,3 +37,6 @@ export const generatedPage = (s: number, p: number) => [
   '{% hint style="info" %}', `Section ${s} needs no restart.`, '{% endhint %}', '',
   '```bash', `tool deploy --level ${p}`, '```', '', `![Figure](../.gitbook/assets/figure-${p}.png)`, '',
 ].join('\n');
+
+/** A tree without its nodes' positions, for comparing parses that place them differently (or not at all). */
+export const withoutPositions = (tree: Root): unknown => JSON.parse(JSON.stringify(tree, (key, value) => (key === 'position' ? undefined : value)));

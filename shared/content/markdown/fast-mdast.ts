@@ -12,16 +12,17 @@
  * micromark): pages that may hold GFM syntax other than tables as GitBook writes them
  * (strikethrough, footnotes, task items, literal autolinks in text; tables inside containers,
  * without leading pipes or with rows of another length than their header), math, HTML
- * blocks that end at an end marker (`<pre>`, comments),
- * link reference definitions, integration tags,
- * line endings other than `\n`, whitespace JavaScript's `trim` reads and CommonMark does not,
- * and each place the two parsers were seen to differ (marked where it is refused below).
+ * blocks that end at an end marker (`<pre>`, comments), link reference definitions,
+ * integration tags, line endings other than `\n`, whitespace JavaScript's `trim` reads and
+ * CommonMark does not, and each place the two parsers were seen to differ (marked where it is
+ * refused below).
  * test/markdown-fast-path.test.ts compares both parsers on fixtures, package READMEs, GitBook
  * pages and random pages built from the characters and lines markdown reads.
  */
 import type { Nodes, Parent, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import MarkdownIt from 'markdown-it';
 import type { StateBlock, Token } from 'markdown-it';
+import { toString } from 'mdast-util-to-string';
 import { GFM_PATTERNS } from './gfm.ts';
 
 /**
@@ -33,21 +34,12 @@ export const FAST_PATH_MAX_CHARS = 64 * 1024;
 
 /**
  * Raw text that sends a page to micromark: what the GFM, math and integration-tag syntaxes
- * need (`~`, `[^`, `$$`, a task item's `[ ]`; an integration tag's `{% @` is found per line, in
- * linesUnsupported), line endings other than `\n`,
- * and whitespace JavaScript's `trim` removes where CommonMark keeps it (markdown-it trims
- * paragraphs and headings with it).
+ * need (`~`, `[^`, `$$`, a task item's `[ ]`; an integration tag's `{% @` is found per line,
+ * in linesUnsupported), line endings other than `\n`, and whitespace JavaScript's `trim`
+ * removes where CommonMark keeps it (markdown-it trims paragraphs and headings with it).
  */
 const UNSUPPORTED = /~|\[\^|\$\$|\[[ \t xX]\]|[\r\0\v\f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 
-/**
- * Inline text the two parsers were seen to read differently: whitespace ending a line that
- * holds a tab (hard breaks, trailing whitespace), runs of three or more emphasis delimiters,
- * and delimiter runs that can both open and close emphasis (CommonMark's rule of 3, which
- * micromark applies to what is left of a run and markdown-it to the whole run): `*` between
- * two letters or two punctuation marks, `_` between two punctuation marks (between letters
- * it does neither, as in `snake_case`).
- */
 /** Whether some line ends in whitespace holding a tab (a scan, not a regular expression: runs of whitespace would backtrack). */
 function tabAtLineEnd(text: string): boolean {
   for (let end = text.indexOf('\n'), start = 0; start <= text.length; start = end + 1, end = text.indexOf('\n', start)) {
@@ -57,6 +49,7 @@ function tabAtLineEnd(text: string): boolean {
   }
   return false;
 }
+
 const LONG_DELIMITER_RUN = /[*_]{3}/;
 const DELIMITER_RUNS = /[*_]+/g;
 const PUNCTUATION = /[\p{P}\p{S}]/u;
@@ -64,6 +57,15 @@ const WHITESPACE = /\s/;
 const WS = 0;
 const PUNCT = 1;
 const charClass = (char: string | undefined) => (char === undefined || WHITESPACE.test(char) ? WS : PUNCTUATION.test(char) ? PUNCT : 2);
+
+/**
+ * Inline text the two parsers were seen to read differently: whitespace ending a line that
+ * holds a tab (hard breaks, trailing whitespace), runs of three or more emphasis delimiters,
+ * and delimiter runs that can both open and close emphasis (CommonMark's rule of 3, which
+ * micromark applies to what is left of a run and markdown-it to the whole run): `*` between
+ * two letters or two punctuation marks, `_` between two punctuation marks (between letters
+ * it does neither, as in `snake_case`).
+ */
 function inlineUnsupported(source: string): boolean {
   if (tabAtLineEnd(source) || LONG_DELIMITER_RUN.test(source)) return true;
   for (const run of source.matchAll(DELIMITER_RUNS)) {
@@ -237,6 +239,10 @@ class Converter {
   private readonly lines: string[];
   /** Block nodes' lines: the first, and the one after their last block's end. */
   private readonly spans = new Map<object, [number, number]>();
+  /** Lines that are the delimiter row of a table read here. */
+  private readonly tableDelimiters = new Set<number>();
+  /** Cells of the header of the table being read. */
+  private headerCells = 0;
   constructor(source: string) {
     this.lines = source.split('\n');
   }
@@ -309,12 +315,14 @@ class Converter {
           this.tableDelimiters.add(token.map![0] + 1);
           push({ type: 'table', align: [], children: [] }, token);
           break;
-        case 'tr_open':
+        case 'tr_open': {
           // markdown-it pads and cuts rows to the header's cells, mdast keeps each row's own.
-          if (this.cells(token) !== this.cells((current as { children: unknown[] }).children.length === 0 ? token : this.headerRow!)) throw new Unsupported();
-          if ((current as { children: unknown[] }).children.length === 0) this.headerRow = token;
+          const cells = this.cells(token);
+          if (current.children.length === 0) this.headerCells = cells;
+          else if (cells !== this.headerCells) throw new Unsupported();
           push({ type: 'tableRow', children: [] }, token);
           break;
+        }
         case 'th_open': case 'td_open': {
           const table = stack.at(-1)!.node as unknown as { children: unknown[] } & Extract<Nodes, { type: 'table' }>;
           if (token.type === 'th_open') table.align!.push((/text-align:(left|right|center)/.exec(attr(token, 'style') ?? '')?.[1] ?? null) as 'left' | null);
@@ -376,9 +384,6 @@ class Converter {
     span(list)[1] = span(list.children.at(-1)!)[1];
   }
 
-  /** Lines that are the delimiter row of a table read here. */
-  readonly tableDelimiters = new Set<number>();
-
   /**
    * Whether a line that could be a table's delimiter row to micromark (`-` with `|` or `:`) is
    * not one of a table read here: micromark's GFM tables take more than markdown-it's.
@@ -387,13 +392,10 @@ class Converter {
     return this.lines.some((line, i) => delimiterRow(line) && !this.tableDelimiters.has(i));
   }
 
-  /** The table row this table's header is, while its rows are read. */
-  private headerRow: Token | undefined;
-
   /** Cells of a table row's source line: its unescaped `|` separate them, outer ones aside (GFM). */
   private cells(row: Token): number {
     if (!row.map) throw new Unsupported();
-    let line = (this.lines[row.map![0]] ?? '').trim();
+    let line = (this.lines[row.map[0]] ?? '').trim();
     if (line.startsWith('|')) line = line.slice(1);
     let count = 1;
     let escaped = false;
@@ -465,7 +467,7 @@ class Converter {
           if (attr(token, 'src')?.includes('\n')) throw new Unsupported();
           const label: Parent & { children: PhrasingContent[] } = { type: 'paragraph', children: [] } as never;
           this.inlines(token.children ?? [], label, depth + stack.length);
-          current.children.push({ type: 'image', title: attr(token, 'title'), url: attr(token, 'src') ?? '', alt: plainText(label as Nodes) } as never);
+          current.children.push({ type: 'image', title: attr(token, 'title'), url: attr(token, 'src') ?? '', alt: toString(label) } as never);
           break;
         }
         default: throw new Unsupported();
@@ -474,10 +476,3 @@ class Converter {
   }
 }
 
-/** mdast-util-to-string's reading of an image's label (text and code values, images' alt). */
-function plainText(node: Nodes): string {
-  if ('value' in node) return node.value;
-  if (node.type === 'image') return node.alt ?? '';
-  if ('children' in node) return node.children.map((child) => plainText(child as Nodes)).join('');
-  return '';
-}
