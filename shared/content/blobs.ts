@@ -181,6 +181,16 @@ async function packBytes(hash: string): Promise<Uint8Array> {
   return reading;
 }
 
+/**
+ * Forgets every blob this process cached or PUT, as a new process would start: for tests,
+ * whose files share a process (test/support/file-state.ts) and may name another bucket.
+ */
+export function forgetBlobCaches(): void {
+  cache.clear();
+  cachedBytes = 0;
+  bytesPutAt.clear();
+}
+
 /** Keeps a pack's bytes for the reads of its blobs (a pack this process wrote is read without a GET). */
 export function rememberPack(hash: string, bytes: Uint8Array): void {
   remember(packKey(hash), { value: bytes, size: bytes.length });

@@ -71,6 +71,15 @@ export function forgetRecords(keys: Key[]): void {
   }
 }
 
+/**
+ * Forgets everything kept, as a new instance would start: for tests, whose files share a
+ * process (test/support/file-state.ts) and move the clock.
+ */
+export function forgetAllRecords(): void {
+  entries.clear();
+  recentWrites.clear();
+}
+
 function pruneRecentWrites(now: number): void {
   for (const [k, at] of recentWrites) {
     if (now - at < SETTLE_MS) break;

@@ -113,6 +113,11 @@ function useOwnQueues(): Promise<void> {
   })());
 }
 
+/** The next file gets queues of its own (files share a worker process: test/support/file-state.ts). */
+export function forgetOwnQueues(): void {
+  ownQueues = undefined;
+}
+
 /** A user as the API presents it (shared/presenters/user.ts). */
 export function presentedUser(api: TestApi, u: TestUser) {
   return {
