@@ -22,7 +22,8 @@ import { sampleRss } from './rss-sampler.ts';
  * served by `git http-backend` (test/support/git-server.ts), the service runs against
  * in-memory emulators, and the git worker runs in its own process (as a Lambda) so its peak
  * RSS is its own. Each round imports into a new space with a fresh worker process (cold: its
- * first job), then again with the same process (warm: a Lambda instance kept between jobs).
+ * first job), then again with the same process (warm: a Lambda instance kept between jobs),
+ * then another repository of the same shape with that process (warm, nothing of it cached).
  * Two shapes (issue 17): "generated" (1,000 pages, 200 small assets) and "real" (the shape of
  * the slowest real documentation repository: 220 pages and 250 large images of 100-500 KB).
  * Targets: import <= 3x git clone, worker peak RSS < 512 MB (issue 17's bound; the git Lambda has
@@ -75,10 +76,13 @@ function nodeBinary(): string {
 type AssetKind = 'mixed' | 'large-images';
 const assetName = (n: number, kind: AssetKind) => (kind === 'mixed' && n % 2 ? `data-${String(n).padStart(4, '0')}.bin` : `figure-${String(n).padStart(4, '0')}.png`);
 
-/** Small assets: half 64x64 PNGs, half 4-16 KB of random bytes. Large: screenshots of 100-500 KB that do not compress. */
-function assetBytes(n: number, kind: AssetKind): Uint8Array {
-  if (kind === 'large-images') return largePng(100 * 1024 + ((n * 7919) % (400 * 1024)), n);
-  return n % 2 ? randomBytes(4096 + ((n * 997) % 12288)) : pngFile(64, 64, n + 1);
+/**
+ * Small assets: half 64x64 PNGs, half 4-16 KB of random bytes. Large: screenshots of 100-500 KB
+ * that do not compress. Another `edition` has other images of the same sizes.
+ */
+function assetBytes(n: number, kind: AssetKind, edition: number): Uint8Array {
+  if (kind === 'large-images') return largePng(100 * 1024 + ((n * 7919) % (400 * 1024)), n + (edition - 1) * 100_000);
+  return n % 2 ? randomBytes(4096 + ((n * 997) % 12288)) : pngFile(64, 64, n + 1, edition > 1 ? `edition ${edition} ${n}` : undefined);
 }
 
 /**
@@ -86,19 +90,21 @@ function assetBytes(n: number, kind: AssetKind): Uint8Array {
  * `<section>/deep/` nested in the SUMMARY), listed in a SUMMARY.md with a group every 5
  * sections, each page a few paragraphs with a heading, a hint, a list, a code block, a link
  * to its section and an image; `assets` files under .gitbook/assets, half 64x64 PNGs, half
- * 4-16 KB binary files of random bytes.
+ * 4-16 KB binary files of random bytes. Another `edition` has the same shape, and not one
+ * page or asset of the same bytes (another repository, to the worker's caches).
  */
-function generate(pages: number, assets: number, kind: AssetKind): Record<string, string | Uint8Array> {
+function generate(pages: number, assets: number, kind: AssetKind, edition = 1): Record<string, string | Uint8Array> {
   const files: Record<string, string | Uint8Array> = {};
-  for (let n = 0; n < assets; n++) files[`.gitbook/assets/${assetName(n, kind)}`] = assetBytes(n, kind);
+  for (let n = 0; n < assets; n++) files[`.gitbook/assets/${assetName(n, kind)}`] = assetBytes(n, kind, edition);
   const summary = ['# Table of contents', ''];
-  files['README.md'] = '# Welcome\n\nA generated documentation repository.\n';
-  summary.push('* [Welcome](README.md)');
+  const of = edition > 1 ? `, edition ${edition}` : '';
+  files['README.md'] = `# Welcome\n\nA generated documentation repository${of}.\n`;
+  summary.push(`* [Welcome${of}](README.md)`);
   let made = 1;
   for (let s = 0; made < pages; s++) {
     if (s % 5 === 0) summary.push('', `## Part ${s / 5 + 1}`, '');
     const dir = `section-${String(s).padStart(3, '0')}`;
-    files[`${dir}/README.md`] = `# Section ${s}\n\nThe pages of section ${s}.\n`;
+    files[`${dir}/README.md`] = `# Section ${s}\n\nThe pages of section ${s}${of}.\n`;
     summary.push(`* [Section ${s}](${dir}/README.md)`);
     made++;
     for (let p = 1; p < SECTION && made < pages; p++, made++) {
@@ -106,7 +112,7 @@ function generate(pages: number, assets: number, kind: AssetKind): Record<string
       const file = `${dir}/${deep ? 'deep/' : ''}page-${String(p).padStart(2, '0')}.md`;
       const up = deep ? '../../' : '../';
       files[file] = [
-        '---', `description: Page ${p} of section ${s}`, '---', '',
+        '---', `description: Page ${p} of section ${s}${of}`, '---', '',
         `# Page ${s}.${p}`, '',
         `Page ${s}.${p} explains how to configure the service. Read the [section](${up}${dir}/README.md) first.`, '',
         '## Steps', '', '1. Install the tool.', `2. Set the option \`level\` to ${p}.`, '3. Deploy.', '',
@@ -181,6 +187,8 @@ interface ShapeResult {
   parses: number[];
   imports: number[];
   warmImports: number[];
+  /** The same warm worker's import of another repository of the same shape. */
+  otherImports: number[];
   peak: ChildResult;
 }
 
@@ -191,6 +199,10 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
   const repoBytes = Object.values(files).reduce((sum, f) => sum + (typeof f === 'string' ? Buffer.byteLength(f) : f.byteLength), 0);
   await createRepo(gitServer!, shape.name, files);
   const url = `${gitServer!.url}/${shape.name}.git`;
+  // The same shape again, with not one page or asset of the same bytes: a warm worker's import
+  // of another repository parses and stores everything, as its first job did.
+  await createRepo(gitServer!, `${shape.name}-2`, generate(shape.pages, shape.assets, shape.kind, 2));
+  const otherUrl = `${gitServer!.url}/${shape.name}-2.git`;
   const packBytes = Number((await git(['count-objects', '-v'], join(gitServer!.root, `${shape.name}.git`))).match(/size-pack: (\d+)/)?.[1] ?? 0) * 1024;
 
   // git clone (CLI) of the served URL, shallow and single-branch, as the worker fetches.
@@ -199,6 +211,7 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
   const imports: number[] = [];
   const parses: number[] = [];
   const warmImports: number[] = [];
+  const otherImports: number[] = [];
   const peaks: ChildResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     progress(`${shape.name} round ${round}/${ROUNDS}: git clone`);
@@ -230,17 +243,19 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
     // The import job: enqueue through the API, one git worker process polls and runs it. A
     // fresh worker process per round ("cold": its first job; the process start and module
     // loading happen before the clock starts), then a second import of the same repository
-    // into another new space by the same process ("warm": a Lambda instance kept between jobs).
+    // into another new space by the same process ("warm": a Lambda instance kept between jobs),
+    // then its import of the other repository ("warm, another repository": nothing cached).
     const worker = await startWorker();
     try {
-      for (const phase of ['cold', 'warm'] as const) {
+      const phases = [['cold', url, imports], ['warm', url, warmImports], ['warm, another repository', otherUrl, otherImports]] as const;
+      for (const [phase, repoUrl, times] of phases) {
         progress(`${shape.name} round ${round}/${ROUNDS}: import (${phase})`);
         const space = await call('POST', `/orgs/${stack!.org.id}/spaces`, { title: `Import ${shape.name} ${round} ${phase}` });
         const t2 = performance.now();
         const result = worker.run();
-        await call('POST', `/spaces/${space.id}/git/import`, { url, ref: 'refs/heads/main' });
+        await call('POST', `/spaces/${space.id}/git/import`, { url: repoUrl, ref: 'refs/heads/main' });
         const measured = await result;
-        (phase === 'cold' ? imports : warmImports).push(performance.now() - t2);
+        times.push(performance.now() - t2);
         if (!measured.ok) throw new Error(`${shape.name} import round ${round} (${phase}): ${measured.error}`);
         peaks.push(measured);
         const info = await call('GET', `/spaces/${space.id}/git/info`);
@@ -255,7 +270,7 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
       await worker.stop();
     }
   }
-  return { shape, packBytes, repoBytes, clones, clonesOnly, parses, imports, warmImports, peak: peaks.reduce((a, b) => (b.treePeak > a.treePeak ? b : a)) };
+  return { shape, packBytes, repoBytes, clones, clonesOnly, parses, imports, warmImports, otherImports, peak: peaks.reduce((a, b) => (b.treePeak > a.treePeak ? b : a)) };
 }
 
 async function main() {
@@ -279,6 +294,7 @@ async function main() {
     const iso = median(r.clonesOnly);
     const imp = median(r.imports);
     const warm = median(r.warmImports);
+    const other = median(r.otherImports);
     const parse = median(r.parses);
     out();
     out(`-- ${shape.name}: ${shape.pages} pages, ${shape.assets} ${shape.kind === 'mixed' ? 'small assets' : 'large images'} (files ${mb(r.repoBytes)}, pack ${(r.packBytes / 1024 / 1024).toFixed(1)} MB) --`);
@@ -288,14 +304,16 @@ async function main() {
       ['markdown parse of the pages and SUMMARY.md alone (one thread)', parse.toFixed(0), r.parses.map((x) => x.toFixed(0)).join(' / ')],
       ['import job, cold: enqueue -> revision primary (1st job of a worker)', imp.toFixed(0), r.imports.map((x) => x.toFixed(0)).join(' / ')],
       ['import job, warm: the same worker\'s 2nd job', warm.toFixed(0), r.warmImports.map((x) => x.toFixed(0)).join(' / ')],
+      ['import job, warm, another repository: its 3rd job, nothing cached', other.toFixed(0), r.otherImports.map((x) => x.toFixed(0)).join(' / ')],
     ]));
-    out(`import / git clone: cold ${ratio(imp / clone)}, warm ${ratio(warm / clone)}; worker clone / git clone: ${ratio(iso / clone)}; markdown parse alone / git clone: ${ratio(parse / clone)}`);
+    out(`import / git clone: cold ${ratio(imp / clone)}, warm ${ratio(warm / clone)}, warm with another repository ${ratio(other / clone)}; worker clone / git clone: ${ratio(iso / clone)}; markdown parse alone / git clone: ${ratio(parse / clone)}`);
     out(`pages/s: ${(shape.pages / (imp / 1000)).toFixed(0)} (${shape.pages} pages + ${shape.assets} files, ${IMPORT_CONCURRENCY} at a time); MB/s: ${(r.repoBytes / 1024 / 1024 / (imp / 1000)).toFixed(1)}`);
     out(`worker peak RSS: ${mb(peak.peak)} (idle ${mb(peak.baseline)}, +${mb(peak.peak - peak.baseline)}; maxRSS ${mb(peak.maxRssKb * 1024)}); with its git processes: ${mb(peak.treePeak)}`);
     out(`worker heap: idle ${mb(peak.heapBaseline)}, peak ${mb(peak.heapPeak)}, after the job and a full GC ${mb(peak.retained)}`);
     const peakRss = Math.max(peak.peak, peak.maxRssKb * 1024, peak.treePeak);
     verdicts.push([`${shape.name}: import / git clone, cold`, `${ratio(imp / clone)} (${imp.toFixed(0)} / ${clone.toFixed(0)} ms)`, `<= ${targets.ratio}x`, imp / clone <= targets.ratio ? 'PASS' : 'MISS']);
     verdicts.push([`${shape.name}: import / git clone, warm`, `${ratio(warm / clone)} (${warm.toFixed(0)} / ${clone.toFixed(0)} ms)`, `<= ${targets.ratio}x`, warm / clone <= targets.ratio ? 'PASS' : 'MISS']);
+    verdicts.push([`${shape.name}: import / git clone, warm, another repository`, `${ratio(other / clone)} (${other.toFixed(0)} / ${clone.toFixed(0)} ms)`, `<= ${targets.ratio}x`, other / clone <= targets.ratio ? 'PASS' : 'MISS']);
     verdicts.push([`${shape.name}: git worker peak RSS (+ git processes)`, mb(peakRss), `< ${mb(targets.rssBytes)}`, peakRss < targets.rssBytes ? 'PASS' : 'MISS']);
   }
   out();
