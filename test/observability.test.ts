@@ -3,6 +3,9 @@ import type { SQSEvent } from 'aws-lambda';
 import { newOrg, useTestApi, type TestApi, type TestOrg } from './support/api.ts';
 import { logger } from '../shared/observability/logger.ts';
 import { handler as jobsWorker } from '../functions/workers/jobs/handler.ts';
+import { createRepo, useGitServer } from './support/git-server.ts';
+import { settleGit } from './support/git-sync.ts';
+import { fastMdast } from '../shared/content/markdown/fast-mdast.ts';
 
 /** Every JSON line the process writes while `fn` runs (the logger writes to stdout and stderr). */
 async function captureLines(fn: () => Promise<unknown>): Promise<Record<string, any>[]> {
@@ -129,5 +132,31 @@ describe('x-db-round-trips', () => {
     process.env.DEBUG_ROUND_TRIPS = '1';
     const on = await api.request('GET', `/orgs/${org.id}`, { token: org.admin.token });
     expect(Number(on.headers.get('x-db-round-trips'))).toBeGreaterThan(0);
+  });
+});
+
+describe('git import log', () => {
+  const server = useGitServer();
+
+  it('one `git import` line per import: what it read, and how many pages markdown-it read rather than micromark', async () => {
+    const plain = '# Welcome\n\nStart with the [guide](guide.md).\n';
+    // A bare URL in text: micromark's (literal autolinks are not the fast path's).
+    const withUrl = '# Guide\n\nSee https://example.com for more.\n';
+    expect(fastMdast(plain, false)).toBeDefined();
+    expect(fastMdast(withUrl, false)).toBeUndefined();
+    await createRepo(server, 'logged-import', { 'README.md': plain, 'guide.md': withUrl, 'notes.md': '# Notes\n\nPlain again.\n' });
+    const space = await api.request('POST', `/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Logged import' } });
+    const started = await api.request('POST', `/spaces/${space.body.id}/git/import`, { token: org.admin.token, body: { url: `${server.url}/logged-import.git`, ref: 'refs/heads/main' } });
+    expect(started.status).toBe(204);
+    let info: Awaited<ReturnType<typeof settleGit>> | undefined;
+    const lines = await captureLines(async () => {
+      info = await settleGit(api, org.admin.token, space.body.id);
+    });
+    expect(info!.operations.last.status).toBe('succeeded');
+    const logged = lines.filter((line) => line.message === 'git import');
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({ level: 'INFO', pages: 3, files: 0, reusableContents: 0, markdownFastPath: 2, warnings: 0, spaceId: space.body.id });
+    const content = await api.request('GET', `/spaces/${space.body.id}/content`, { token: org.admin.token });
+    expect(content.body.pages.map((page: { title: string }) => page.title)).toEqual(['Welcome', 'Guide', 'Notes']);
   });
 });

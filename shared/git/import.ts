@@ -64,7 +64,8 @@ export interface GitRedirect {
 
 export interface ImportResult {
   manifest: Manifest;
-  stats: { pages: number; files: number; reusableContents: number };
+  /** `markdownFastPath`: the pages and reusable contents markdown-it read (the others, micromark: shared/content/markdown/fast-mdast.ts). */
+  stats: { pages: number; files: number; reusableContents: number; markdownFastPath: number };
   redirects: GitRedirect[];
   /** What the import read differently from what the files say (in path order): for the operation's message. */
   warnings: string[];
@@ -221,11 +222,13 @@ export async function importRepository(source: RepoSource, options: { projectDir
   // Page files are asked for ahead of their slot, many at a time (one request to git).
   const readPage = readAhead(planned.map((item) => content.get(item.path!)!.oid), source.read, READ_AHEAD);
   const pageIndex = new Map(planned.map((item, index) => [item, index]));
+  let markdownFastPath = 0;
   const pageWork = async (item: PlannedPage) => {
     const entry = content.get(item.path!)!;
     const bytes = await readPage(pageIndex.get(item)!);
     const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle, (markdown) => parseMarkdownBlob(entry.oid, markdown));
     if (parsed.frontmatterError) warnings.push(frontmatterWarning(item.path!, parsed.frontmatterError));
+    if (parsed.parser === 'markdown-it') markdownFastPath++;
     Object.assign(item.page, parsed.metadata, { title: parsed.title });
     storeDocument(parsed.document, (ref) => (item.page.document = ref));
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
@@ -236,6 +239,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
     const bytes = await source.read(entry.oid);
     const parsed = await parsePageFile(text(bytes), path, resolver, undefined, (markdown) => parseMarkdownBlob(entry.oid, markdown));
     if (parsed.frontmatterError) warnings.push(frontmatterWarning(path, parsed.frontmatterError));
+    if (parsed.parser === 'markdown-it') markdownFastPath++;
     const include: ManifestReusableContent = { id, title: parsed.title, document: '', git: { oid: entry.oid, path } };
     includes.push(include);
     storeDocument(parsed.document, (ref) => (include.document = ref));
@@ -283,7 +287,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   }).filter((r) => r.from && r.to);
   return {
     manifest: { pages: roots, files, reusableContents: includes, variables: previous?.variables ?? {} },
-    stats: { pages: planned.length, files: files.length, reusableContents: includes.length },
+    stats: { pages: planned.length, files: files.length, reusableContents: includes.length, markdownFastPath },
     redirects,
     warnings: warnings.sort(),
   };

@@ -10,6 +10,7 @@
  */
 import { ContentLimitError, documentToMarkdown, type JSONDocument, type Frontmatter } from '../content/markdown/index.ts';
 import { decodeTargetPath } from '../content/markdown/refs.ts';
+import type { MarkdownParser } from '../content/markdown/mdast.ts';
 import { parseMarkdown, type ParsedMarkdown } from '../content/markdown/parse-pool.ts';
 import type { ManifestPage, StoredDocument } from '../content/types.ts';
 import { basename, dirname, joinPath, relativePath } from './format.ts';
@@ -35,6 +36,8 @@ export interface ParsedPage {
   frontmatter: Frontmatter;
   /** The file opened with a `---` block that is not valid YAML: read as markdown (YAML's message). */
   frontmatterError?: string;
+  /** Which parser read the file. */
+  parser: MarkdownParser;
 }
 
 /** Candidate file paths of a link target written in the file at `fromDir`. */
@@ -109,7 +112,7 @@ export async function parsePageFile(markdown: string, path: string, resolver: Pa
   const fileTitle = basename(path) === 'README.md' && dirname(path) ? basename(dirname(path)) : basename(path).replace(/\.md$/i, '');
   const page = splitPageFile(parsed, summaryTitle);
   const stored = resolveRefs(page.document, dirname(path), resolver);
-  return { title: page.title ?? fileTitle, document: stored, metadata: page.metadata, frontmatter: parsed.frontmatter, ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}) };
+  return { title: page.title ?? fileTitle, document: stored, metadata: page.metadata, frontmatter: parsed.frontmatter, ...(parsed.frontmatterError ? { frontmatterError: parsed.frontmatterError } : {}), parser: parsed.parser };
 }
 
 /**

@@ -29,6 +29,7 @@ import { openCredentials, withCredentials as putCredentials } from '../net/url-c
 import { ProgressTracker } from './progress.ts';
 import { warnIfNearDeadline } from './deadline.ts';
 import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
+import { logger } from '../observability/logger.ts';
 
 export type GitSyncJob = Extract<Job, { kind: 'git-sync' }>;
 
@@ -211,10 +212,12 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     const files = await checkout.files(head);
     await stage('writing');
     const now = nowIso();
-    const { manifest, redirects, warnings } = await importRepository(
+    const { manifest, redirects, warnings, stats } = await importRepository(
       { files, read: (oid) => checkout.readBlob(oid) },
       { projectDirectory: job.repoProjectDirectory, previous: primary?.manifest, now, progress },
     );
+    // What was read, and how much of it the markdown fast path took (the rest went to micromark).
+    logger.info('git import', { ...stats, warnings: warnings.length });
     await stage('saving');
     // No progress write may land after the outcome's.
     await progress.settle();

@@ -151,8 +151,17 @@ function openAtEnd(tree: Root, text: string): boolean {
  * markdown-it is proven to read alike take fast-mdast.ts (without positions), the others micromark.
  */
 export function parseMdast(markdown: string, withFrontmatter: boolean): Root {
+  return parseMdastSaying(markdown, withFrontmatter).tree;
+}
+
+/** Which parser read a page: markdown-it where it reads the page as micromark does (fast-mdast.ts), else micromark. */
+export type MarkdownParser = 'markdown-it' | 'micromark';
+
+/** parseMdast, saying which parser read the page. */
+export function parseMdastSaying(markdown: string, withFrontmatter: boolean): { tree: Root; parser: MarkdownParser } {
   withFrontmatter &&= hasFrontmatterFences(markdown);
-  return fastMdast(markdown, withFrontmatter) ?? parseMdastMicromark(markdown, withFrontmatter);
+  const fast = fastMdast(markdown, withFrontmatter);
+  return fast ? { tree: fast, parser: 'markdown-it' } : { tree: parseMdastMicromark(markdown, withFrontmatter), parser: 'micromark' };
 }
 
 /** parseMdast through micromark alone, in chunks of `chunkBytes`. */

@@ -15,10 +15,9 @@ import { Worker } from 'node:worker_threads';
 import { assertMarkdownPrecheck, ContentLimitError } from './limits.ts';
 import { markdownToDocument } from './parse.ts';
 import type { ParseReply, ParseRequest } from './parse-worker.ts';
-import type { Frontmatter, JSONDocument } from './types.ts';
 
-/** `frontmatterError`: a leading `---` block that is not valid YAML, read as markdown instead (markdownToDocument). */
-export type ParsedMarkdown = { document: JSONDocument; frontmatter: Frontmatter; frontmatterError?: string };
+/** `frontmatterError`: a leading `---` block that is not valid YAML, read as markdown instead; `parser`: which read the page (markdownToDocument). */
+export type ParsedMarkdown = ReturnType<typeof markdownToDocument>;
 
 /** Worker threads (default 2; 0 parses on the calling thread). */
 const poolSize = () => Number(process.env.MARKDOWN_PARSE_WORKERS ?? 2);
