@@ -223,12 +223,16 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const readPage = readAhead(planned.map((item) => content.get(item.path!)!.oid), source.read, READ_AHEAD);
   const pageIndex = new Map(planned.map((item, index) => [item, index]));
   let markdownFastPath = 0;
-  const pageWork = async (item: PlannedPage) => {
-    const entry = content.get(item.path!)!;
-    const bytes = await readPage(pageIndex.get(item)!);
-    const parsed = await parsePageFile(text(bytes), item.path!, resolver, item.summaryTitle, (markdown) => parseMarkdownBlob(entry.oid, markdown));
-    if (parsed.frontmatterError) warnings.push(frontmatterWarning(item.path!, parsed.frontmatterError));
+  /** A page or reusable content file parsed (through the worker's parse cache), its warning and parser counted. */
+  const parseFile = async (path: string, bytes: Uint8Array, summaryTitle?: string) => {
+    const parsed = await parsePageFile(text(bytes), path, resolver, summaryTitle, (markdown) => parseMarkdownBlob(content.get(path)!.oid, markdown));
+    if (parsed.frontmatterError) warnings.push(frontmatterWarning(path, parsed.frontmatterError));
     if (parsed.parser === 'markdown-it') markdownFastPath++;
+    return parsed;
+  };
+  const pageWork = async (item: PlannedPage) => {
+    const bytes = await readPage(pageIndex.get(item)!);
+    const parsed = await parseFile(item.path!, bytes, item.summaryTitle);
     Object.assign(item.page, parsed.metadata, { title: parsed.title });
     storeDocument(parsed.document, (ref) => (item.page.document = ref));
     if (!item.summaryTitle) item.page.slug = slugify(parsed.title);
@@ -237,9 +241,7 @@ export async function importRepository(source: RepoSource, options: { projectDir
   const includeWork = async ([path, id]: [string, string]) => {
     const entry = content.get(path)!;
     const bytes = await source.read(entry.oid);
-    const parsed = await parsePageFile(text(bytes), path, resolver, undefined, (markdown) => parseMarkdownBlob(entry.oid, markdown));
-    if (parsed.frontmatterError) warnings.push(frontmatterWarning(path, parsed.frontmatterError));
-    if (parsed.parser === 'markdown-it') markdownFastPath++;
+    const parsed = await parseFile(path, bytes);
     const include: ManifestReusableContent = { id, title: parsed.title, document: '', git: { oid: entry.oid, path } };
     includes.push(include);
     storeDocument(parsed.document, (ref) => (include.document = ref));
