@@ -24,6 +24,9 @@ import { sampleRss } from './rss-sampler.ts';
  * RSS is its own. Each round imports into a new space with a fresh worker process (cold: its
  * first job), then again with the same process (warm: a Lambda instance kept between jobs),
  * then another repository of the same shape with that process (warm, nothing of it cached).
+ * A job's time runs from the API call that enqueues it to the moment the worker's handler
+ * returns (the revision is primary then); the full GCs the worker runs to take its heap
+ * figures happen before and after that window.
  * Two shapes (issue 17): "generated" (1,000 pages, 200 small assets) and "real" (the shape of
  * the slowest real documentation repository: 220 pages and 250 large images of 100-500 KB).
  * Targets: import <= 3x git clone, worker peak RSS < 512 MB (issue 17's bound; the git Lambda has
@@ -128,9 +131,10 @@ function generate(pages: number, assets: number, kind: AssetKind, edition = 1): 
 }
 
 /** `treePeak`: the worker and the git processes it started (the Lambda's memory holds both). */
-interface ChildResult { ok: boolean; error?: string; baseline: number; peak: number; treePeak: number; heapPeak: number; heapBaseline: number; retained: number; maxRssKb: number }
+interface ChildResult { ok: boolean; error?: string; handledAt: number; baseline: number; peak: number; treePeak: number; heapPeak: number; heapBaseline: number; retained: number; maxRssKb: number }
 
-function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): Promise<void> }> {
+/** `arm()`: resolves once the worker has taken its baselines (its full GC done) and polls the queue; `finished` is its job's result. */
+function startWorker(): Promise<{ arm(): Promise<{ finished: Promise<ChildResult> }>; stop(): Promise<void> }> {
   const child = fork(join(here, 'worker-child.ts'), [], {
     execPath: nodeBinary(),
     // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
@@ -144,19 +148,27 @@ function startWorker(): Promise<{ run(): Promise<ChildResult>; stop(): Promise<v
   });
   children.add(child);
   let pending: ((r: ChildResult) => void) | undefined;
+  let armed: (() => void) | undefined;
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       children.delete(child);
-      if (pending) pending({ ok: false, error: `worker exited with ${code}`, baseline: 0, peak: 0, treePeak: 0, heapPeak: 0, heapBaseline: 0, retained: 0, maxRssKb: 0 });
+      armed?.();
+      if (pending) pending({ ok: false, error: `worker exited with ${code}`, handledAt: 0, baseline: 0, peak: 0, treePeak: 0, heapPeak: 0, heapBaseline: 0, retained: 0, maxRssKb: 0 });
       reject(new Error(`worker exited with ${code}`));
     });
-    child.on('message', (message: { ready?: boolean } & ChildResult) => {
-      if (message.ready) {
+    child.on('message', (message: { ready?: boolean; armed?: boolean } & ChildResult) => {
+      if (message.armed) {
+        armed?.();
+        armed = undefined;
+      } else if (message.ready) {
         resolve({
-          run: () => new Promise((r) => {
+          arm: () => new Promise((onArmed) => {
             // The worker's RSS, and its git processes', sampled from this process.
             const rss = sampleRss(child.pid!);
-            pending = (result) => r({ ...result, ...rss.stop() });
+            const finished = new Promise<ChildResult>((r) => {
+              pending = (result) => r({ ...result, ...rss.stop() });
+            });
+            armed = () => onArmed({ finished });
             child.send({ cmd: 'run' });
           }),
           // Resolves once the process is gone (with BENCH_CPU_PROF, after it wrote its profile).
@@ -251,12 +263,13 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
       for (const [phase, repoUrl, times] of phases) {
         progress(`${shape.name} round ${round}/${ROUNDS}: import (${phase})`);
         const space = await call('POST', `/orgs/${stack!.org.id}/spaces`, { title: `Import ${shape.name} ${round} ${phase}` });
-        const t2 = performance.now();
-        const result = worker.run();
+        const { finished } = await worker.arm();
+        // Epoch milliseconds, the clock the worker stamps `handledAt` with.
+        const enqueuedAt = performance.timeOrigin + performance.now();
         await call('POST', `/spaces/${space.id}/git/import`, { url: repoUrl, ref: 'refs/heads/main' });
-        const measured = await result;
-        times.push(performance.now() - t2);
+        const measured = await finished;
         if (!measured.ok) throw new Error(`${shape.name} import round ${round} (${phase}): ${measured.error}`);
+        times.push(measured.handledAt - enqueuedAt);
         peaks.push(measured);
         const info = await call('GET', `/spaces/${space.id}/git/info`);
         if (info.operations.last?.status !== 'succeeded') throw new Error(`${shape.name} import round ${round}: ${JSON.stringify(info.operations.last)}`);

@@ -1,8 +1,9 @@
 /**
  * The git worker of `npm run bench:git`, in its own process as a Lambda would be (started by
- * run.ts with the emulator endpoints and queue URLs in its environment). On `run` it polls the
- * `git` queue with the same handler the Lambda runs until one batch has been processed, then
- * answers with its idle baseline and heap figures (the parent samples its RSS from outside).
+ * run.ts with the emulator endpoints and queue URLs in its environment). On `run` it takes its
+ * baselines, says `armed`, and polls the `git` queue with the same handler the Lambda runs until
+ * one batch has been processed, then answers with the time the handler returned and its idle
+ * baseline and heap figures (the parent samples its RSS from outside).
  */
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -24,6 +25,7 @@ const send = (message: unknown) => process.send!(message);
 process.on('message', async (message: { cmd: string }) => {
   if (message.cmd === 'exit') process.exit(0);
   if (message.cmd !== 'run') return;
+  // The baselines' full GC runs before the parent starts its clock (it waits for `armed`).
   gc();
   const heapBaseline = process.memoryUsage().heapUsed;
   const baseline = process.memoryUsage().rss;
@@ -33,16 +35,18 @@ process.on('message', async (message: { cmd: string }) => {
   const sampler = setInterval(() => {
     heapPeak = Math.max(heapPeak, getHeapStatistics().used_heap_size);
   }, 50);
+  send({ armed: true });
   try {
     const deadline = Date.now() + 5 * 60_000;
-    let processed = 0;
-    while (processed === 0 && Date.now() < deadline) processed = await pollGitOnce();
-    if (processed === 0) throw new Error('no git job arrived within 5 minutes');
+    let handledAt: number | undefined;
+    while (handledAt === undefined && Date.now() < deadline) handledAt = await pollGitOnce();
+    if (handledAt === undefined) throw new Error('no git job arrived within 5 minutes');
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
-    // What the job left behind once garbage is collected (caches: blobs, isomorphic-git).
+    // What the job left behind once garbage is collected (caches: blobs, isomorphic-git): after
+    // `handledAt`, so this GC is not part of the job's time.
     gc();
     const retained = process.memoryUsage().heapUsed;
-    send({ ok: true, baseline, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
+    send({ ok: true, handledAt, baseline, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
   } catch (error) {
     send({ ok: false, error: String(error) });
   } finally {
@@ -50,12 +54,16 @@ process.on('message', async (message: { cmd: string }) => {
   }
 });
 
-/** One receive from the git queue, handled as the Lambda's event source mapping would (one message). */
-async function pollGitOnce(): Promise<number> {
+/**
+ * One receive from the git queue, handled as the Lambda's event source mapping would (one
+ * message): the epoch time (ms, the parent's clock too) at which the handler returned, the
+ * revision primary, or undefined when no message came.
+ */
+async function pollGitOnce(): Promise<number | undefined> {
   const url = config.queueUrl('git')!;
   const out = await sqs().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 1, WaitTimeSeconds: 1, AttributeNames: ['All'] }));
   const message = out.Messages?.[0];
-  if (!message) return 0;
+  if (!message) return undefined;
   const event: SQSEvent = {
     Records: [{
       messageId: message.MessageId!, receiptHandle: message.ReceiptHandle!, body: message.Body ?? '',
@@ -64,9 +72,10 @@ async function pollGitOnce(): Promise<number> {
     }],
   };
   const result = await handler(event);
+  const handledAt = performance.timeOrigin + performance.now();
   if (result.batchItemFailures.length > 0) throw new Error('the git job failed (see the log above)');
   await sqs().send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
-  return 1;
+  return handledAt;
 }
 
 send({ ready: true });
