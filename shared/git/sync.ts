@@ -43,11 +43,11 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const job = await withCredentials(sealedJob, operationId);
   const { spaceId } = job;
   const url = job.url ? redactUrl(job.url) : '';
-  const existing = await getOperation(spaceId, operationId);
+  // Both reads at once: neither depends on the other (one round trip off every job).
+  const [existing, space] = await Promise.all([getOperation(spaceId, operationId), spaceEntity.get({ spaceId }, { consistent: true })]);
   if (existing && (existing.status === 'succeeded' || existing.status === 'skipped')) return;
   // This delivery's attempt (the operation counts them below): retries are the same sync.
   const attempt = (existing?.attempts ?? 0) + 1;
-  const space = await spaceEntity.get({ spaceId }, { consistent: true });
   if (!space || space.deletedAt) throw new Error(`No space ${spaceId}: the git-sync job cannot run`);
   const stage = (name: string) => {
     warnIfNearDeadline({ stage: name });
@@ -198,11 +198,15 @@ async function commitOutcome(items: Write<unknown>[], operationIndex: number, in
 
 async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>, progress: ProgressTracker): Promise<void> {
   await stage('cloning');
+  // The space's content (the previous import, whose ids and blobs this one keeps) loads while git clones.
+  const loadingPrimary = space.revision ? loadRevision(space.id, space.revision) : Promise.resolve(undefined);
+  // Awaited below; a clone that fails first leaves it unawaited.
+  loadingPrimary.catch(() => {});
   const checkout = await Checkout.open(job.url!, job.ref!, { requireRef: true });
   try {
     const head = checkout.head!;
     await stage('reading');
-    const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
+    const primary = await loadingPrimary;
     if (!job.force && !job.standalone && primary?.revision.git?.oid === head && primary.revision.git.ref === job.ref) {
       await stage('saving');
       const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id, progress: progress.snapshot() }), infoUpdate(job, nowIso(), head, job.standalone ? undefined : head)], 0, 1);
