@@ -31,9 +31,13 @@ import { sampleRss } from './rss-sampler.ts';
  * the slowest real documentation repository: 220 pages and 250 large images of 100-500 KB).
  * Targets: import <= 3x git clone, worker peak RSS < 512 MB (issue 17's bound; the git Lambda has
  * 1,769 MB since 2026-11-28, for one whole vCPU, infra/constructs/workers.ts).
+ * The slope (issue 17: "print each figure at two or three sizes"): repositories of the generated
+ * shape at BENCH_SIZES pages (a fifth as many assets), each imported by one warm worker as a
+ * repository it has never seen, beside a git clone of it; printed, not gated.
  * Knobs: BENCH_PAGES (1000), BENCH_ASSETS (200), BENCH_REAL_PAGES (220), BENCH_REAL_IMAGES
- * (250), BENCH_SHAPES (generated,real), BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_CPU_PROF (a folder:
- * CPU profiles of the git worker process).
+ * (250), BENCH_SHAPES (generated,real), BENCH_SIZES (250,500,1000; "0" skips the slope),
+ * BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_CPU_PROF (a folder: CPU profiles of the git worker
+ * process).
  */
 const intEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
@@ -46,6 +50,7 @@ const REAL_PAGES = intEnv('BENCH_REAL_PAGES', 220);
 const REAL_IMAGES = intEnv('BENCH_REAL_IMAGES', 250);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'generated,real').split(',');
 const ROUNDS = intEnv('BENCH_ROUNDS', QUICK ? 1 : 3);
+const SIZES = (process.env.BENCH_SIZES ?? '250,500,1000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const SECTION = 50;
 const targets = { ratio: 3, rssBytes: 512 * 1024 * 1024 };
 
@@ -134,7 +139,9 @@ function generate(pages: number, assets: number, kind: AssetKind, edition = 1): 
 interface ChildResult { ok: boolean; error?: string; handledAt: number; baseline: number; peak: number; treePeak: number; heapPeak: number; heapBaseline: number; retained: number; maxRssKb: number }
 
 /** `arm()`: resolves once the worker has taken its baselines (its full GC done) and polls the queue; `finished` is its job's result. */
-function startWorker(): Promise<{ arm(): Promise<{ finished: Promise<ChildResult> }>; stop(): Promise<void> }> {
+interface Worker { arm(): Promise<{ finished: Promise<ChildResult> }>; stop(): Promise<void> }
+
+function startWorker(): Promise<Worker> {
   const child = fork(join(here, 'worker-child.ts'), [], {
     execPath: nodeBinary(),
     // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
@@ -204,8 +211,40 @@ interface ShapeResult {
   peak: ChildResult;
 }
 
-async function runShape(shape: Shape): Promise<ShapeResult> {
+/** `git clone --depth 1 --single-branch` (CLI) of a served URL into a temporary folder, removed after: its milliseconds. */
+async function timeGitClone(url: string): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-git-clone-'));
+  try {
+    const t0 = performance.now();
+    await git(['clone', '--quiet', '--depth', '1', '--single-branch', '--branch', 'main', url, dir], tmpdir());
+    return performance.now() - t0;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Imports `repoUrl` into a new space with `worker`: the job's milliseconds and the worker's figures; checks the pages and files arrived. */
+async function timeImport(worker: Worker, repoUrl: string, title: string, expected: { pages: number; assets: number }): Promise<{ ms: number; measured: ChildResult }> {
   const call = async (method: string, path: string, body?: unknown) => (await stack!.call(method, path, body)).body;
+  const space = await call('POST', `/orgs/${stack!.org.id}/spaces`, { title });
+  const { finished } = await worker.arm();
+  // Epoch milliseconds, the clock the worker stamps `handledAt` with.
+  const enqueuedAt = performance.timeOrigin + performance.now();
+  await call('POST', `/spaces/${space.id}/git/import`, { url: repoUrl, ref: 'refs/heads/main' });
+  const measured = await finished;
+  if (!measured.ok) throw new Error(`${title}: ${measured.error}`);
+  const ms = measured.handledAt - enqueuedAt;
+  const info = await call('GET', `/spaces/${space.id}/git/info`);
+  if (info.operations.last?.status !== 'succeeded') throw new Error(`${title}: ${JSON.stringify(info.operations.last)}`);
+  const content = await call('GET', `/spaces/${space.id}/content`);
+  let count = 0;
+  const walk = (pages: { type: string; pages: unknown[] }[]) => pages.forEach((p) => (p.type === 'document' && count++, walk(p.pages as never)));
+  walk(content.pages);
+  if (count !== expected.pages || content.files.length !== expected.assets) throw new Error(`${title}: ${count} pages, ${content.files.length} files`);
+  return { ms, measured };
+}
+
+async function runShape(shape: Shape): Promise<ShapeResult> {
   progress(`${shape.name}: generating a repository of ${shape.pages} pages and ${shape.assets} assets`);
   const files = generate(shape.pages, shape.assets, shape.kind);
   const repoBytes = Object.values(files).reduce((sum, f) => sum + (typeof f === 'string' ? Buffer.byteLength(f) : f.byteLength), 0);
@@ -227,14 +266,7 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
   const peaks: ChildResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     progress(`${shape.name} round ${round}/${ROUNDS}: git clone`);
-    const dir = await mkdtemp(join(tmpdir(), 'bench-git-clone-'));
-    try {
-      const t0 = performance.now();
-      await git(['clone', '--quiet', '--depth', '1', '--single-branch', '--branch', 'main', url, dir], tmpdir());
-      clones.push(performance.now() - t0);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    clones.push(await timeGitClone(url));
 
     // The worker's clone alone (its "cloning" stage: git CLI through the egress relay, then the tree), for attribution.
     progress(`${shape.name} round ${round}/${ROUNDS}: worker clone`);
@@ -262,28 +294,66 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
       const phases = [['cold', url, imports], ['warm', url, warmImports], ['warm, another repository', otherUrl, otherImports]] as const;
       for (const [phase, repoUrl, times] of phases) {
         progress(`${shape.name} round ${round}/${ROUNDS}: import (${phase})`);
-        const space = await call('POST', `/orgs/${stack!.org.id}/spaces`, { title: `Import ${shape.name} ${round} ${phase}` });
-        const { finished } = await worker.arm();
-        // Epoch milliseconds, the clock the worker stamps `handledAt` with.
-        const enqueuedAt = performance.timeOrigin + performance.now();
-        await call('POST', `/spaces/${space.id}/git/import`, { url: repoUrl, ref: 'refs/heads/main' });
-        const measured = await finished;
-        if (!measured.ok) throw new Error(`${shape.name} import round ${round} (${phase}): ${measured.error}`);
-        times.push(measured.handledAt - enqueuedAt);
+        const { ms, measured } = await timeImport(worker, repoUrl, `Import ${shape.name} ${round} ${phase}`, shape);
+        times.push(ms);
         peaks.push(measured);
-        const info = await call('GET', `/spaces/${space.id}/git/info`);
-        if (info.operations.last?.status !== 'succeeded') throw new Error(`${shape.name} import round ${round}: ${JSON.stringify(info.operations.last)}`);
-        const content = await call('GET', `/spaces/${space.id}/content`);
-        let count = 0;
-        const walk = (pages: { type: string; pages: unknown[] }[]) => pages.forEach((p) => (p.type === 'document' && count++, walk(p.pages as never)));
-        walk(content.pages);
-        if (count !== shape.pages || content.files.length !== shape.assets) throw new Error(`${shape.name} import round ${round}: ${count} pages, ${content.files.length} files`);
       }
     } finally {
       await worker.stop();
     }
   }
   return { shape, packBytes, repoBytes, clones, clonesOnly, parses, imports, warmImports, otherImports, peak: peaks.reduce((a, b) => (b.treePeak > a.treePeak ? b : a)) };
+}
+
+interface SlopeRow { pages: number; assets: number; clones: number[]; imports: number[]; treePeak: number }
+
+/**
+ * The slope: one warm worker (its first job, on a repository of its own, is not counted)
+ * imports a repository it has never seen at each size, smallest first, ROUNDS times over, so
+ * every size finds the worker as warm; each beside a git clone of the same repository.
+ */
+async function runSlope(): Promise<SlopeRow[]> {
+  const rows: SlopeRow[] = SIZES.map((pages) => ({ pages, assets: Math.max(1, Math.round(pages / 5)), clones: [], imports: [], treePeak: 0 }));
+  // Editions above any the shapes use: not one page or asset the worker has seen.
+  let edition = 100;
+  const repository = async (pages: number, assets: number) => {
+    const name = `slope-${pages}-${++edition}`;
+    await createRepo(gitServer!, name, generate(pages, assets, 'mixed', edition));
+    return `${gitServer!.url}/${name}.git`;
+  };
+  const worker = await startWorker();
+  try {
+    progress('slope: the worker\'s first job (not counted)');
+    await timeImport(worker, await repository(rows[0]!.pages, rows[0]!.assets), 'Slope warm-up', rows[0]!);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const row of rows) {
+        progress(`slope round ${round}/${ROUNDS}: ${row.pages} pages`);
+        const url = await repository(row.pages, row.assets);
+        row.clones.push(await timeGitClone(url));
+        const { ms, measured } = await timeImport(worker, url, `Slope ${row.pages} ${round}`, row);
+        row.imports.push(ms);
+        row.treePeak = Math.max(row.treePeak, measured.treePeak);
+      }
+    }
+  } finally {
+    await worker.stop();
+  }
+  return rows;
+}
+
+function printSlope(rows: SlopeRow[]): void {
+  out();
+  out(`-- slope: the generated shape at ${rows.map((r) => r.pages).join(', ')} pages, a warm worker, each repository new to it (${ROUNDS} round(s), medians) --`);
+  out(table(['pages', 'assets', 'git clone ms', 'import ms', 'import / git clone', 'import ms per page', 'worker peak RSS (+ git)'], rows.map((r) => {
+    const clone = median(r.clones);
+    const imp = median(r.imports);
+    return [String(r.pages), String(r.assets), clone.toFixed(0), imp.toFixed(0), ratio(imp / clone), (imp / r.pages).toFixed(2), mb(r.treePeak)];
+  })));
+  if (rows.length > 1) {
+    const [first, last] = [rows[0]!, rows.at(-1)!];
+    const perPage = (r: SlopeRow) => median(r.imports) / r.pages;
+    out(`per page, ${last.pages} / ${first.pages} pages: ${ratio(perPage(last) / perPage(first))} (below 1: the job's fixed costs spread over more pages; above 1: a cost growing faster than the repository)`);
+  }
 }
 
 async function main() {
@@ -298,6 +368,7 @@ async function main() {
   ].filter((s) => SHAPES.includes(s.name));
   const results: ShapeResult[] = [];
   for (const shape of shapes) results.push(await runShape(shape));
+  const slope = SIZES.length > 0 ? await runSlope() : [];
 
   out(`== bench:git: ${ROUNDS} round(s) per shape, medians${QUICK ? ' (BENCH_QUICK)' : ''} ==`);
   const verdicts: string[][] = [];
@@ -329,6 +400,7 @@ async function main() {
     verdicts.push([`${shape.name}: import / git clone, warm, another repository`, `${ratio(other / clone)} (${other.toFixed(0)} / ${clone.toFixed(0)} ms)`, `<= ${targets.ratio}x`, other / clone <= targets.ratio ? 'PASS' : 'MISS']);
     verdicts.push([`${shape.name}: git worker peak RSS (+ git processes)`, mb(peakRss), `< ${mb(targets.rssBytes)}`, peakRss < targets.rssBytes ? 'PASS' : 'MISS']);
   }
+  if (slope.length > 0) printSlope(slope);
   out();
   out('== SUMMARY ==');
   out(table(['measure', 'value', 'target', 'result'], verdicts));
