@@ -296,7 +296,15 @@ describe('the primary content', () => {
       ...templates.map((id) => api.request('POST', `/spaces/${space.id}/content/template`, { token: org.admin.token, body: { id } })),
     ]);
     expect(results.map((r) => r.status), JSON.stringify(results.find((r) => r.status >= 300)?.body)).toEqual([...crs.map(() => 200), ...templates.map(() => 201)]);
-    const expected = ['Untitled', ...crs.map((_, i) => `T${i}`), 'Introduction', 'Quickstart', 'Overview', 'Authentication', 'Endpoints', 'Changelog'];
+    // The primary line, oldest first: one revision per merge and per template, each on top of the one before.
+    const revision = async (path: string) => (await api.request('GET', path, { token: org.admin.token })).body as { id: string; type: string; parents: string[] };
+    const line = [await revision(`/spaces/${space.id}/content`)];
+    while (line[0]!.parents.length > 0) line.unshift(await revision(`/spaces/${space.id}/revisions/${line[0]!.parents[0]}`));
+    expect(line.slice(1).map((r) => r.type).sort()).toEqual([...templates.map(() => 'edits'), ...crs.map(() => 'merge')]);
+    // A template replaces a new space's placeholder (one empty "Untitled" page) only when it is
+    // the first to land; after a merge the space has more pages and the placeholder stays.
+    const placeholderKept = line[1]!.type === 'merge';
+    const expected = [...(placeholderKept ? ['Untitled'] : []), ...crs.map((_, i) => `T${i}`), 'Introduction', 'Quickstart', 'Overview', 'Authentication', 'Endpoints', 'Changelog'];
     expect(titles(await pagesOf(org, space.id)).sort()).toEqual(expected.sort());
   }, 120_000);
 });
