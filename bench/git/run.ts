@@ -36,8 +36,8 @@ import { sampleRss } from './rss-sampler.ts';
  * repository it has never seen, beside a git clone of it; printed, not gated.
  * Knobs: BENCH_PAGES (1000), BENCH_ASSETS (200), BENCH_REAL_PAGES (220), BENCH_REAL_IMAGES
  * (250), BENCH_SHAPES (generated,real), BENCH_SIZES (250,500,1000; "0" skips the slope),
- * BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_CPU_PROF (a folder: CPU profiles of the git worker
- * process).
+ * BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_TMPFS (/dev/shm: where the diagnostic clone goes; ""
+ * skips it), BENCH_CPU_PROF (a folder: CPU profiles of the git worker process).
  */
 const intEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
@@ -50,6 +50,13 @@ const REAL_PAGES = intEnv('BENCH_REAL_PAGES', 220);
 const REAL_IMAGES = intEnv('BENCH_REAL_IMAGES', 250);
 const SHAPES = (process.env.BENCH_SHAPES ?? 'generated,real').split(',');
 const ROUNDS = intEnv('BENCH_ROUNDS', QUICK ? 1 : 3);
+/**
+ * A memory file system for the diagnostic clone: the floor clones into the OS temp folder (on
+ * this machine an ext4 disk mounted with `discard`), where writing and then deleting a checkout
+ * of 1,200 files takes 0.24-0.88 s depending on the disk's state; into tmpfs the same clone
+ * takes 0.20-0.26 s. Printed beside the floor, not gated ("" or a missing folder skips it).
+ */
+const TMPFS = process.env.BENCH_TMPFS ?? '/dev/shm';
 const SIZES = (process.env.BENCH_SIZES ?? '250,500,1000').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const SECTION = 50;
 const targets = { ratio: 3, rssBytes: 512 * 1024 * 1024 };
@@ -202,6 +209,8 @@ interface ShapeResult {
   repoBytes: number;
   clones: number[];
   clonesOnly: number[];
+  /** The same clone into TMPFS (empty when there is none). */
+  tmpfsClones: number[];
   /** Markdown parse of every page and of SUMMARY.md alone, on one thread (the import's floor besides the clone). */
   parses: number[];
   imports: number[];
@@ -212,8 +221,8 @@ interface ShapeResult {
 }
 
 /** `git clone --depth 1 --single-branch` (CLI) of a served URL into a temporary folder, removed after: its milliseconds. */
-async function timeGitClone(url: string): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-git-clone-'));
+async function timeGitClone(url: string, parent = tmpdir()): Promise<number> {
+  const dir = await mkdtemp(join(parent, 'bench-git-clone-'));
   try {
     const t0 = performance.now();
     await git(['clone', '--quiet', '--depth', '1', '--single-branch', '--branch', 'main', url, dir], tmpdir());
@@ -259,6 +268,7 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
   // git clone (CLI) of the served URL, shallow and single-branch, as the worker fetches.
   const clones: number[] = [];
   const clonesOnly: number[] = [];
+  const tmpfsClones: number[] = [];
   const imports: number[] = [];
   const parses: number[] = [];
   const warmImports: number[] = [];
@@ -267,6 +277,7 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
   for (let round = 1; round <= ROUNDS; round++) {
     progress(`${shape.name} round ${round}/${ROUNDS}: git clone`);
     clones.push(await timeGitClone(url));
+    if (TMPFS && existsSync(TMPFS)) tmpfsClones.push(await timeGitClone(url, TMPFS));
 
     // The worker's clone alone (its "cloning" stage: git CLI through the egress relay, then the tree), for attribution.
     progress(`${shape.name} round ${round}/${ROUNDS}: worker clone`);
@@ -302,7 +313,7 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
       await worker.stop();
     }
   }
-  return { shape, packBytes, repoBytes, clones, clonesOnly, parses, imports, warmImports, otherImports, peak: peaks.reduce((a, b) => (b.treePeak > a.treePeak ? b : a)) };
+  return { shape, packBytes, repoBytes, clones, clonesOnly, tmpfsClones, parses, imports, warmImports, otherImports, peak: peaks.reduce((a, b) => (b.treePeak > a.treePeak ? b : a)) };
 }
 
 interface SlopeRow { pages: number; assets: number; clones: number[]; imports: number[]; treePeak: number }
@@ -384,6 +395,7 @@ async function main() {
     out(`-- ${shape.name}: ${shape.pages} pages, ${shape.assets} ${shape.kind === 'mixed' ? 'small assets' : 'large images'} (files ${mb(r.repoBytes)}, pack ${(r.packBytes / 1024 / 1024).toFixed(1)} MB) --`);
     out(table(['measure', 'ms', 'per round'], [
       ['git clone --depth 1 --single-branch (CLI)', clone.toFixed(0), r.clones.map((x) => x.toFixed(0)).join(' / ')],
+      ...(r.tmpfsClones.length > 0 ? [[`the same clone into tmpfs (${TMPFS}): no disk (diagnostic)`, median(r.tmpfsClones).toFixed(0), r.tmpfsClones.map((x) => x.toFixed(0)).join(' / ')]] : []),
       ['worker clone: git CLI via the egress relay + tree (stage "cloning")', iso.toFixed(0), r.clonesOnly.map((x) => x.toFixed(0)).join(' / ')],
       ['markdown parse of the pages and SUMMARY.md alone (one thread)', parse.toFixed(0), r.parses.map((x) => x.toFixed(0)).join(' / ')],
       ['import job, cold: enqueue -> revision primary (1st job of a worker)', imp.toFixed(0), r.imports.map((x) => x.toFixed(0)).join(' / ')],
@@ -391,6 +403,10 @@ async function main() {
       ['import job, warm, another repository: its 3rd job, nothing cached', other.toFixed(0), r.otherImports.map((x) => x.toFixed(0)).join(' / ')],
     ]));
     out(`import / git clone: cold ${ratio(imp / clone)}, warm ${ratio(warm / clone)}, warm with another repository ${ratio(other / clone)}; worker clone / git clone: ${ratio(iso / clone)}; markdown parse alone / git clone: ${ratio(parse / clone)}`);
+    if (r.tmpfsClones.length > 0) {
+      const mem = median(r.tmpfsClones);
+      out(`against the tmpfs clone (not gated): cold ${ratio(imp / mem)}, warm ${ratio(warm / mem)}, warm with another repository ${ratio(other / mem)}`);
+    }
     out(`pages/s: ${(shape.pages / (imp / 1000)).toFixed(0)} (${shape.pages} pages + ${shape.assets} files, ${IMPORT_CONCURRENCY} at a time); MB/s: ${(r.repoBytes / 1024 / 1024 / (imp / 1000)).toFixed(1)}`);
     out(`worker peak RSS: ${mb(peak.peak)} (idle ${mb(peak.baseline)}, +${mb(peak.peak - peak.baseline)}; maxRSS ${mb(peak.maxRssKb * 1024)}); with its git processes: ${mb(peak.treePeak)}`);
     out(`worker heap: idle ${mb(peak.heapBaseline)}, peak ${mb(peak.heapPeak)}, after the job and a full GC ${mb(peak.retained)}`);
