@@ -83,6 +83,7 @@ describe('git progress', () => {
     const res = await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${name}.git`, ref: 'refs/heads/main' } });
     expect(res.status).toBe(204);
     const seen: Progress[] = [];
+    const stages: string[] = [];
     let finished = false;
     const started = Date.now();
     const observer = (async () => {
@@ -91,6 +92,7 @@ describe('git progress', () => {
         expect(info.status).toBe(200);
         const running = info.body.operations.running;
         if (running?.status === 'running' && running.progress) seen.push(running.progress);
+        if (running?.stage && running.stage !== stages.at(-1)) stages.push(running.stage);
         await new Promise((resolve) => setTimeout(resolve, 15));
       }
     })();
@@ -112,6 +114,13 @@ describe('git progress', () => {
     // Done: the totals, and every byte the import read (all files of the repository).
     const bytes = Object.values(files).reduce((sum, value) => sum + sizeOf(value), 0);
     expect(last).toMatchObject({ status: 'succeeded', attempts: 1 });
+    // The stages seen while it ran, in the order the job went through them (writing, the
+    // uploads, is long enough to be seen); none is left on the finished operation.
+    const order = ['starting', 'cloning', 'reading', 'writing', 'saving'];
+    expect(stages).toContain('writing');
+    expect(stages.map((stage) => order.indexOf(stage))).toEqual(stages.map((stage) => order.indexOf(stage)).sort((a, b) => a - b));
+    expect(stages.every((stage) => order.includes(stage))).toBe(true);
+    expect(last.stage).toBeUndefined();
     expect(last.progress).toEqual({ pagesDone: 301, pagesTotal: 301, filesDone: 60, filesTotal: 60, bytes });
 
     // Running: observed over HTTP mid-way, pagesDone never going back.
@@ -142,6 +151,7 @@ describe('git progress', () => {
       if (info.body.operations.running === null && info.body.operations.last?.operation === 'export') exported = info.body.operations.last;
     }
     expect(exported).toMatchObject({ status: 'succeeded', progress: { pagesDone: 301, pagesTotal: 301, filesDone: 60, filesTotal: 60, bytes: 0 } });
+    expect(exported.stage).toBeUndefined();
   });
 
   it('warns in the log when the Lambda invocation is about to time out', async () => {

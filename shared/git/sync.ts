@@ -27,7 +27,7 @@ import { ApiError } from '../http/errors.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
 import { openCredentials, withCredentials as putCredentials } from '../net/url-credentials.ts';
 import { ProgressTracker } from './progress.ts';
-import { warnIfNearDeadline } from './deadline.ts';
+import { StageWriter } from './stages.ts';
 import { MAX_RECEIVE_COUNT } from '../jobs/redrive.ts';
 import { logger } from '../observability/logger.ts';
 
@@ -49,12 +49,10 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   // This delivery's attempt (the operation counts them below): retries are the same sync.
   const attempt = (existing?.attempts ?? 0) + 1;
   if (!space || space.deletedAt) throw new Error(`No space ${spaceId}: the git-sync job cannot run`);
-  const stage = (name: string) => {
-    warnIfNearDeadline({ stage: name });
-    return updateOperation(spaceId, operationId, { stage: name });
-  };
+  const stages = new StageWriter((name) => updateOperation(spaceId, operationId, { stage: name }));
   // Progress starts again from zero on every attempt (a retry redoes the whole job).
   const progress = new ProgressTracker((snapshot) => updateOperation(spaceId, operationId, { progress: snapshot }));
+  const writes: JobWrites = { stage: (name) => stages.enter(name), progress, settle: () => Promise.all([stages.settle(), progress.settle()]).then(() => {}) };
   await updateOperation(spaceId, operationId, {
     id: operationId, spaceId, operation: job.operation, status: 'running', stage: 'starting', url, ref: job.ref ?? '',
     requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}), progress: progress.snapshot(),
@@ -67,11 +65,11 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
     if (job.timestamp && info?.lastTimestamp && job.timestamp < info.lastTimestamp) {
       throw new Skip(`Skipped: an operation with a later timestamp (${info.lastTimestamp}) was already applied`);
     }
-    if (job.operation === 'import') await runImport(job, space, operationId, stage, progress);
-    else await runExport(job, space, operationId, stage, progress);
+    if (job.operation === 'import') await runImport(job, space, operationId, writes);
+    else await runExport(job, space, operationId, writes);
     await emitOrganizationEvent(space.orgId, gitSyncCompleted(spaceId, 'success', await getOperation(spaceId, operationId)));
   } catch (error) {
-    await progress.settle();
+    await writes.settle();
     if (error instanceof Skip) {
       await updateOperation(spaceId, operationId, { status: 'skipped', message: error.message, finishedAt: nowIso(), progress: progress.snapshot() });
       // The public states have no "skipped": the sync ends without changing the content, which
@@ -196,8 +194,15 @@ async function commitOutcome(items: Write<unknown>[], operationIndex: number, in
   }
 }
 
-async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>, progress: ProgressTracker): Promise<void> {
-  await stage('cloning');
+/** What a job writes on its operation record as it goes; `settle` before the outcome. */
+interface JobWrites {
+  stage(name: string): void;
+  progress: ProgressTracker;
+  settle(): Promise<void>;
+}
+
+async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, { stage, progress, settle }: JobWrites): Promise<void> {
+  stage('cloning');
   // The space's content (the previous import, whose ids and blobs this one keeps) loads while git clones.
   const loadingPrimary = space.revision ? loadRevision(space.id, space.revision) : Promise.resolve(undefined);
   // Awaited below; a clone that fails first leaves it unawaited.
@@ -205,16 +210,17 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
   const checkout = await Checkout.open(job.url!, job.ref!, { requireRef: true });
   try {
     const head = checkout.head!;
-    await stage('reading');
+    stage('reading');
     const primary = await loadingPrimary;
     if (!job.force && !job.standalone && primary?.revision.git?.oid === head && primary.revision.git.ref === job.ref) {
-      await stage('saving');
+      stage('saving');
+      await settle();
       const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id, progress: progress.snapshot() }), infoUpdate(job, nowIso(), head, job.standalone ? undefined : head)], 0, 1);
       if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
       return;
     }
     const files = await checkout.files(head);
-    await stage('writing');
+    stage('writing');
     const now = nowIso();
     const { manifest, redirects, warnings, stats } = await importRepository(
       { files, read: (oid) => checkout.readBlob(oid) },
@@ -222,9 +228,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     );
     // What was read, and how much of it the markdown fast path took (the rest went to micromark).
     logger.info('git import', { ...stats, warnings: warnings.length });
-    await stage('saving');
-    // No progress write may land after the outcome's.
-    await progress.settle();
+    stage('saving');
     const next = await prepareRevision({
       spaceId: space.id, manifest, parents: primary ? [primary.revision.id] : [], type: 'edits', createdBy: job.requestedBy ?? 'git-sync',
     });
@@ -239,6 +243,8 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     if (!job.standalone) {
       items.push(movePrimaryRevision({ spaceId: space.id, from: space.revision, to: next.revision.id, now, unlockedOnly: true, set: { gitSync: gitSyncOf(job, now) } }));
     }
+    // No stage or progress write may land after the outcome's (it removes the stage).
+    await settle();
     const outcome = await commitOutcome(items, 1, 2);
     if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
     // The primary content moved (before space_gitsync_completed, which follows the import).
@@ -248,23 +254,23 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
   }
 }
 
-async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, stage: (name: string) => Promise<void>, progress: ProgressTracker): Promise<void> {
+async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, { stage, progress, settle }: JobWrites): Promise<void> {
   if (!job.commitMessage) throw new Error('An export needs a commit message');
   const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
   if (!primary) throw new Error(`The space ${space.id} has no content to export`);
-  await stage('cloning');
+  stage('cloning');
   const info = await getGitInfo(space.id);
   const synced = (info?.remote ?? info?.url) === redactUrl(job.url!) && info?.ref === job.ref ? info?.syncedCommit ?? info?.commit : undefined;
   const checkout = await Checkout.open(job.url!, job.ref!, { fallbackRef: info?.ref ?? primary.revision.git?.ref, since: synced });
   try {
-    await stage('writing');
+    stage('writing');
     const { tree, ours } = await treeToExport(job, primary.manifest, checkout, synced, progress);
     const treeOid = await checkout.writeTrees(tree);
     let commit = checkout.head!;
     // The commit whose files are the space's content, when there is one.
     let syncedCommit = ours ? undefined : commit;
     if (!checkout.branchExists || !checkout.head || treeOid !== await checkout.treeOf(checkout.head)) {
-      await stage('pushing');
+      stage('pushing');
       if (ours) {
         // The space's changes as a commit on the last sync, merged into the branch.
         syncedCommit = await checkout.writeCommit({ tree: await checkout.writeTrees(ours), message: job.commitMessage, parents: [checkout.since!] });
@@ -273,8 +279,8 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
         commit = syncedCommit = await checkout.commitAndPush({ tree: treeOid, message: job.commitMessage, force: job.force });
       }
     }
-    await stage('saving');
-    await progress.settle();
+    stage('saving');
+    await settle();
     const now = nowIso();
     const outcome = await commitOutcome([
       operationDone(job, operationId, { commit, revision: primary.revision.id, progress: progress.snapshot() }),
