@@ -52,7 +52,13 @@ export async function runGitSync(sealedJob: GitSyncJob): Promise<void> {
   const stages = new StageWriter((name) => updateOperation(spaceId, operationId, { stage: name }));
   // Progress starts again from zero on every attempt (a retry redoes the whole job).
   const progress = new ProgressTracker((snapshot) => updateOperation(spaceId, operationId, { progress: snapshot }));
-  const writes: JobWrites = { stage: (name) => stages.enter(name), progress, settle: () => Promise.all([stages.settle(), progress.settle()]).then(() => {}) };
+  const writes: JobWrites = {
+    stages,
+    progress,
+    async settle() {
+      await Promise.all([stages.settle(), progress.settle()]);
+    },
+  };
   await updateOperation(spaceId, operationId, {
     id: operationId, spaceId, operation: job.operation, status: 'running', stage: 'starting', url, ref: job.ref ?? '',
     requestedAt: job.requestedAt, startedAt: nowIso(), ...(job.timestamp ? { timestamp: job.timestamp } : {}), progress: progress.snapshot(),
@@ -194,15 +200,15 @@ async function commitOutcome(items: Write<unknown>[], operationIndex: number, in
   }
 }
 
-/** What a job writes on its operation record as it goes; `settle` before the outcome. */
+/** What a job writes on its operation record as it goes; `settle` waits for both, before the outcome. */
 interface JobWrites {
-  stage(name: string): void;
+  stages: StageWriter;
   progress: ProgressTracker;
   settle(): Promise<void>;
 }
 
-async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, { stage, progress, settle }: JobWrites): Promise<void> {
-  stage('cloning');
+async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string, { stages, progress, settle }: JobWrites): Promise<void> {
+  stages.enter('cloning');
   // The space's content (the previous import, whose ids and blobs this one keeps) loads while git clones.
   const loadingPrimary = space.revision ? loadRevision(space.id, space.revision) : Promise.resolve(undefined);
   // Awaited below; a clone that fails first leaves it unawaited.
@@ -210,17 +216,17 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
   const checkout = await Checkout.open(job.url!, job.ref!, { requireRef: true });
   try {
     const head = checkout.head!;
-    stage('reading');
+    stages.enter('reading');
     const primary = await loadingPrimary;
     if (!job.force && !job.standalone && primary?.revision.git?.oid === head && primary.revision.git.ref === job.ref) {
-      stage('saving');
+      stages.enter('saving');
       await settle();
       const outcome = await commitOutcome([operationDone(job, operationId, { commit: head, message: 'Already up to date', revision: primary.revision.id, progress: progress.snapshot() }), infoUpdate(job, nowIso(), head, job.standalone ? undefined : head)], 0, 1);
       if (outcome === 'stale') throw new Skip('Skipped: an operation with a later timestamp was applied meanwhile');
       return;
     }
     const files = await checkout.files(head);
-    stage('writing');
+    stages.enter('writing');
     const now = nowIso();
     const { manifest, redirects, warnings, stats } = await importRepository(
       { files, read: (oid) => checkout.readBlob(oid) },
@@ -228,7 +234,7 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
     );
     // What was read, and how much of it the markdown fast path took (the rest went to micromark).
     logger.info('git import', { ...stats, warnings: warnings.length });
-    stage('saving');
+    stages.enter('saving');
     const next = await prepareRevision({
       spaceId: space.id, manifest, parents: primary ? [primary.revision.id] : [], type: 'edits', createdBy: job.requestedBy ?? 'git-sync',
     });
@@ -254,23 +260,23 @@ async function runImport(job: GitSyncJob, space: SpaceItem, operationId: string,
   }
 }
 
-async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, { stage, progress, settle }: JobWrites): Promise<void> {
+async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string, { stages, progress, settle }: JobWrites): Promise<void> {
   if (!job.commitMessage) throw new Error('An export needs a commit message');
   const primary = space.revision ? await loadRevision(space.id, space.revision) : undefined;
   if (!primary) throw new Error(`The space ${space.id} has no content to export`);
-  stage('cloning');
+  stages.enter('cloning');
   const info = await getGitInfo(space.id);
   const synced = (info?.remote ?? info?.url) === redactUrl(job.url!) && info?.ref === job.ref ? info?.syncedCommit ?? info?.commit : undefined;
   const checkout = await Checkout.open(job.url!, job.ref!, { fallbackRef: info?.ref ?? primary.revision.git?.ref, since: synced });
   try {
-    stage('writing');
+    stages.enter('writing');
     const { tree, ours } = await treeToExport(job, primary.manifest, checkout, synced, progress);
     const treeOid = await checkout.writeTrees(tree);
     let commit = checkout.head!;
     // The commit whose files are the space's content, when there is one.
     let syncedCommit = ours ? undefined : commit;
     if (!checkout.branchExists || !checkout.head || treeOid !== await checkout.treeOf(checkout.head)) {
-      stage('pushing');
+      stages.enter('pushing');
       if (ours) {
         // The space's changes as a commit on the last sync, merged into the branch.
         syncedCommit = await checkout.writeCommit({ tree: await checkout.writeTrees(ours), message: job.commitMessage, parents: [checkout.since!] });
@@ -279,7 +285,7 @@ async function runExport(job: GitSyncJob, space: SpaceItem, operationId: string,
         commit = syncedCommit = await checkout.commitAndPush({ tree: treeOid, message: job.commitMessage, force: job.force });
       }
     }
-    stage('saving');
+    stages.enter('saving');
     await settle();
     const now = nowIso();
     const outcome = await commitOutcome([
