@@ -220,6 +220,12 @@ interface ShapeResult {
   peak: ChildResult;
 }
 
+/** Serves `files` as the repository `name` on the test git server: its URL. */
+async function serve(name: string, files: Record<string, string | Uint8Array>): Promise<string> {
+  await createRepo(gitServer!, name, files);
+  return `${gitServer!.url}/${name}.git`;
+}
+
 /** `git clone --depth 1 --single-branch` (CLI) of a served URL into a temporary folder, removed after: its milliseconds. */
 async function timeGitClone(url: string, parent = tmpdir()): Promise<number> {
   const dir = await mkdtemp(join(parent, 'bench-git-clone-'));
@@ -257,12 +263,10 @@ async function runShape(shape: Shape): Promise<ShapeResult> {
   progress(`${shape.name}: generating a repository of ${shape.pages} pages and ${shape.assets} assets`);
   const files = generate(shape.pages, shape.assets, shape.kind);
   const repoBytes = Object.values(files).reduce((sum, f) => sum + (typeof f === 'string' ? Buffer.byteLength(f) : f.byteLength), 0);
-  await createRepo(gitServer!, shape.name, files);
-  const url = `${gitServer!.url}/${shape.name}.git`;
+  const url = await serve(shape.name, files);
   // The same shape again, with not one page or asset of the same bytes: a warm worker's import
   // of another repository parses and stores everything, as its first job did.
-  await createRepo(gitServer!, `${shape.name}-2`, generate(shape.pages, shape.assets, shape.kind, 2));
-  const otherUrl = `${gitServer!.url}/${shape.name}-2.git`;
+  const otherUrl = await serve(`${shape.name}-2`, generate(shape.pages, shape.assets, shape.kind, 2));
   const packBytes = Number((await git(['count-objects', '-v'], join(gitServer!.root, `${shape.name}.git`))).match(/size-pack: (\d+)/)?.[1] ?? 0) * 1024;
 
   // git clone (CLI) of the served URL, shallow and single-branch, as the worker fetches.
@@ -327,10 +331,9 @@ async function runSlope(): Promise<SlopeRow[]> {
   const rows: SlopeRow[] = SIZES.map((pages) => ({ pages, assets: Math.max(1, Math.round(pages / 5)), clones: [], imports: [], treePeak: 0 }));
   // Editions above any the shapes use: not one page or asset the worker has seen.
   let edition = 100;
-  const repository = async (pages: number, assets: number) => {
-    const name = `slope-${pages}-${++edition}`;
-    await createRepo(gitServer!, name, generate(pages, assets, 'mixed', edition));
-    return `${gitServer!.url}/${name}.git`;
+  const repository = (pages: number, assets: number) => {
+    edition++;
+    return serve(`slope-${pages}-${edition}`, generate(pages, assets, 'mixed', edition));
   };
   const worker = await startWorker();
   try {
