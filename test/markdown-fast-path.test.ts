@@ -184,8 +184,8 @@ describe('markdown fast path (markdown-it) against micromark', () => {
 
 describe('the fast path in a Lambda bundle', () => {
   it('survives minification: bundled as the functions are, it still takes pages and marks code spans over lines', async () => {
-    // The functions' bundling (infra/constructs/service-function.ts): minified ESM for Node 22.
-    const out = await build({ entryPoints: [join(import.meta.dirname, '../shared/content/markdown/fast-mdast.ts')], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node22', write: false, logLevel: 'silent' });
+    // The functions' bundling (infra/constructs/service-function.ts): minified ESM for Node 24.
+    const out = await build({ entryPoints: [join(import.meta.dirname, '../shared/content/markdown/fast-mdast.ts')], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node24', write: false, logLevel: 'silent' });
     const dir = await mkdtemp(join(tmpdir(), 'fast-mdast-'));
     const file = join(dir, 'bundle.mjs');
     await writeFile(file, out.outputFiles[0]!.text);

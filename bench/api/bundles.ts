@@ -20,7 +20,7 @@ export interface BundleResult {
 
 /**
  * Bundles an entry the way the CDK's NodejsFunction does for ServiceFunction:
- * esbuild --bundle --target=node22 --platform=node --format=esm --outfile=index.mjs
+ * esbuild --bundle --target=node24 --platform=node --format=esm --outfile=index.mjs
  * --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=...
  * (no externals: the AWS SDK is bundled). Returns the path of index.mjs.
  */
@@ -31,7 +31,7 @@ export async function bundleLikeCdk(projectRoot: string, entry: string, outDir: 
     absWorkingDir: projectRoot,
     entryPoints: [join(projectRoot, entry)],
     bundle: true,
-    target: 'node22',
+    target: 'node24',
     platform: 'node',
     format: 'esm',
     outfile,

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +80,7 @@ function processCpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-/** The Node 22 of node_modules/.bin (the `node` devDependency), else this process's node. */
+/** The project's Node (node_modules/.bin, the `node` devDependency), else this process's node. */
 function nodeBinary(): string {
   const local = join(projectRoot, 'node_modules', '.bin', 'node');
   return existsSync(local) ? realpathSync(local) : process.execPath;
@@ -227,7 +227,8 @@ async function main(): Promise<void> {
   out(`node ${process.version} (benchmark process), child processes: ${node}`);
   out(`settings: N=${N} primary / ${DIAG_N} diagnostic sequential requests, autocannon ${CONNECTION_SIZES.join('/')} connections x ${DURATION} s, ${BUNDLES ? `${IMPORT_ROUNDS} cold imports per bundle` : 'bundles skipped'}${QUICK ? ' (BENCH_QUICK)' : ''}`);
   out(`machine: ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start (other processes on the machine add noise)`);
-  if (!process.version.startsWith('v22.')) out(`warning: the benchmark process runs node ${process.version}, not Node 22 (run it through npm run)`);
+  const projectNode = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node;
+  if (process.versions.node !== projectNode) out(`warning: the benchmark process runs node ${process.version}, not the project's Node ${projectNode} (run it through npm run)`);
 
   progress('starting emulators (DynamoDB Local + fauxqs, in memory)');
   process.env.TABLE_NAME = 'docs-service-bench';
@@ -354,7 +355,7 @@ async function main(): Promise<void> {
 
   out();
   out('== 1b. Latency, sequential requests (ms) ==');
-  out('Servers: one child process (node 22 + tsx) hosting every HTTP target; client: node:http keep-alive (1 socket) in the benchmark process.');
+  out("Servers: one child process (the project's Node + tsx) hosting every HTTP target; client: node:http keep-alive (1 socket) in the benchmark process.");
   out('Floor: the bare Hono app of the same child process doing one DynamoDBDocumentClient GetCommand on the same table and key. Blocks of 100 requests interleaved across targets.');
   out(table(
     ['target', 'n', 'p50', 'p99', 'mean', 'p50 / floor', 'p99 / floor'],
@@ -394,7 +395,7 @@ async function main(): Promise<void> {
   // ---- Throughput -------------------------------------------------------------------
   out();
   out(`== 2. Throughput: autocannon at ${CONNECTION_SIZES.join(', ')} connections, ${DURATION} s each ==`);
-  out(`All servers run in the same child process (node 22 + tsx), loaded one at a time; autocannon runs in the benchmark process. The API and the floor run at every size (target at ${TARGET_CONNECTIONS}); diag rows at ${TARGET_CONNECTIONS} only, shorter.`);
+  out(`All servers run in the same child process (the project's Node + tsx), loaded one at a time; autocannon runs in the benchmark process. The API and the floor run at every size (target at ${TARGET_CONNECTIONS}); diag rows at ${TARGET_CONNECTIONS} only, shorter.`);
   const cannon = (target: string, duration: number, connections: number) =>
     autocannon({ url: target, connections, duration, pipelining: 1, timeout: 10, headers: auth });
   const diagDuration = Math.max(3, Math.round(DURATION / 2));
@@ -496,8 +497,8 @@ async function main(): Promise<void> {
     const hello = bundles.find((b) => b.name === 'hello')!;
     const isDiag = (b: BundleResult) => b.name.startsWith('diag:');
     out();
-    out(`== 3. Bundles (esbuild ${(await import('esbuild')).version}: bundle, minify, platform node, format esm, target node22, main fields module,main, createRequire banner, SDK bundled) ==`);
-    out(`Cold import: import() of index.mjs timed with performance.now() inside a fresh \`node\` (${process.version.startsWith('v22') ? 'Node 22' : 'node'} ${node}), median of ${IMPORT_ROUNDS} spawns.`);
+    out(`== 3. Bundles (esbuild ${(await import('esbuild')).version}: bundle, minify, platform node, format esm, target node24, main fields module,main, createRequire banner, SDK bundled) ==`);
+    out(`Cold import: import() of index.mjs timed with performance.now() inside a fresh \`node\` (${node}), median of ${IMPORT_ROUNDS} spawns.`);
     const bundleRows = (b: BundleResult) => {
       const sizeRatio = b.bytes / hello.bytes;
       const importRatio = b.importMs / hello.importMs;

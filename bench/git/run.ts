@@ -82,7 +82,7 @@ async function cleanup() {
   await stack?.stop();
 }
 
-/** The Node 22 of node_modules/.bin (the `node` devDependency), else this process's node. */
+/** The project's Node (node_modules/.bin, the `node` devDependency), else this process's node. */
 function nodeBinary(): string {
   const local = join(projectRoot, 'node_modules', '.bin', 'node');
   return existsSync(local) ? realpathSync(local) : process.execPath;

@@ -83,7 +83,7 @@ export class ServiceFunction extends NodejsFunction {
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       description: props.description,
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: props.timeout ?? Duration.seconds(29),
@@ -100,7 +100,7 @@ export class ServiceFunction extends NodejsFunction {
         format: OutputFormat.ESM,
         sourceMap: true,
         sourcesContent: false,
-        target: 'node22',
+        target: 'node24',
         mainFields: ['module', 'main'],
         banner: requireBanner,
         // Bundle the AWS SDK too: one minified ESM file cold-starts faster than the runtime's SDK (ARCHITECTURE.md).

@@ -433,22 +433,22 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('all run Node.js 22 on arm64, told only about the resources they may use', () => {
+  it('all run Node.js 24 on arm64, told only about the resources they may use', () => {
     // Group functions, workers, the space-expiry worker and the reader.
     expect(functions).toHaveLength(groupNames.length + queueNames.length + 2);
     for (const [id, fn] of functions) {
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
       if (['docs-service worker integration-events', 'docs-service worker images'].includes(fn.Properties.Description)) {
-        // The integration runtime: a container image (Node 22 and workerd, infra/integration-runtime.Dockerfile);
-        // the images worker: a container image (Node 22 and sharp's arm64 libvips, infra/image-worker.Dockerfile).
+        // The integration runtime: a container image (Node 24 and workerd, infra/integration-runtime.Dockerfile);
+        // the images worker: a container image (Node 24 and sharp's arm64 libvips, infra/image-worker.Dockerfile).
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(2048);
       } else if (fn.Properties.Description === 'docs-service worker git') {
-        // The git worker: a container image (Node 22 and the git CLI, infra/git-worker.Dockerfile), one whole vCPU.
+        // The git worker: a container image (Node 24 and the git CLI, infra/git-worker.Dockerfile), one whole vCPU.
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(1769);
       } else {
-        expect(fn.Properties.Runtime, id).toBe('nodejs22.x');
+        expect(fn.Properties.Runtime, id).toBe('nodejs24.x');
         expect(fn.Properties.MemorySize, id).toBe(512);
       }
       const variables = Object.keys(fn.Properties.Environment.Variables);
