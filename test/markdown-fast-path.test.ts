@@ -14,6 +14,7 @@ import { unified } from 'unified';
 import { newOrg, useTestApi } from './support/api.ts';
 import { editContent, pagesByTitle, spaceWithChangeRequest } from './support/published-content.ts';
 import { generatedPage, markdownFiles, packageReadmes, withoutPositions } from './support/markdown-corpus.ts';
+import { LAMBDA_ESBUILD_TARGET } from '../infra/lambda-node.ts';
 
 /**
  * Pages markdown-it reads alike take the fast path (content/markdown/fast-mdast.ts); its tree
@@ -184,8 +185,8 @@ describe('markdown fast path (markdown-it) against micromark', () => {
 
 describe('the fast path in a Lambda bundle', () => {
   it('survives minification: bundled as the functions are, it still takes pages and marks code spans over lines', async () => {
-    // The functions' bundling (infra/constructs/service-function.ts): minified ESM for Node 24.
-    const out = await build({ entryPoints: [join(import.meta.dirname, '../shared/content/markdown/fast-mdast.ts')], bundle: true, minify: true, format: 'esm', platform: 'node', target: 'node24', write: false, logLevel: 'silent' });
+    // The functions' bundling (infra/constructs/service-function.ts): minified ESM for the Lambdas' Node (infra/lambda-node.ts).
+    const out = await build({ entryPoints: [join(import.meta.dirname, '../shared/content/markdown/fast-mdast.ts')], bundle: true, minify: true, format: 'esm', platform: 'node', target: LAMBDA_ESBUILD_TARGET, write: false, logLevel: 'silent' });
     const dir = await mkdtemp(join(tmpdir(), 'fast-mdast-'));
     const file = join(dir, 'bundle.mjs');
     await writeFile(file, out.outputFiles[0]!.text);

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median } from './stats.ts';
+import { LAMBDA_ESBUILD_TARGET } from '../../infra/lambda-node.ts';
 
 /** The banner of infra/constructs/service-function.ts (ESM bundles still meet `require`). */
 const requireBanner = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
@@ -20,7 +21,7 @@ export interface BundleResult {
 
 /**
  * Bundles an entry the way the CDK's NodejsFunction does for ServiceFunction:
- * esbuild --bundle --target=node24 --platform=node --format=esm --outfile=index.mjs
+ * esbuild --bundle --target=<LAMBDA_ESBUILD_TARGET> --platform=node --format=esm --outfile=index.mjs
  * --minify --sourcemap --sources-content=false --main-fields=module,main --banner:js=...
  * (no externals: the AWS SDK is bundled). Returns the path of index.mjs.
  */
@@ -31,7 +32,7 @@ export async function bundleLikeCdk(projectRoot: string, entry: string, outDir: 
     absWorkingDir: projectRoot,
     entryPoints: [join(projectRoot, entry)],
     bundle: true,
-    target: 'node24',
+    target: LAMBDA_ESBUILD_TARGET,
     platform: 'node',
     format: 'esm',
     outfile,

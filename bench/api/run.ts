@@ -20,6 +20,7 @@ import { sha256Hex } from '../../shared/ids.ts';
 import { bareBatchGet, bareDocumentClient, bareGetItem } from './apps.ts';
 import { KeepAliveClient } from './http-client.ts';
 import { benchBundles, type BundleResult } from './bundles.ts';
+import { LAMBDA_ESBUILD_TARGET } from '../../infra/lambda-node.ts';
 import { descendants, cpuMs } from './proc-cpu.ts';
 import { ms, ratio, summarize, table, type Summary } from './stats.ts';
 
@@ -497,7 +498,7 @@ async function main(): Promise<void> {
     const hello = bundles.find((b) => b.name === 'hello')!;
     const isDiag = (b: BundleResult) => b.name.startsWith('diag:');
     out();
-    out(`== 3. Bundles (esbuild ${(await import('esbuild')).version}: bundle, minify, platform node, format esm, target node24, main fields module,main, createRequire banner, SDK bundled) ==`);
+    out(`== 3. Bundles (esbuild ${(await import('esbuild')).version}: bundle, minify, platform node, format esm, target ${LAMBDA_ESBUILD_TARGET}, main fields module,main, createRequire banner, SDK bundled) ==`);
     out(`Cold import: import() of index.mjs timed with performance.now() inside a fresh \`node\` (${node}), median of ${IMPORT_ROUNDS} spawns.`);
     const bundleRows = (b: BundleResult) => {
       const sizeRatio = b.bytes / hello.bytes;

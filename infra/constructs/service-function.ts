@@ -14,6 +14,7 @@ import { FONT_FILES } from '../../shared/content/pdf/font-files.ts';
 import { WEB_FONTS } from '../../shared/reader/web-font-files.ts';
 import { grantAccess, usesBucket, type FunctionAccess } from './access.ts';
 import { SECRET_ROOTS, type SecretRoot } from '../../shared/secrets/roots.ts';
+import { LAMBDA_ESBUILD_TARGET } from '../lambda-node.ts';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -83,7 +84,7 @@ export class ServiceFunction extends NodejsFunction {
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       description: props.description,
-      runtime: Runtime.NODEJS_24_X,
+      runtime: Runtime.NODEJS_24_X, // LAMBDA_NODE_MAJOR's line (the stack test holds them together)
       architecture: Architecture.ARM_64,
       memorySize: 512,
       timeout: props.timeout ?? Duration.seconds(29),
@@ -100,7 +101,7 @@ export class ServiceFunction extends NodejsFunction {
         format: OutputFormat.ESM,
         sourceMap: true,
         sourcesContent: false,
-        target: 'node24',
+        target: LAMBDA_ESBUILD_TARGET,
         mainFields: ['module', 'main'],
         banner: requireBanner,
         // Bundle the AWS SDK too: one minified ESM file cold-starts faster than the runtime's SDK (ARCHITECTURE.md).

@@ -18,6 +18,7 @@ import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { BLOCK_RENDER_PATH, INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
 import { SECRET_ROOTS, type SecretRoot } from '../../shared/secrets/roots.ts';
+import { LAMBDA_ESBUILD_TARGET, LAMBDA_NODE_MAJOR } from '../../infra/lambda-node.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -433,7 +434,23 @@ describe('queues', () => {
 });
 
 describe('functions', () => {
-  it('all run Node.js 24 on arm64, told only about the resources they may use', () => {
+  it('the container images and the project itself run the Lambdas\' Node line, bundled for its target', () => {
+    const root = join(import.meta.dirname, '../..');
+    const dockerfiles = readdirSync(join(root, 'infra')).filter((f) => f.endsWith('.Dockerfile'));
+    expect(dockerfiles.length).toBeGreaterThanOrEqual(3);
+    for (const file of dockerfiles) {
+      const text = readFileSync(join(root, 'infra', file), 'utf8');
+      const bases = [...text.matchAll(/^FROM public\.ecr\.aws\/lambda\/nodejs:(\S+)/gm)].map((m) => m[1]);
+      const targets = [...text.matchAll(/--target=(\S+)/g)].map((m) => m[1]);
+      expect(bases, file).toEqual([String(LAMBDA_NODE_MAJOR), String(LAMBDA_NODE_MAJOR)]); // build stage, then runtime stage
+      expect(targets, file).toEqual([LAMBDA_ESBUILD_TARGET]);
+    }
+    // The Node every script and test runs on (package.json's node devDependency).
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: { node: string } };
+    expect(pkg.devDependencies.node.split('.')[0]).toBe(String(LAMBDA_NODE_MAJOR));
+  });
+
+  it(`all run Node.js ${LAMBDA_NODE_MAJOR} on arm64, told only about the resources they may use`, () => {
     // Group functions, workers, the space-expiry worker and the reader.
     expect(functions).toHaveLength(groupNames.length + queueNames.length + 2);
     for (const [id, fn] of functions) {
@@ -448,7 +465,7 @@ describe('functions', () => {
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(1769);
       } else {
-        expect(fn.Properties.Runtime, id).toBe('nodejs24.x');
+        expect(fn.Properties.Runtime, id).toBe(`nodejs${LAMBDA_NODE_MAJOR}.x`);
         expect(fn.Properties.MemorySize, id).toBe(512);
       }
       const variables = Object.keys(fn.Properties.Environment.Variables);
