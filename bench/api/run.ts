@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { benchBundles, type BundleResult } from './bundles.ts';
 import { LAMBDA_ESBUILD_TARGET } from '../../infra/lambda-node.ts';
 import { descendants, cpuMs } from './proc-cpu.ts';
 import { ms, ratio, summarize, table, type Summary } from './stats.ts';
+import { projectNodeBinary, projectNodeVersion } from '../support/project-node.ts';
 
 /**
  * `npm run bench:api`: latency, throughput and bundle benchmarks of the API against
@@ -79,12 +80,6 @@ const out = (text = '') => console.log(text);
 function processCpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
-}
-
-/** The project's Node (node_modules/.bin, the `node` devDependency), else this process's node. */
-function nodeBinary(): string {
-  const local = join(projectRoot, 'node_modules', '.bin', 'node');
-  return existsSync(local) ? realpathSync(local) : process.execPath;
 }
 
 interface Verdict {
@@ -147,7 +142,7 @@ interface Fixture {
 
 async function startServerProcess(): Promise<Record<'local' | 'bare' | 'spaces' | 'diag', number>> {
   const c = fork(join(here, 'server-child.ts'), [], {
-    execPath: nodeBinary(),
+    execPath: projectNodeBinary(),
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server process, written when it stops.
     execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
     cwd: projectRoot,
@@ -223,12 +218,12 @@ async function measureLatency(list: LatencyTarget[], warmup: number): Promise<vo
 // ---------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
-  const node = nodeBinary();
+  const node = projectNodeBinary();
   out('API benchmark (npm run bench:api)');
   out(`node ${process.version} (benchmark process), child processes: ${node}`);
   out(`settings: N=${N} primary / ${DIAG_N} diagnostic sequential requests, autocannon ${CONNECTION_SIZES.join('/')} connections x ${DURATION} s, ${BUNDLES ? `${IMPORT_ROUNDS} cold imports per bundle` : 'bundles skipped'}${QUICK ? ' (BENCH_QUICK)' : ''}`);
   out(`machine: ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start (other processes on the machine add noise)`);
-  const projectNode = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { devDependencies: { node: string } }).devDependencies.node;
+  const projectNode = projectNodeVersion();
   if (process.versions.node !== projectNode) out(`warning: the benchmark process runs node ${process.version}, not the project's Node ${projectNode} (run it through npm run)`);
 
   progress('starting emulators (DynamoDB Local + fauxqs, in memory)');

@@ -1,6 +1,6 @@
 import '../support/quiet-logs.ts';
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -15,6 +15,7 @@ import { parseSummary } from '../../shared/git/format.ts';
 import { median, ratio, table } from '../api/stats.ts';
 import { startBenchStack, type BenchStack } from '../support/local-stack.ts';
 import { sampleRss } from './rss-sampler.ts';
+import { projectNodeBinary } from '../support/project-node.ts';
 
 /**
  * `npm run bench:git`: import of generated repositories against `git clone --depth 1
@@ -82,12 +83,6 @@ async function cleanup() {
   await stack?.stop();
 }
 
-/** The project's Node (node_modules/.bin, the `node` devDependency), else this process's node. */
-function nodeBinary(): string {
-  const local = join(projectRoot, 'node_modules', '.bin', 'node');
-  return existsSync(local) ? realpathSync(local) : process.execPath;
-}
-
 type AssetKind = 'mixed' | 'large-images';
 const assetName = (n: number, kind: AssetKind) => (kind === 'mixed' && n % 2 ? `data-${String(n).padStart(4, '0')}.bin` : `figure-${String(n).padStart(4, '0')}.png`);
 
@@ -150,7 +145,7 @@ interface Worker { arm(): Promise<{ finished: Promise<ChildResult> }>; stop(): P
 
 function startWorker(): Promise<Worker> {
   const child = fork(join(here, 'worker-child.ts'), [], {
-    execPath: nodeBinary(),
+    execPath: projectNodeBinary(),
     // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
     // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker (and its parse threads), written when it exits.
     execArgv: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],

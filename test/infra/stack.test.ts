@@ -456,12 +456,12 @@ describe('functions', () => {
     for (const [id, fn] of functions) {
       expect(fn.Properties.Architectures, id).toEqual(['arm64']);
       if (['docs-service worker integration-events', 'docs-service worker images'].includes(fn.Properties.Description)) {
-        // The integration runtime: a container image (Node 24 and workerd, infra/integration-runtime.Dockerfile);
-        // the images worker: a container image (Node 24 and sharp's arm64 libvips, infra/image-worker.Dockerfile).
+        // The integration runtime: a container image (the Lambdas' Node and workerd, infra/integration-runtime.Dockerfile);
+        // the images worker: a container image (the Lambdas' Node and sharp's arm64 libvips, infra/image-worker.Dockerfile).
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(2048);
       } else if (fn.Properties.Description === 'docs-service worker git') {
-        // The git worker: a container image (Node 24 and the git CLI, infra/git-worker.Dockerfile), one whole vCPU.
+        // The git worker: a container image (the Lambdas' Node and the git CLI, infra/git-worker.Dockerfile), one whole vCPU.
         expect(fn.Properties.PackageType, id).toBe('Image');
         expect(fn.Properties.MemorySize, id).toBe(1769);
       } else {
