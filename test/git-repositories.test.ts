@@ -189,6 +189,17 @@ describe('export onto a branch that moved on since the last sync', () => {
 });
 
 describe('branches', () => {
+  it('an import of a branch that exists asks the remote for its refs once: the clone\'s own discovery, no ls-remote before it', async () => {
+    const name = `branches-${Date.now()}-${counter++}`;
+    await createRepo(server, name, { 'README.md': '# Home\n' });
+    const spaceId = (await createSpace(api, org)).id;
+    const before = server.requests(name).length;
+    expect((await api.request('POST', `/spaces/${spaceId}/git/import`, { token: org.admin.token, body: { url: `${server.url}/${name}.git`, ref: 'refs/heads/main' } })).status).toBe(204);
+    expect((await settle(spaceId)).operations.last).toMatchObject({ status: 'succeeded' });
+    // Protocol v2: the advertisement, then ls-refs and fetch as two POSTs.
+    expect(server.requests(name).slice(before)).toEqual(['GET info/refs?service=git-upload-pack', 'POST git-upload-pack', 'POST git-upload-pack']);
+  });
+
   it('an import of a branch that does not exist fails once with its name, and is not retried', async () => {
     const name = `branches-${Date.now()}-${counter++}`;
     await createRepo(server, name, { 'README.md': '# Home\n' });

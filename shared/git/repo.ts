@@ -14,7 +14,7 @@ import path from 'node:path';
 import git from 'isomorphic-git';
 import { egressHttp as http } from './egress-http.ts';
 import { GitRelay } from './relay.ts';
-import { ObjectReader, runGit } from './cli.ts';
+import { GitCommandError, ObjectReader, runGit } from './cli.ts';
 
 export interface RemoteAccess {
   /** URL without credentials. */
@@ -117,22 +117,34 @@ export class Checkout {
     const gitdir = path.join(root, 'repo.git');
     const home = { cwd: root, home: root, timeoutMs: GIT_CLONE_TIMEOUT_MS };
     const relay = await GitRelay.start(rawUrl);
+    const clone = (source: string) => viaRelay(relay, () => runGit([
+      'clone', '--quiet', '--bare', '--depth', '1', '--single-branch', '--no-tags', '--branch', source.replace(/^refs\/heads\//, ''), relay.url, gitdir,
+    ], home));
     try {
-      const refs = await viaRelay(relay, () => runGit(['ls-remote', '--symref', relay.url], home)).then(parseLsRemote);
-      const has = (name: string) => refs.has(name);
-      let source: string | undefined;
-      if (has(ref)) source = ref;
-      else if (options.requireRef) throw new FinalError(`The branch ${branch} does not exist in the repository`);
-      else if (options.fallbackRef && has(options.fallbackRef)) source = options.fallbackRef;
-      else source = refs.get('ref: HEAD') ?? [...refs.keys()].find((name) => name.startsWith('refs/heads/'));
-      if (!source) {
-        await runGit(['init', '--quiet', '--bare', `--initial-branch=${branch}`, gitdir], home);
-        return new Checkout(root, gitdir, access, undefined, branch, false);
+      // The branch asked for is nearly always there: clone it at once, one ref discovery
+      // instead of two. The remote's refs are listed only when that clone fails, to tell a
+      // missing branch from another failure and choose what to start from instead.
+      let source = ref;
+      try {
+        await clone(ref);
+      } catch (error) {
+        // The guard's refusal, the remote's HTTP error, no git binary: nothing to fall back on.
+        if (!(error instanceof GitCommandError)) throw error;
+        const refs = await viaRelay(relay, () => runGit(['ls-remote', '--symref', relay.url], home)).then(parseLsRemote);
+        if (refs.has(ref)) throw error;
+        if (options.requireRef) throw new FinalError(`The branch ${branch} does not exist in the repository`);
+        const fallback = options.fallbackRef && refs.has(options.fallbackRef)
+          ? options.fallbackRef
+          : refs.get('ref: HEAD') ?? [...refs.keys()].find((name) => name.startsWith('refs/heads/'));
+        if (!fallback) {
+          await runGit(['init', '--quiet', '--bare', `--initial-branch=${branch}`, gitdir], home);
+          return new Checkout(root, gitdir, access, undefined, branch, false);
+        }
+        source = fallback;
+        await rm(gitdir, { recursive: true, force: true });
+        await clone(source);
       }
       const sourceBranch = source.replace(/^refs\/heads\//, '');
-      await viaRelay(relay, () => runGit([
-        'clone', '--quiet', '--bare', '--depth', '1', '--single-branch', '--no-tags', '--branch', sourceBranch, relay.url, gitdir,
-      ], home));
       const head = (await runGit(['rev-parse', '--verify', `refs/heads/${sourceBranch}^{commit}`], { ...home, cwd: gitdir })).toString('utf8').trim();
       let since: string | undefined;
       if (options.since && /^[0-9a-f]{40,64}$/.test(options.since) && source === ref) {

@@ -16,6 +16,8 @@ export interface GitServer {
   root: string;
   /** Basic-auth credentials the server demands for repositories named `private-*`. */
   credentials: { username: string; password: string };
+  /** The requests the server got for `<name>.git`, oldest first: method, path under the repository, query. */
+  requests(name: string): string[];
   close(): Promise<void>;
 }
 
@@ -44,15 +46,23 @@ export async function startGitServer(): Promise<GitServer> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'git-server-'));
   const credentials = { username: 'bot', password: 's3cret-token' };
   const expected = `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString('base64')}`;
+  const log: { method: string; path: string; query: string }[] = [];
   // Every request may push (a user name); repositories named `private-*` demand basic auth.
   const server = await startGitHttpServer({
     root,
-    authorize: (req, requestPath) => (requestPath.split('/')[1]?.startsWith('private-') && req.headers.authorization !== expected ? false : { user: 'tester' }),
+    authorize: (req, requestPath) => {
+      log.push({ method: req.method ?? '', path: requestPath, query: new URL(req.url ?? '/', 'http://localhost').search });
+      return requestPath.split('/')[1]?.startsWith('private-') && req.headers.authorization !== expected ? false : { user: 'tester' };
+    },
   });
   return {
     url: server.url,
     root,
     credentials,
+    requests(name) {
+      const prefix = `/${name}.git/`;
+      return log.filter((request) => request.path.startsWith(prefix)).map((request) => `${request.method} ${request.path.slice(prefix.length)}${request.query}`);
+    },
     async close() {
       await server.close();
       await rm(root, { recursive: true, force: true });
@@ -119,6 +129,7 @@ export function useGitServer(): GitServer {
     get credentials() {
       return current().credentials;
     },
+    requests: (name) => current().requests(name),
     close: () => current().close(),
   };
 }
