@@ -792,6 +792,33 @@ describe('block keys', () => {
     expect(image('Two').key).not.toBe(image('One').key);
   });
 
+  // Keys are stored with every page, and a three-way merge matches blocks by key: a change
+  // in how they are derived would read every block of every stored page as replaced.
+  it('keep the values stored pages have: the derivation does not drift', () => {
+    const markdown = [
+      '# Keys', '', 'Same **bold** and `code` with a [link](page.md "T").', '', 'Same **bold** and `code` with a [link](page.md "T").', '',
+      '* one', '* two', '', '{% hint style="warning" %}', 'Inside.', '{% endhint %}', '',
+      '<figure><img src="a.png" alt="A"><figcaption><p>Caption</p></figcaption></figure>', '', '```js', 'let a = 1;', '```', '',
+    ].join('\n');
+    const { document } = markdownToDocument(markdown);
+    // Every block, inline and fragment, in document order.
+    const allKeys = (nodes: DocumentNode[]): string[] => nodes.flatMap((n) =>
+      n.object === 'text' ? [] : [n.key, ...allKeys(n.nodes), ...(n.fragments ?? []).flatMap((f) => [f.key ?? '', ...allKeys(f.nodes)])]);
+    const keys = () => allKeys(document.nodes);
+    const stored = [
+      '5-Fh0c_s_6nW', '-nNb8p3LQgPH', 'DiLKWJdBv_JX', 'lg5qEL677qo7', '6pBura8Zk_C5', 'QQb-Arrs5wrc',
+      'ghCp4OokLUw4', 'zeLTjm4SZVZB', 'rBhvN_veHRlc', 'gHLzR_LVthLh', 'Y-FVYSoHfgtu', 'G0MHbWvuKPcw',
+      'EKBSOkLzct4Y', '3HNlQ8-CiW1F', 'K11TFJoe1tm3', '4jfBbLBT1gLA', 'hEx_n-G0fpxt', 'Ju_FyjqgBn94',
+    ];
+    expect(keys()).toEqual(stored);
+    // An existing key taken by the block that would have had it: the next occurrence's key.
+    const [, first, second] = document.nodes as ElementNode[];
+    second!.key = first!.key;
+    first!.key = '';
+    assignKeys(document);
+    expect(keys()).toEqual([stored[0], stored[3], stored[2], stored[1], ...stored.slice(4)]);
+  });
+
   it('assignKeys fills missing keys and keeps existing ones', () => {
     const document: JSONDocument = {
       object: 'document',

@@ -7,7 +7,7 @@
  * An edited block gets a new key (a replace, which the merge sees as such).
  */
 import { hash as digest } from 'node:crypto';
-import { isText, type DocumentNode, type ElementNode, type FragmentNode, type JSONDocument } from './types.ts';
+import { isText, type DocumentNode, type ElementNode, type FragmentNode, type JSONDocument, type Leaf } from './types.ts';
 
 /** One-shot `crypto.hash`: the same digest as a `createHash` object, without building one per block. */
 function hash(value: string): string {
@@ -16,31 +16,67 @@ function hash(value: string): string {
 
 /** JSON with sorted object keys, so equal data always hashes equally. */
 function stable(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v)}`).join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${stable(value[i])}`;
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  // Object keys are unique, so the default order (UTF-16 code units) is the `<` order.
+  const names = Object.keys(record).filter((name) => record[name] !== undefined).sort();
+  let out = '{';
+  for (let i = 0; i < names.length; i++) out += `${i > 0 ? ',' : ''}${JSON.stringify(names[i])}:${stable(record[names[i]!])}`;
+  return `${out}}`;
+}
+
+/** `stable([[text, [[markType, markData ?? null], ...]], ...])` of a text's leaves, without building those arrays. */
+function leavesSignature(leaves: Leaf[]): string {
+  let out = '[';
+  for (let i = 0; i < leaves.length; i++) {
+    const leaf = leaves[i]!;
+    out += `${i > 0 ? ',' : ''}[${JSON.stringify(leaf.text)},[`;
+    for (let j = 0; j < leaf.marks.length; j++) {
+      const mark = leaf.marks[j]!;
+      out += `${j > 0 ? ',' : ''}[${JSON.stringify(mark.type)},${stable(mark.data ?? null)}]`;
+    }
+    out += ']]';
+  }
+  return `${out}]`;
 }
 
 type Keyed = ElementNode | FragmentNode;
 
-function signatures(nodes: DocumentNode[] | undefined, into: Map<Keyed, string>): string[] {
-  return (nodes ?? []).map((node) => {
-    if (isText(node)) return stable(node.leaves.map((l) => [l.text, l.marks.map((m) => [m.type, m.data ?? null])]));
-    const inner = signatures(node.nodes, into).join(',');
-    // Fragments (an image's caption) are part of the block's content.
-    const fragments = (node.fragments ?? []).map((fragment) => {
-      const signature = hash(`fragment|${fragment.fragment}|${signatures(fragment.nodes, into).join(',')}`);
-      into.set(fragment, signature);
-      return signature;
-    });
-    const own = `${node.object}|${node.type}|${stable(node.data ?? {})}|${node.isVoid ? 1 : 0}|${inner}`;
-    const signature = hash(fragments.length > 0 ? `${own}|${fragments.join(',')}` : own);
-    into.set(node, signature);
-    return signature;
-  });
+/**
+ * The signatures of `nodes`, joined by commas. Every block, inline and fragment inside goes to
+ * `order` in document order (a node before its children, its children before its fragments),
+ * and its own signature to the same index of `signatureOf`.
+ */
+function signatures(nodes: DocumentNode[] | undefined, order: Keyed[], signatureOf: string[]): string {
+  if (!nodes) return '';
+  let out = '';
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    let signature: string;
+    if (isText(node)) signature = leavesSignature(node.leaves);
+    else {
+      const slot = order.push(node) - 1;
+      const inner = signatures(node.nodes, order, signatureOf);
+      // Fragments (an image's caption) are part of the block's content.
+      let fragments = '';
+      for (const fragment of node.fragments ?? []) {
+        const fragmentSlot = order.push(fragment) - 1;
+        const fragmentSignature = hash(`fragment|${fragment.fragment}|${signatures(fragment.nodes, order, signatureOf)}`);
+        signatureOf[fragmentSlot] = fragmentSignature;
+        fragments += `${fragments ? ',' : ''}${fragmentSignature}`;
+      }
+      const own = `${node.object}|${node.type}|${stable(node.data ?? {})}|${node.isVoid ? 1 : 0}|${inner}`;
+      signature = hash(fragments ? `${own}|${fragments}` : own);
+      signatureOf[slot] = signature;
+    }
+    out += `${i > 0 ? ',' : ''}${signature}`;
+  }
+  return out;
 }
 
 /**
@@ -48,31 +84,16 @@ function signatures(nodes: DocumentNode[] | undefined, into: Map<Keyed, string>)
  * Existing keys are kept and never handed out twice.
  */
 export function assignKeys<T extends JSONDocument>(document: T, options: { overwrite?: boolean } = {}): T {
-  const sigs = new Map<Keyed, string>();
-  signatures(document.nodes, sigs);
+  const order: Keyed[] = [];
+  const signatureOf: string[] = [];
+  signatures(document.nodes, order, signatureOf);
   const used = new Set<string>();
+  if (!options.overwrite) for (const node of order) if (node.key) used.add(node.key);
   const seen = new Map<string, number>();
-  const pending: Keyed[] = [];
-
-  const visit = (node: Keyed) => {
-    if (node.key && !options.overwrite) used.add(node.key);
-    else pending.push(node);
-  };
-  const walk = (nodes: DocumentNode[] | undefined) => {
-    for (const node of nodes ?? []) {
-      if (isText(node)) continue;
-      visit(node);
-      walk(node.nodes);
-      for (const fragment of node.fragments ?? []) {
-        visit(fragment);
-        walk(fragment.nodes);
-      }
-    }
-  };
-  walk(document.nodes);
-
-  for (const node of pending) {
-    const signature = sigs.get(node)!;
+  for (let i = 0; i < order.length; i++) {
+    const node = order[i]!;
+    if (node.key && !options.overwrite) continue;
+    const signature = signatureOf[i]!;
     let occurrence = seen.get(signature) ?? 0;
     let key = hash(`${signature}#${occurrence}`);
     while (used.has(key)) key = hash(`${signature}#${++occurrence}`);
