@@ -1,16 +1,69 @@
-import type { MiddlewareHandler } from 'hono';
-import { compress } from 'hono/compress';
+import type { Context, MiddlewareHandler } from 'hono';
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX, compress } from 'hono/compress';
 
-const gzipOrDeflate = compress();
+/**
+ * Answers smaller than this go as they are: gzip saves nothing on them (they fit one TCP
+ * segment either way) and costs ~250 µs of CPU for a 1 KB JSON answer, a quarter of a whole
+ * `GET /spaces/{id}` (issue 17). Hono's own default.
+ */
+export const MIN_COMPRESSED_BYTES = 1024;
+
+const gzipOrDeflate = compress({ threshold: MIN_COMPRESSED_BYTES });
 
 /**
  * gzip (or deflate) for clients that accept it. API Gateway HTTP APIs do not compress, so
  * without this every page tree, search answer and reader page crossed the internet as is
  * (a 5,000-page tree is 3.3 MB of JSON, ~0.3 MB gzipped), and Lambda's 6 MB answer limit
  * was reached by uncompressed text. Hono's middleware picks the encoding from
- * `Accept-Encoding`, weakens ETags, adds `Vary`, and leaves `no-transform`, HEAD and 206 answers
- * alone. A request without `Accept-Encoding` skips it altogether: adding `Vary` after the
- * handler rebuilds the answer around its body stream (issue 17's measured cost).
+ * `Accept-Encoding`, weakens ETags, adds `Vary`, and leaves `no-transform`, HEAD, 206 and
+ * answers under MIN_COMPRESSED_BYTES alone. A request without `Accept-Encoding` skips it
+ * altogether: adding `Vary` after the handler rebuilds the answer around its body stream
+ * (issue 17's measured cost).
  */
 export const compressAnswers: MiddlewareHandler = (c, next) =>
-  (c.req.header('accept-encoding') ? gzipOrDeflate(c, next) : next());
+  (c.req.header('accept-encoding')
+    ? gzipOrDeflate(c, async () => {
+      await next();
+      await measureSmallAnswer(c);
+    })
+    : next());
+
+/**
+ * Hono applies its threshold only to answers that state their Content-Length, and `c.json`
+ * answers do not. So a compressible answer of unknown length is read up to the threshold:
+ * when it ends before, it goes on as those bytes with their Content-Length (and Hono leaves
+ * it alone); else it goes on as a stream of what was read and the rest.
+ */
+async function measureSmallAnswer(c: Context): Promise<void> {
+  const { res } = c;
+  if (!res.body || res.headers.has('content-length') || res.headers.has('content-encoding')) return;
+  if (!COMPRESSIBLE_CONTENT_TYPE_REGEX.test(res.headers.get('content-type') ?? '')) return;
+  const reader = res.body.getReader();
+  const read: Uint8Array[] = [];
+  let size = 0;
+  while (size < MIN_COMPRESSED_BYTES) {
+    const chunk = await reader.read();
+    if (chunk.done) {
+      const bytes = Buffer.concat(read, size);
+      res.headers.set('content-length', String(size));
+      c.res = undefined;
+      c.res = new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
+      return;
+    }
+    read.push(chunk.value);
+    size += chunk.value.byteLength;
+  }
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of read) controller.enqueue(chunk);
+    },
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) controller.close();
+      else controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  c.res = undefined;
+  c.res = new Response(stream, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
