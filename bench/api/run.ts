@@ -392,10 +392,12 @@ async function main(): Promise<void> {
   out();
   out(`== 2. Throughput: autocannon at ${CONNECTION_SIZES.join(', ')} connections, ${DURATION} s each ==`);
   out(`All servers run in the same child process (the project's Node + tsx), loaded one at a time; autocannon runs in the benchmark process. The API and the floor run at every size (target at ${TARGET_CONNECTIONS}); diag rows at ${TARGET_CONNECTIONS} only, shorter.`);
-  const cannon = (target: string, duration: number, connections: number) =>
-    autocannon({ url: target, connections, duration, pipelining: 1, timeout: 10, headers: auth });
+  // Every request of the targets is sent without Accept-Encoding; one diag row sends what
+  // fetch, @gitbook/api and browsers send (small answers must not pay for compression).
+  const cannon = (target: string, duration: number, connections: number, headers: Record<string, string> = {}) =>
+    autocannon({ url: target, connections, duration, pipelining: 1, timeout: 10, headers: { ...auth, ...headers } });
   const diagDuration = Math.max(3, Math.round(DURATION / 2));
-  const loadRuns: { name: string; target: string; duration: number; connections: number; pair?: 'api' | 'floor' }[] = [];
+  const loadRuns: { name: string; target: string; duration: number; connections: number; pair?: 'api' | 'floor'; headers?: Record<string, string> }[] = [];
   for (const connections of CONNECTION_SIZES) {
     loadRuns.push(
       { name: `API: GET /v1/spaces/{id} (local server) @${connections}`, target: `${url('local')}${spacePath}`, duration: DURATION, connections, pair: 'api' },
@@ -407,6 +409,7 @@ async function main(): Promise<void> {
     { name: 'diag: group app, auth only', target: `${url('diag')}/v1/bench/auth-only`, duration: diagDuration, connections: TARGET_CONNECTIONS },
     { name: 'diag: group app, auth + loadSpaceAccess', target: `${url('diag')}${spacePath}/bench-access`, duration: diagDuration, connections: TARGET_CONNECTIONS },
     { name: 'diag: spaces group app alone (no root router)', target: `${url('spaces')}${spacePath}`, duration: diagDuration, connections: TARGET_CONNECTIONS },
+    { name: 'diag: API as fetch sends it (Accept-Encoding: gzip, deflate, br)', target: `${url('local')}${spacePath}`, duration: diagDuration, connections: TARGET_CONNECTIONS, headers: { 'accept-encoding': 'gzip, deflate, br' } },
   );
   out(`load average before the runs: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const jvmPid = descendants(process.pid).find((p) => p.comm === 'java')?.pid;
@@ -417,7 +420,7 @@ async function main(): Promise<void> {
   for (const run of loadRuns) {
     progress(`throughput: ${run.name}`);
     const before = { server: cpuMs(serverPid), dynamo: cpuMs(jvmPid), client: processCpuMs() };
-    const result = await cannon(run.target, run.duration, run.connections);
+    const result = await cannon(run.target, run.duration, run.connections, run.headers);
     const after = { server: cpuMs(serverPid), dynamo: cpuMs(jvmPid), client: processCpuMs() };
     const done = result['2xx'] + result.non2xx;
     const perRequest = (k: keyof typeof before) => ((after[k] - before[k]) * 1000) / Math.max(1, done);
