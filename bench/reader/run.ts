@@ -68,6 +68,8 @@ async function main() {
       const site = (await call('POST', `/orgs/${org.id}/sites`, { title: `Reader ${size}`, visibility: 'public', spaces: [space.id] })).body;
       const published = new URL((await call('POST', `/orgs/${org.id}/sites/${site.id}/publish`)).body.urls.published);
       const client = new KeepAliveClient(published.origin);
+      // What browsers send: the same page, gzipped by the reader.
+      const browser = new KeepAliveClient(published.origin, { 'accept-encoding': 'gzip, deflate, br' });
       const base = published.pathname;
       const page = `${base}/page-${Math.floor(size / 2)}`;
       const pageBytes = (await client.sendRaw('GET', page)).body;
@@ -85,6 +87,7 @@ async function main() {
         const floorMs = summarize(await timed(N, () => floorClient.sendRaw('GET', '/'))).p50;
         const measures: [string, number[]][] = [
           ['page viewed again (HTML)', await timed(N, () => client.sendRaw('GET', page))],
+          ['page viewed again, Accept-Encoding as browsers send it (gzip)', await timed(N, () => browser.sendRaw('GET', page))],
           ['every page once, in order (HTML, first rendering)', await timed(size, (i) => client.sendRaw('GET', `${base}/page-${i}`))],
           ['page as markdown (.md), again', await timed(N, () => client.sendRaw('GET', `${page}.md`))],
           ['sitemap.xml', await timed(Math.min(N, 60), () => client.sendRaw('GET', `${base}/sitemap.xml`))],
