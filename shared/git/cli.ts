@@ -4,6 +4,7 @@
  * (it only ever talks to the loopback relay: relay.ts), with a time cap.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { BatchAnswers } from './batch-answers.ts';
 
 /** The binary (the git worker's container image installs it; GIT_BINARY for another one). */
 const gitBinary = () => process.env.GIT_BINARY || 'git';
@@ -61,14 +62,6 @@ export function runGit(args: string[], options: { cwd: string; home: string; tim
   });
 }
 
-/**
- * An object of at least VIEW_MIN_BYTES is handed out as a view of the joined answer, not
- * copied out of it, when at most SHARED_TAIL_BYTES of later answers share that buffer: a large
- * file is not held twice, and a small object (copied: cheap) does not keep a whole chunk alive.
- */
-const VIEW_MIN_BYTES = 1024 * 1024;
-const SHARED_TAIL_BYTES = 64 * 1024;
-
 interface PendingRead {
   oid: string;
   resolve(object: { type: string; bytes: Buffer }): void;
@@ -83,16 +76,18 @@ interface PendingRead {
 export class ObjectReader {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly pending: PendingRead[] = [];
-  private chunks: Buffer[] = [];
-  private length = 0;
-  /** The answer being received, once its header line has arrived. */
-  private header: { type: string; size: number } | undefined;
   private failed: Error | undefined;
   private corked = false;
 
   constructor(gitdir: string, home: string) {
     this.child = spawnGit(['cat-file', '--batch'], { cwd: gitdir, home });
-    this.child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
+    const answers = new BatchAnswers((answer) => {
+      const read = this.pending.shift();
+      if (!read) return;
+      if ('unavailable' in answer) read.reject(new Error(`The object ${read.oid} is ${answer.unavailable} in the repository`));
+      else read.resolve(answer);
+    });
+    this.child.stdout.on('data', (chunk: Buffer) => answers.push(chunk));
     let err = '';
     this.child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
     const fail = (error: Error) => {
@@ -125,51 +120,5 @@ export class ObjectReader {
   close(): void {
     this.child.stdin.end();
     this.child.kill();
-  }
-
-  /** Answers are `<oid> <type> <size>\n<bytes>\n`, or `<oid> missing\n`. */
-  private receive(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.length += chunk.length;
-    for (;;) {
-      const read = this.pending[0];
-      if (!read) return;
-      if (!this.header) {
-        const joined = this.take(0);
-        const eol = joined.indexOf(10);
-        if (eol < 0) return;
-        const [, type, size] = joined.subarray(0, eol).toString('latin1').split(' ');
-        this.drop(eol + 1);
-        if (!/^\d+$/.test(size ?? '')) {
-          this.pending.shift();
-          read.reject(new Error(`The object ${read.oid} is ${type ?? 'missing'} in the repository`));
-          continue;
-        }
-        this.header = { type: type!, size: Number(size) };
-      }
-      // The object's bytes and the newline after them; a large object is joined once, when complete.
-      if (this.length < this.header.size + 1) return;
-      const joined = this.take(this.header.size);
-      const own = joined.subarray(0, this.header.size);
-      const bytes = own.length >= VIEW_MIN_BYTES && joined.length - own.length <= SHARED_TAIL_BYTES ? own : Buffer.from(own);
-      this.drop(this.header.size + 1);
-      const { type } = this.header;
-      this.header = undefined;
-      this.pending.shift();
-      read.resolve({ type, bytes });
-    }
-  }
-
-  /** The buffered bytes as one buffer (at least `min` of them joined). */
-  private take(min: number): Buffer {
-    if (this.chunks.length > 1 && (min === 0 || this.chunks[0]!.length < min)) this.chunks = [Buffer.concat(this.chunks)];
-    return this.chunks[0] ?? Buffer.alloc(0);
-  }
-
-  private drop(count: number): void {
-    const first = this.take(count);
-    this.chunks[0] = first.subarray(count);
-    if (this.chunks[0].length === 0) this.chunks.shift();
-    this.length -= count;
   }
 }
