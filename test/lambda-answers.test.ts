@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { handle } from 'hono/aws-lambda';
 import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { newOrg, useTestApi, type TestOrg } from './support/api.ts';
@@ -158,6 +158,29 @@ describe('small answers', () => {
     const large = await raw(`${api.url}/v1/spaces/${space.id}/content`, headers);
     expect(large.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(large.body).toString('utf8'))).toEqual(content.body);
+  });
+
+  it('the page tree answers keep their gzip (made once): served to clients that accept gzip, and only to them', async () => {
+    const get = (path: string, encoding?: string) => raw(`${api.url}/v1/spaces/${space.id}${path}`, { authorization: `Bearer ${org.admin.token}`, ...(encoding ? { 'accept-encoding': encoding } : {}) });
+    for (const path of ['/content', '/content/pages']) {
+      const plain = await get(path);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      for (const encoding of ['gzip, deflate, br', 'br;q=1, *;q=0.5', 'GZIP']) {
+        const gzipped = await get(path, encoding);
+        expect(gzipped.status).toBe(200);
+        expect(gzipped.headers['content-encoding'], encoding).toBe('gzip');
+        expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
+        expect(gzipped.headers['content-length']).toBe(String(gzipped.body.length));
+        expect(gunzipSync(gzipped.body).equals(plain.body), `${path} ${encoding}`).toBe(true);
+      }
+      // gzip refused: the middleware's deflate, as for any other answer.
+      const deflated = await get(path, 'gzip;q=0, deflate');
+      expect(deflated.headers['content-encoding']).toBe('deflate');
+      expect(inflateSync(deflated.body).equals(plain.body)).toBe(true);
+      const identity = await get(path, 'identity');
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.body.equals(plain.body)).toBe(true);
+    }
   });
 });
 

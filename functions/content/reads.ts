@@ -8,7 +8,8 @@ import { pageOfArray } from '../../shared/http/array-page.ts';
 import { findPage } from '../../shared/content/tree.ts';
 import type { LoadedRevision } from '../../shared/content/revisions.ts';
 import type { ContentContext, ContentOptions } from '../../shared/presenters/revision.ts';
-import { PresentedJsonCache } from '../../shared/presenters/presented-json-cache.ts';
+import { PresentedJsonCache, gzippedAnswer, type Answer } from '../../shared/presenters/presented-json-cache.ts';
+import { answerJsonBytes } from '../../shared/http/compress-answers.ts';
 import { config } from '../../shared/config.ts';
 import { presentFile, presentPage } from '../../shared/presenters/revision.ts';
 import { presentLoadedRevision } from '../../shared/presenters/read/revision.ts';
@@ -25,13 +26,13 @@ const pagesJson = new PresentedJsonCache(32 * 1024 * 1024);
  * `value` as JSON bytes with its `pages` the presented page tree of the revision (a manifest
  * never changes, so neither does the tree): `answer` names the operation, whose other fields differ.
  */
-function withPresentedPages(answer: 'revision' | 'pages', value: Record<string, unknown>, content: Loaded, options: ContentOptions): Buffer {
+function withPresentedPages(answer: 'revision' | 'pages', value: Record<string, unknown>, content: Loaded, options: ContentOptions): Answer {
   const key = `${answer}|${content.revision.manifest}|${content.space.id}|${options.metadata}|${config.appUrl}`;
   return pagesJson.answer(key, value, 'pages', () => content.manifest.pages.map((page) => presentPage(page, '', content, options)));
 }
 
-const jsonText = (c: Context<AppEnv>, bytes: Buffer) =>
-  c.body(new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength), 200, { 'content-type': 'application/json' });
+/** A cached answer's bytes, gzipped once for the clients that accept it. */
+const cachedAnswer = (c: Context<AppEnv>, answer: Answer) => answerJsonBytes(c, answer.bytes, () => gzippedAnswer(answer));
 
 /** A declared read of one revision, with its query schema (and path, where handlers read a path parameter). */
 type RevisionRead<Q extends v.GenericSchema, Path extends string = string> = Operation<OperationInput & { path: Path; params: v.GenericSchema; query: Q }>;
@@ -62,12 +63,12 @@ export function revisionReads<P extends v.GenericSchema>(
     const options = c.req.valid('query');
     const withoutPages = { ...content, manifest: { ...content.manifest, pages: [] } };
     const rest = await presentLoadedRevision(c.var.scope, withoutPages, options);
-    return jsonText(c, withPresentedPages('revision', { ...rest }, content, options));
+    return cachedAnswer(c, withPresentedPages('revision', { ...rest }, content, options));
   });
 
   route(app, operations.pages, async (c) => {
     const content = await load(c, c.req.valid('param') as v.InferOutput<P>);
-    return jsonText(c, withPresentedPages('pages', {}, content, c.req.valid('query')));
+    return cachedAnswer(c, withPresentedPages('pages', {}, content, c.req.valid('query')));
   });
 
   route(app, operations.files, async (c) => {

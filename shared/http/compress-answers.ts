@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX, compress } from 'hono/compress';
+import { parseAccept } from 'hono/utils/accept';
 
 /**
  * Answers smaller than this go as they are: gzip saves nothing on them (they fit one TCP
@@ -66,4 +67,25 @@ async function measureSmallAnswer(c: Context): Promise<void> {
   });
   c.res = undefined;
   c.res = new Response(stream, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** Whether the request accepts gzip: by name, else through `*`, with a q above 0. */
+function acceptsGzip(c: Context): boolean {
+  const header = c.req.header('accept-encoding');
+  if (!header) return false;
+  const accepts = parseAccept(header);
+  const gzip = accepts.find((a) => a.type.toLowerCase() === 'gzip') ?? accepts.find((a) => a.type === '*');
+  return (gzip?.q ?? 0) > 0;
+}
+
+/**
+ * A JSON answer whose gzip is kept with its bytes (shared/presenters/presented-json-cache.ts):
+ * sent gzipped to a client that accepts gzip, with `Vary` as the middleware adds it, and not
+ * compressed again (the middleware leaves an answer that has its Content-Encoding); else as it is.
+ */
+export async function answerJsonBytes(c: Context, bytes: Buffer, gzipped: () => Promise<Buffer>): Promise<Response> {
+  const gzip = bytes.length >= MIN_COMPRESSED_BYTES && acceptsGzip(c);
+  const body = gzip ? await gzipped() : bytes;
+  const headers: Record<string, string> = gzip ? { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : { 'content-type': 'application/json' };
+  return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, headers);
 }

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { SizedLru } from '../sized-lru.ts';
 
+const gzipBytes = promisify(gzip);
+
 /** A whole answer: its bytes, and where the cached field's JSON sits in them. */
-interface Answer {
+export interface Answer {
   bytes: Buffer;
+  /** The bytes gzipped, made once, the first time a client that accepts gzip asks (about a twentieth of the bytes: not counted in the cache's bound). */
+  gzipped?: Promise<Buffer>;
   /** The JSON text before and after the field's value: the rest of the answer as last served. */
   head: string;
   tail: string;
@@ -37,17 +43,31 @@ export class PresentedJsonCache {
    * (`present()` serialized on a miss). `key` must also tell apart answers of different
    * shapes around the same field, or they take turns rebuilding one entry.
    */
-  answer(key: string, value: Record<string, unknown>, field: string, present: () => unknown): Buffer {
+  answer(key: string, value: Record<string, unknown>, field: string, present: () => unknown): Answer {
     const [head, tail] = splitAround(value, field);
     const hit = this.entries.get(key);
-    if (hit && hit.head === head && hit.tail === tail) return hit.bytes;
+    if (hit && hit.head === head && hit.tail === tail) return hit;
     const fieldJson = hit ? hit.bytes.subarray(hit.start, hit.end) : Buffer.from(JSON.stringify(present()));
     const headBytes = Buffer.from(head);
     const bytes = Buffer.concat([headBytes, fieldJson, Buffer.from(tail)]);
     const start = headBytes.length;
-    this.entries.set(key, { bytes, head, tail, start, end: start + fieldJson.length }, bytes.length);
-    return bytes;
+    const answer: Answer = { bytes, head, tail, start, end: start + fieldJson.length };
+    this.entries.set(key, answer, bytes.length);
+    return answer;
   }
+}
+
+/**
+ * The answer's bytes gzipped, kept with it: compressing a 5,000-page tree (3.3 MB) took 13 ms
+ * of every GET by a client that accepts gzip (fetch, @gitbook/api, browsers), which is most.
+ * Made on the thread pool, once per answer; a failure is not kept.
+ */
+export function gzippedAnswer(answer: Answer): Promise<Buffer> {
+  answer.gzipped ??= gzipBytes(answer.bytes).catch((error: unknown) => {
+    answer.gzipped = undefined;
+    throw error;
+  });
+  return answer.gzipped;
 }
 
 /** Unguessable, so no stored text can collide with it. */
