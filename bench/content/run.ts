@@ -122,32 +122,20 @@ async function main() {
       progress(`GET /content, ${n} pages`);
       const path = `/spaces/${id}/content`;
       const tree = JSON.parse((await getBytes(client, path)).toString('utf8')) as unknown;
-      const samples: number[] = [];
-      let bytes = 0;
-      for (let i = 0; i < GETS; i++) {
-        const t = performance.now();
-        bytes = (await getBytes(client, path)).byteLength;
-        samples.push(performance.now() - t);
-      }
+      const { samples, bytes } = await timedGets(client, path);
       const stringify: number[] = [];
       for (let i = 0; i < GETS; i++) {
         const t = performance.now();
         JSON.stringify(tree);
         stringify.push(performance.now() - t);
       }
-      const gzipped: number[] = [];
-      let gzippedBytes = 0;
-      for (let i = 0; i < GETS; i++) {
-        const t = performance.now();
-        gzippedBytes = (await getBytes(fetchLike, path)).byteLength;
-        gzipped.push(performance.now() - t);
-      }
+      const gzipped = await timedGets(fetchLike, path);
       const getP50 = median(samples);
       const strP50 = median(stringify);
       const r = getP50 / strP50;
       const gated = n >= targets.contentFromPages;
       contentRows.push([String(n), (bytes / 1024).toFixed(0), ms(getP50, 1), ms(strP50, 2), ratio(r), gated ? (r <= targets.contentRatio ? 'PASS' : 'MISS') : '',
-        `${ms(median(gzipped), 1)} (${(gzippedBytes / 1024).toFixed(0)} KB)`]);
+        `${ms(median(gzipped.samples), 1)} (${(gzipped.bytes / 1024).toFixed(0)} KB)`]);
       if (gated) verdict(`GET /content ${n} pages / JSON.stringify`, `${ratio(r)} (${ms(getP50, 1)} / ${ms(strP50, 2)} ms)`, `<= ${targets.contentRatio}x`, r <= targets.contentRatio);
     }
     out();
@@ -206,6 +194,18 @@ async function getBytes(client: KeepAliveClient, path: string): Promise<Buffer> 
   const res = await client.sendRaw('GET', `/v1${path}`);
   if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.body.toString('utf8', 0, 200)}`);
   return res.body;
+}
+
+/** GETS sequential GETs of `path`: their milliseconds, and the bytes of an answer as sent. */
+async function timedGets(client: KeepAliveClient, path: string): Promise<{ samples: number[]; bytes: number }> {
+  const samples: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < GETS; i++) {
+    const t = performance.now();
+    bytes = (await getBytes(client, path)).byteLength;
+    samples.push(performance.now() - t);
+  }
+  return { samples, bytes };
 }
 
 /** Runs `work(i)` for i < n with at most `width` in flight; results in order. */
