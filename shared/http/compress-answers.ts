@@ -81,11 +81,13 @@ function acceptsGzip(c: Context): boolean {
 /**
  * A JSON answer whose gzip is kept with its bytes (shared/presenters/presented-json-cache.ts):
  * sent gzipped to a client that accepts gzip, with `Vary` as the middleware adds it, and not
- * compressed again (the middleware leaves an answer that has its Content-Encoding); else as it is.
+ * compressed again (the middleware leaves an answer that has its Content-Encoding); else as it
+ * is. Either way with its length, so the middleware need not read it to know it.
  */
 export async function answerJsonBytes(c: Context, bytes: Buffer, gzipped: () => Promise<Buffer>): Promise<Response> {
   const gzip = bytes.length >= MIN_COMPRESSED_BYTES && acceptsGzip(c);
   const body = gzip ? await gzipped() : bytes;
-  const headers: Record<string, string> = gzip ? { 'content-type': 'application/json', 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(body.length) };
+  if (gzip) Object.assign(headers, { 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
   return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, headers);
 }
