@@ -112,13 +112,14 @@ export class Checkout {
    */
   static async open(rawUrl: string, ref: string, options: { fallbackRef?: string; requireRef?: boolean; since?: string } = {}): Promise<Checkout> {
     const access = remoteAccess(rawUrl);
-    const branch = ref.replace(/^refs\/heads\//, '');
+    const branchOf = (name: string) => name.replace(/^refs\/heads\//, '');
+    const branch = branchOf(ref);
     const root = await mkdtemp(path.join(os.tmpdir(), 'git-sync-'));
     const gitdir = path.join(root, 'repo.git');
     const home = { cwd: root, home: root, timeoutMs: GIT_CLONE_TIMEOUT_MS };
     const relay = await GitRelay.start(rawUrl);
-    const clone = (source: string) => viaRelay(relay, () => runGit([
-      'clone', '--quiet', '--bare', '--depth', '1', '--single-branch', '--no-tags', '--branch', source.replace(/^refs\/heads\//, ''), relay.url, gitdir,
+    const clone = (sourceBranch: string) => viaRelay(relay, () => runGit([
+      'clone', '--quiet', '--bare', '--depth', '1', '--single-branch', '--no-tags', '--branch', sourceBranch, relay.url, gitdir,
     ], home));
     try {
       // The branch asked for is nearly always there: clone it at once, one ref discovery
@@ -126,7 +127,7 @@ export class Checkout {
       // missing branch from another failure and choose what to start from instead.
       let source = ref;
       try {
-        await clone(ref);
+        await clone(branch);
       } catch (error) {
         // The guard's refusal, the remote's HTTP error, no git binary: nothing to fall back on.
         if (!(error instanceof GitCommandError)) throw error;
@@ -142,9 +143,9 @@ export class Checkout {
         }
         source = fallback;
         await rm(gitdir, { recursive: true, force: true });
-        await clone(source);
+        await clone(branchOf(source));
       }
-      const sourceBranch = source.replace(/^refs\/heads\//, '');
+      const sourceBranch = branchOf(source);
       const head = (await runGit(['rev-parse', '--verify', `refs/heads/${sourceBranch}^{commit}`], { ...home, cwd: gitdir })).toString('utf8').trim();
       let since: string | undefined;
       if (options.since && /^[0-9a-f]{40,64}$/.test(options.since) && source === ref) {
