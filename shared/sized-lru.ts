@@ -8,7 +8,11 @@ export class SizedLru<V> {
   private readonly entries = new Map<string, { value: V; size: number }>();
   private total = 0;
 
-  constructor(private readonly maxSize: number) {}
+  private readonly maxSize: number;
+
+  constructor(maxSize: number) {
+    this.maxSize = maxSize;
+  }
 
   get(key: string): V | undefined {
     const hit = this.entries.get(key);

@@ -13,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'shared/local/admin-cli.ts', ...args], {
+    execFile(process.execPath, ['--disable-warning=ExperimentalWarning', 'shared/local/admin-cli.ts', ...args], {
       cwd: root, env: { ...process.env, ...inject('awsEnv'), POWERTOOLS_LOG_LEVEL: 'ERROR' }, timeout: 60_000,
     }, (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }));
   });

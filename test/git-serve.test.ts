@@ -25,7 +25,7 @@ afterAll(() => {
 });
 
 function serve(args: string[]): Promise<{ child: ChildProcess; output: string; code: number | null }> {
-  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['--disable-warning=ExperimentalWarning', '--import', 'tsx', 'shared/local/git-serve.ts', ...args], { cwd: root });
+  const child = spawn(path.join(root, 'node_modules/.bin/node'), ['--disable-warning=ExperimentalWarning', 'shared/local/git-serve.ts', ...args], { cwd: root });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => (output += d));

@@ -14,7 +14,7 @@ import { chooseLocalStack, type LocalStackInfo } from '../shared/local/local-sta
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const node = path.join(root, 'node_modules/.bin/node');
-const nodeArgs = ['--disable-warning=ExperimentalWarning', '--import', 'tsx'];
+const nodeArgs = ['--disable-warning=ExperimentalWarning'];
 const work = mkdtempSync(path.join(os.tmpdir(), 'local-servers-'));
 const stackDir = path.join(work, 'stacks');
 

@@ -13,7 +13,13 @@ export interface HttpResult {
 export class KeepAliveClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-  constructor(private readonly baseUrl: string, private readonly headers: Record<string, string> = {}) {}
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(baseUrl: string, headers: Record<string, string> = {}) {
+    this.baseUrl = baseUrl;
+    this.headers = headers;
+  }
 
   async send(method: string, path: string, body?: unknown): Promise<HttpResult> {
     const res = await this.sendRaw(method, path, body);

@@ -144,7 +144,7 @@ async function startServerProcess(): Promise<Record<'local' | 'bare' | 'spaces' 
   const c = fork(join(here, 'server-child.ts'), [], {
     execPath: projectNodeBinary(),
     // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server process, written when it stops.
-    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
     cwd: projectRoot,
     // One token sends thousands of requests a minute: the limits stay in the path, never reached.
     // x-db-round-trips is read below; access lines would drown the report.
@@ -351,7 +351,7 @@ async function main(): Promise<void> {
 
   out();
   out('== 1b. Latency, sequential requests (ms) ==');
-  out("Servers: one child process (the project's Node + tsx) hosting every HTTP target; client: node:http keep-alive (1 socket) in the benchmark process.");
+  out("Servers: one child process (the project's Node, its type stripping) hosting every HTTP target; client: node:http keep-alive (1 socket) in the benchmark process.");
   out('Floor: the bare Hono app of the same child process doing one DynamoDBDocumentClient GetCommand on the same table and key. Blocks of 100 requests interleaved across targets.');
   out(table(
     ['target', 'n', 'p50', 'p99', 'mean', 'p50 / floor', 'p99 / floor'],
@@ -391,7 +391,7 @@ async function main(): Promise<void> {
   // ---- Throughput -------------------------------------------------------------------
   out();
   out(`== 2. Throughput: autocannon at ${CONNECTION_SIZES.join(', ')} connections, ${DURATION} s each ==`);
-  out(`All servers run in the same child process (the project's Node + tsx), loaded one at a time; autocannon runs in the benchmark process. The API and the floor run at every size (target at ${TARGET_CONNECTIONS}); diag rows at ${TARGET_CONNECTIONS} only, shorter.`);
+  out(`All servers run in the same child process (the project's Node, its type stripping), loaded one at a time; autocannon runs in the benchmark process. The API and the floor run at every size (target at ${TARGET_CONNECTIONS}); diag rows at ${TARGET_CONNECTIONS} only, shorter.`);
   // Every request of the targets is sent without Accept-Encoding; one diag row sends what
   // fetch, @gitbook/api and browsers send (small answers must not pay for compression).
   const cannon = (target: string, duration: number, connections: number, headers: Record<string, string> = {}) =>

@@ -2,7 +2,7 @@
  * Writes test/fixtures/conversations/corpus.json: 300 labelled conversations (25 per topic of
  * topics.ts), each a subject and one or two user messages made of a problem, a detail and
  * sometimes a filler, chosen with a seeded generator so the file is reproducible:
- *   node --import tsx bench/conversations/generate-corpus.ts
+ *   node bench/conversations/generate-corpus.ts
  */
 import { writeFileSync } from 'node:fs';
 import { FILLERS, TOPICS } from './topics.ts';

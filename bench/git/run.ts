@@ -148,7 +148,7 @@ function startWorker(): Promise<Worker> {
     execPath: projectNodeBinary(),
     // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
     // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker (and its parse threads), written when it exits.
-    execArgv: ['--disable-warning=ExperimentalWarning', '--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
     cwd: projectRoot,
     // As in the Lambda, pages are parsed on the job's thread (its bundle has no parse worker
     // file: shared/content/markdown/parse-pool.ts), so the RSS is the Lambda's, threads included.

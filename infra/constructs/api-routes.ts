@@ -20,8 +20,11 @@ export interface RouteOptions {
  * reach this template as nested-stack parameters.
  */
 export class ApiRoutes extends NestedStack {
-  constructor(scope: Construct, id: string, private readonly httpApi: HttpApi) {
+  private readonly httpApi: HttpApi;
+
+  constructor(scope: Construct, id: string, httpApi: HttpApi) {
     super(scope, id, { description: 'Routes of the docs service HTTP API (one per operation) and their Lambda integrations' });
+    this.httpApi = httpApi;
     // The $default stage's autoDeploy deploys every change to the API, whichever stack makes it;
     // creating the routes before the stage also makes its first deployment hold them all.
     httpApi.defaultStage!.node.addDependency(this);

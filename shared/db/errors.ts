@@ -7,12 +7,14 @@ export type StoredItem = Record<string, unknown>;
 
 /** A write's condition did not hold. `item` is the record as it was (absent when there was none). */
 export class ConditionFailed extends Error {
-  constructor(
-    readonly item: StoredItem | undefined,
-    /** Position of the failed write in a transaction. */
-    readonly index?: number,
-  ) {
+  readonly item: StoredItem | undefined;
+  /** Position of the failed write in a transaction. */
+  readonly index?: number;
+
+  constructor(item: StoredItem | undefined, index?: number) {
     super('A write condition failed: the item was changed by another request');
+    this.item = item;
+    this.index = index;
     this.name = 'ConditionFailed';
   }
 }

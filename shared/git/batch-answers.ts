@@ -12,7 +12,11 @@ export class BatchAnswers {
   /** The object being received: its bytes so far, then the newline after them. */
   private object: { type: string; bytes: Buffer; filled: number } | undefined;
 
-  constructor(private readonly answer: (answer: BatchAnswer) => void) {}
+  private readonly answer: (answer: BatchAnswer) => void;
+
+  constructor(answer: (answer: BatchAnswer) => void) {
+    this.answer = answer;
+  }
 
   push(chunk: Buffer): void {
     let at = 0;

@@ -29,8 +29,15 @@ function environment(home: string): NodeJS.ProcessEnv {
 }
 
 export class GitCommandError extends Error {
-  constructor(readonly args: string[], readonly exitCode: number | null, readonly stderr: string) {
+  readonly args: string[];
+  readonly exitCode: number | null;
+  readonly stderr: string;
+
+  constructor(args: string[], exitCode: number | null, stderr: string) {
     super(`git ${args[0]} failed: ${stderr.trim().split('\n').filter(Boolean).at(-1) ?? `exit code ${exitCode}`}`);
+    this.args = args;
+    this.exitCode = exitCode;
+    this.stderr = stderr;
   }
 }
 

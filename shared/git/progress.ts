@@ -39,7 +39,13 @@ export class ProgressTracker implements ProgressSink {
   private dirty = false;
   private saving: Promise<void> | undefined;
 
-  constructor(private readonly save: (progress: GitProgress) => Promise<void>, private readonly now: () => number = Date.now) {}
+  private readonly save: (progress: GitProgress) => Promise<void>;
+  private readonly now: () => number;
+
+  constructor(save: (progress: GitProgress) => Promise<void>, now: () => number = Date.now) {
+    this.save = save;
+    this.now = now;
+  }
 
   snapshot(): GitProgress {
     return { ...this.current };

@@ -42,7 +42,13 @@ export class GitRelay {
   /** The first refusal of the guard or network failure, else the first HTTP error of the remote. */
   private failure: EgressError | RemoteHttpError | Error | undefined;
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private readonly server: http.Server;
+  readonly url: string;
+
+  private constructor(server: http.Server, url: string) {
+    this.server = server;
+    this.url = url;
+  }
 
   /** `remote` may hold credentials (user:password@): they become the requests' Basic authorization. */
   static async start(remote: string): Promise<GitRelay> {

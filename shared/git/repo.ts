@@ -88,19 +88,27 @@ export const GIT_CLONE_TIMEOUT_MS = 4 * 60_000;
 export class Checkout {
   readonly cache = {};
   private reader: ObjectReader | undefined;
-  private constructor(
-    /** Temporary folder of the job: the bare repository and git's HOME. */
-    private readonly root: string,
-    readonly gitdir: string,
-    readonly access: RemoteAccess,
-    /** The commit the work starts from (the branch's head, or what a new branch grows on). */
-    readonly head: string | undefined,
-    readonly branch: string,
-    /** Whether the branch exists in the repository. */
-    readonly branchExists: boolean,
-    /** The `since` commit of `open`, when the repository still has it (fetched too). */
-    readonly since?: string,
-  ) {}
+  /** Temporary folder of the job: the bare repository and git's HOME. */
+  private readonly root: string;
+  readonly gitdir: string;
+  readonly access: RemoteAccess;
+  /** The commit the work starts from (the branch's head, or what a new branch grows on). */
+  readonly head: string | undefined;
+  readonly branch: string;
+  /** Whether the branch exists in the repository. */
+  readonly branchExists: boolean;
+  /** The `since` commit of `open`, when the repository still has it (fetched too). */
+  readonly since?: string;
+
+  private constructor(root: string, gitdir: string, access: RemoteAccess, head: string | undefined, branch: string, branchExists: boolean, since?: string) {
+    this.root = root;
+    this.gitdir = gitdir;
+    this.access = access;
+    this.head = head;
+    this.branch = branch;
+    this.branchExists = branchExists;
+    this.since = since;
+  }
 
   /**
    * Fetches `ref` (refs/heads/<branch>) at depth 1 with the git CLI, through the loopback

@@ -12,7 +12,11 @@ import { warnIfNearDeadline } from './deadline.ts';
 export class StageWriter {
   private written: Promise<void> = Promise.resolve();
 
-  constructor(private readonly save: (stage: string) => Promise<void>) {}
+  private readonly save: (stage: string) => Promise<void>;
+
+  constructor(save: (stage: string) => Promise<void>) {
+    this.save = save;
+  }
 
   /** Queues the stage's write after the ones before it, and returns at once. */
   enter(stage: string): void {

@@ -10,8 +10,11 @@ export class ApiError extends Error {
   /** Headers the answer carries (a 405's `Allow`). */
   headers?: Record<string, string>;
 
-  constructor(readonly status: ContentfulStatusCode, message: string, details?: Record<string, unknown>) {
+  readonly status: ContentfulStatusCode;
+
+  constructor(status: ContentfulStatusCode, message: string, details?: Record<string, unknown>) {
     super(message);
+    this.status = status;
     this.name = 'ApiError';
     if (details) this.details = details;
   }

@@ -24,8 +24,11 @@ export const MAX_DELIVERY_ATTEMPTS = MAX_RECEIVE_COUNT;
  */
 export class DeliveryRetry extends Error implements RetryLater {
   override name = 'DeliveryRetry';
-  constructor(message: string, readonly retryAfterSeconds: number) {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
     super(message);
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

@@ -17,8 +17,13 @@ export type EgressFailure =
 
 export class EgressError extends Error {
   /** `label: reason`; `reason` alone serves validators that add the field themselves. */
-  constructor(readonly failure: EgressFailure, label: string, readonly reason: string) {
+  readonly failure: EgressFailure;
+  readonly reason: string;
+
+  constructor(failure: EgressFailure, label: string, reason: string) {
     super(`${label}: ${reason}`);
+    this.failure = failure;
+    this.reason = reason;
     this.name = 'EgressError';
   }
 }

@@ -27,7 +27,10 @@ export class BedrockTranslator implements Translator {
   readonly name: string;
   private sdk: Promise<Sdk> | undefined;
 
-  constructor(private readonly modelId = process.env.BEDROCK_MODEL_ID || DEFAULT_BEDROCK_MODEL) {
+  private readonly modelId: string;
+
+  constructor(modelId = process.env.BEDROCK_MODEL_ID || DEFAULT_BEDROCK_MODEL) {
+    this.modelId = modelId;
     this.name = `bedrock:${modelId}`;
   }
 

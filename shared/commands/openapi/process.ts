@@ -20,8 +20,13 @@ export const openAPIFetchLimits: EgressLimits = { timeoutMs: 10_000, maxBytes: 1
 
 /** A failure of the spec's source (fetch, syntax, shape): recorded on the spec, or said on a page showing a spec file. */
 export class ProcessError extends Error {
-  constructor(readonly code: OpenAPIProcessErrorCode, message: string, readonly errors: { message: string; code?: string }[] = []) {
+  readonly code: OpenAPIProcessErrorCode;
+  readonly errors: { message: string; code?: string }[];
+
+  constructor(code: OpenAPIProcessErrorCode, message: string, errors: { message: string; code?: string }[] = []) {
     super(message);
+    this.code = code;
+    this.errors = errors;
   }
 }
 

@@ -85,9 +85,8 @@ class Slot {
 }
 
 function spawn(): Worker {
-  // TypeScript sources (npm start, tests) need the tsx loader in the worker too.
-  const loader = workerUrl.pathname.endsWith('.ts') && !process.execArgv.some((arg) => arg.includes('tsx')) ? ['--import', 'tsx'] : [];
-  const worker = new Worker(workerUrl, { execArgv: [...process.execArgv, ...loader], resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  // TypeScript sources (npm start, tests) run on Node's type stripping, in the worker as in its parent.
+  const worker = new Worker(workerUrl, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   // Idle workers must not keep a CLI or a test process alive.
   worker.unref();
   return worker;

@@ -116,7 +116,13 @@ export class PdfWriter {
   private readonly fonts = new Map<FontFace, PDFFont>();
   private marker: { text: string; style: TextStyle; x: number } | undefined;
 
-  private constructor(private readonly doc: PDFDocument, private readonly options: WriterOptions) {}
+  private readonly doc: PDFDocument;
+  private readonly options: WriterOptions;
+
+  private constructor(doc: PDFDocument, options: WriterOptions) {
+    this.doc = doc;
+    this.options = options;
+  }
 
   static async create(options: WriterOptions): Promise<PdfWriter> {
     const doc = await PDFDocument.create({ updateMetadata: false });

@@ -34,7 +34,11 @@ export class DerivedIndexStore<V> {
   private cachedBytes = 0;
   private readonly inFlight = new Map<string, Promise<V>>();
 
-  constructor(private readonly options: DerivedIndexOptions<V>) {}
+  private readonly options: DerivedIndexOptions<V>;
+
+  constructor(options: DerivedIndexOptions<V>) {
+    this.options = options;
+  }
 
   key(manifestHash: string): string {
     return `indexes/${this.options.kind}/v${this.options.version}/${manifestHash}.json.gz`;

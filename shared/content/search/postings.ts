@@ -67,7 +67,10 @@ export class SearchPostings<S extends Record<string, unknown>> {
   private readonly groupKeys: string[] = [];
   private readonly groupDocs: number[][] = [];
 
-  constructor(js: AsPlainObject, private readonly options: PostingsOptions) {
+  private readonly options: PostingsOptions;
+
+  constructor(js: AsPlainObject, options: PostingsOptions) {
+    this.options = options;
     if (js.serializationVersion !== 2 || js.nextId !== js.documentCount) {
       throw new Error(`search index: serialization ${js.serializationVersion} with ${js.nextId - js.documentCount} removed entries is not supported`);
     }
