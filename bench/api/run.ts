@@ -1,7 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { startEmulators, useEmulatorEndpoints, type Emulators } from '../../shared/local/emulators.ts';
@@ -24,6 +23,7 @@ import { LAMBDA_ESBUILD_TARGET } from '../../infra/lambda-node.ts';
 import { descendants, cpuMs } from './proc-cpu.ts';
 import { ms, ratio, summarize, table, type Summary } from './stats.ts';
 import { projectNodeBinary, projectNodeVersion } from '../support/project-node.ts';
+import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 
 /**
  * `npm run bench:api`: latency, throughput and bundle benchmarks of the API against
@@ -44,7 +44,6 @@ import { projectNodeBinary, projectNodeVersion } from '../support/project-node.t
  * no bundles); every knob set explicitly still wins.
  */
 
-const here = dirname(fileURLToPath(import.meta.url));
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 const intEnv = (name: string, fallback: number) => {
@@ -95,28 +94,15 @@ const verdict = (label: string, value: string, target: string, pass: boolean | n
 // Resources, torn down in every case.
 
 let emulators: Emulators | undefined;
-let child: ChildProcess | undefined;
+let serverProcess: ServerProcess | undefined;
 let outRoot: string | undefined;
 const clients: KeepAliveClient[] = [];
 
 async function stopServers(): Promise<void> {
   for (const c of clients.splice(0)) c.close();
-  const c = child;
-  child = undefined;
-  if (c && c.exitCode === null && c.signalCode === null) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        c.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      c.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      if (c.connected) c.send('stop');
-      else c.kill();
-    });
-  }
+  const server = serverProcess;
+  serverProcess = undefined;
+  await server?.stop();
 }
 
 async function cleanup(): Promise<void> {
@@ -138,31 +124,6 @@ interface Fixture {
   spaceId: string;
   nestedSpaceId: string;
   collectionId: string;
-}
-
-async function startServerProcess(): Promise<Record<'local' | 'bare' | 'spaces' | 'diag', number>> {
-  const c = fork(join(here, 'server-child.ts'), [], {
-    execPath: projectNodeBinary(),
-    // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the server process, written when it stops.
-    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
-    cwd: projectRoot,
-    // One token sends thousands of requests a minute: the limits stay in the path, never reached.
-    // x-db-round-trips is read below; access lines would drown the report.
-    env: { RATE_LIMIT_PER_MINUTE: '100000000', READER_RATE_LIMIT_PER_MINUTE: '100000000', DEBUG_ROUND_TRIPS: '1', POWERTOOLS_LOG_LEVEL: 'WARN', ...process.env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  child = c;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server process did not start within 60 s')), 60_000);
-    c.once('exit', (code) => reject(new Error(`server process exited early (${code})`)));
-    c.on('message', (message) => {
-      const m = message as { ready?: boolean; ports: Record<'local' | 'bare' | 'spaces' | 'diag', number>; node: string };
-      if (!m.ready) return;
-      clearTimeout(timer);
-      progress(`server process ${c.pid} (node ${m.node}) listening on ${JSON.stringify(m.ports)}`);
-      resolve(m.ports);
-    });
-  });
 }
 
 /** One space at the root, one collection and one space inside it, created through the API. */
@@ -241,7 +202,9 @@ async function main(): Promise<void> {
   const token = await createAccessToken(user.id, 'benchmark');
   const auth = { authorization: `Bearer ${token}` };
 
-  const ports = await startServerProcess();
+  // x-db-round-trips is read below; access lines would drown the report.
+  serverProcess = await startServerProcess({ DEBUG_ROUND_TRIPS: '1' }, progress);
+  const { ports } = serverProcess;
   const url = (name: keyof typeof ports) => `http://127.0.0.1:${ports[name]}`;
   const local = new KeepAliveClient(url('local'), auth);
   const bare = new KeepAliveClient(url('bare'), auth);
@@ -413,7 +376,7 @@ async function main(): Promise<void> {
   );
   out(`load average before the runs: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   const jvmPid = descendants(process.pid).find((p) => p.comm === 'java')?.pid;
-  const serverPid = child?.pid;
+  const serverPid = serverProcess.pid;
   progress('throughput: warm-up per server');
   for (const target of new Set(loadRuns.map((r) => r.target))) await cannon(target, QUICK ? 1 : 2, TARGET_CONNECTIONS);
   const results: { result: AutocannonResult; rps: number; cpu: { server: number; dynamo: number; client: number } }[] = [];
