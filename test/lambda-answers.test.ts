@@ -194,7 +194,9 @@ describe('files on published sites larger than a Lambda answer', () => {
   let localBase = '';
 
   beforeAll(async () => {
-    const docs = await spaceWithPages(api, org, 'Downloads', ['# Downloads\n\nThe archives.\n']);
+    // Release notes: a page whose markdown is over MIN_COMPRESSED_BYTES (its .md is gzipped too).
+    const notes = Array.from({ length: 40 }, (_, i) => `- Release ${i + 1}: the archives gained a checksum file and a signature.`).join('\n');
+    const docs = await spaceWithPages(api, org, 'Downloads', ['# Downloads\n\nThe archives.\n', `# Release notes\n\n${notes}\n`]);
     const cr = await createChangeRequest(api, org, docs, { subject: 'Archives' });
     const path = `/spaces/${docs.id}/change-requests/${cr.id}`;
     const inserted = await api.request('POST', `${path}/content`, { token: org.admin.token, body: { changes: [{ operation: 'insert_files', files: [{ name: 'big.zip', url: `${files.url}/big.zip` }, { name: 'small.zip', url: `${files.url}/small.zip` }] }] } });
@@ -239,5 +241,26 @@ describe('files on published sites larger than a Lambda answer', () => {
     const plain = await raw(localBase);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.etag).toBe(etag.slice(2));
+  });
+
+  it('a page viewed again is sent with the gzip kept beside its rendering: whole, with its length, for the HTML and the markdown alike', async () => {
+    for (const path of ['', '/release-notes', '/release-notes.md']) {
+      const url = `${localBase}${path}`;
+      const plain = await raw(url);
+      expect(plain.status).toBe(200);
+      const views = [await raw(url, { 'accept-encoding': 'gzip, deflate, br' }), await raw(url, { 'accept-encoding': 'gzip' })];
+      for (const view of views) {
+        expect(view.headers['content-encoding'], path).toBe('gzip');
+        // The middleware streams what it compresses (no length); a kept gzip is sent whole.
+        expect(view.headers['content-length'], path).toBe(String(view.body.length));
+        expect(view.headers.vary).toMatch(/accept-encoding/i);
+        expect(view.headers.etag).toBe(`W/${plain.headers.etag}`);
+        expect(gunzipSync(view.body).equals(plain.body), path).toBe(true);
+      }
+      // gzip refused: the middleware's deflate of the same bytes.
+      const deflated = await raw(url, { 'accept-encoding': 'gzip;q=0, deflate' });
+      expect(deflated.headers['content-encoding']).toBe('deflate');
+      expect(inflateSync(deflated.body).equals(plain.body)).toBe(true);
+    }
   });
 });

@@ -40,15 +40,18 @@ const markdown = (i: number) => [
   '## Details', '', `Text ${'lorem ipsum dolor sit amet '.repeat(40)}`, '',
 ].join('\n');
 
-async function timed(n: number, request: (i: number) => Promise<{ status: number; body: Buffer }>): Promise<number[]> {
+/** Sequential requests: their milliseconds, and this process's CPU per request (the reader and the client, every thread) in µs. */
+async function timed(n: number, request: (i: number) => Promise<{ status: number; body: Buffer }>): Promise<{ samples: number[]; cpuUs: number }> {
   const samples: number[] = [];
+  const cpu = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     const res = await request(i);
     samples.push(performance.now() - t);
     if (res.status !== 200) throw new Error(`status ${res.status}: ${res.body.toString().slice(0, 200)}`);
   }
-  return samples;
+  const used = process.cpuUsage(cpu);
+  return { samples, cpuUs: (used.user + used.system) / n };
 }
 
 async function main() {
@@ -84,8 +87,9 @@ async function main() {
       try {
         await timed(20, () => floorClient.sendRaw('GET', '/'));
         await timed(20, () => client.sendRaw('GET', page));
-        const floorMs = summarize(await timed(N, () => floorClient.sendRaw('GET', '/'))).p50;
-        const measures: [string, number[]][] = [
+        const floor = await timed(N, () => floorClient.sendRaw('GET', '/'));
+        const floorMs = summarize(floor.samples).p50;
+        const measures: [string, { samples: number[]; cpuUs: number }][] = [
           ['page viewed again (HTML)', await timed(N, () => client.sendRaw('GET', page))],
           ['page viewed again, Accept-Encoding as browsers send it (gzip)', await timed(N, () => browser.sendRaw('GET', page))],
           ['every page once, in order (HTML, first rendering)', await timed(size, (i) => client.sendRaw('GET', `${base}/page-${i}`))],
@@ -93,17 +97,18 @@ async function main() {
           ['sitemap.xml', await timed(Math.min(N, 60), () => client.sendRaw('GET', `${base}/sitemap.xml`))],
           ['instant search JSON (~search?q=), distinct queries', await timed(Math.min(N, 60), (i) => client.sendRaw('GET', `${base}/~search?q=page+${i}`))],
         ];
-        rows.push([`${size} pages: floor (GetItem + the page's ${Math.round(pageBytes.length / 1024)} KB)`, floorMs.toFixed(2), '1.00x', '']);
-        for (const [name, samples] of measures) {
+        rows.push([`${size} pages: floor (GetItem + the page's ${Math.round(pageBytes.length / 1024)} KB)`, floorMs.toFixed(2), '1.00x', '', floor.cpuUs.toFixed(0)]);
+        for (const [name, { samples, cpuUs }] of measures) {
           const s = summarize(samples);
-          rows.push([`${size} pages: ${name}`, s.p50.toFixed(2), ratio(s.p50 / floorMs), s.p99.toFixed(2)]);
+          rows.push([`${size} pages: ${name}`, s.p50.toFixed(2), ratio(s.p50 / floorMs), s.p99.toFixed(2), cpuUs.toFixed(0)]);
         }
       } finally {
         await new Promise<void>((r) => floor.close(() => r()));
       }
     }
     out(`== bench:reader: sequential keep-alive GETs, p50 against the floor in the same run${QUICK ? ' (BENCH_QUICK)' : ''} ==`);
-    out(table(['measure', 'p50 ms', 'ratio', 'p99 ms'], rows));
+    out(table(['measure', 'p50 ms', 'ratio', 'p99 ms', 'CPU µs/req'], rows));
+    out('CPU µs/req: this process\'s CPU per request, every thread (the reader, the client, the in-process S3 emulator; not DynamoDB Local\'s JVM).');
   } finally {
     clearTimeout(watchdog);
     await stack.stop();

@@ -8,8 +8,8 @@ import { pageOfArray } from '../../shared/http/array-page.ts';
 import { findPage } from '../../shared/content/tree.ts';
 import type { LoadedRevision } from '../../shared/content/revisions.ts';
 import type { ContentContext, ContentOptions } from '../../shared/presenters/revision.ts';
-import { PresentedJsonCache, gzippedAnswer, type Answer } from '../../shared/presenters/presented-json-cache.ts';
-import { answerJsonBytes } from '../../shared/http/compress-answers.ts';
+import { PresentedJsonCache, type Answer } from '../../shared/presenters/presented-json-cache.ts';
+import { answerBytes } from '../../shared/http/compress-answers.ts';
 import { config } from '../../shared/config.ts';
 import { presentFile, presentPage } from '../../shared/presenters/revision.ts';
 import { presentLoadedRevision } from '../../shared/presenters/read/revision.ts';
@@ -32,7 +32,7 @@ function withPresentedPages(answer: 'revision' | 'pages', value: Record<string, 
 }
 
 /** A cached answer's bytes, gzipped once for the clients that accept it. */
-const cachedAnswer = (c: Context<AppEnv>, answer: Answer) => answerJsonBytes(c, answer.bytes, () => gzippedAnswer(answer));
+const cachedAnswer = (c: Context<AppEnv>, answer: Answer) => answerBytes(c, answer, 'application/json');
 
 /** A declared read of one revision, with its query schema (and path, where handlers read a path parameter). */
 type RevisionRead<Q extends v.GenericSchema, Path extends string = string> = Operation<OperationInput & { path: Path; params: v.GenericSchema; query: Q }>;

@@ -37,7 +37,7 @@ import { pagePdf, pdfDisposition } from './pdf.ts';
 import { FONT_TYPE, findFontFile } from '../../shared/reader/fonts.ts';
 import { readerRateLimit } from '../../shared/http/rate-limit.ts';
 import { observeRequests } from '../../shared/http/observe-requests.ts';
-import { compressAnswers } from '../../shared/http/compress-answers.ts';
+import { answerBytes, compressAnswers } from '../../shared/http/compress-answers.ts';
 import { logger } from '../../shared/observability/logger.ts';
 
 /**
@@ -322,9 +322,9 @@ async function read(c: Context) {
   const validators = contentHeaders(c, site, access, [content.revisionId, space.siteSpace.id, located.path, format ?? 'html', claimsKey, customization.updatedAt ?? '', scriptsKey, openAPISpecsKey(specs), integrationBlocks?.etagKey ?? '', exportText?.key ?? '']);
   if (validators.notModified) return c.body(null, 304);
 
-  // A page rendered once for this ETag is served again (rendered-pages.ts).
-  const once = <T extends string | RenderedPage>(render: () => Promise<T>) => renderedOnce(validators, render);
-  if (asMarkdown) return text(c, await once(() => markdownOf(located, manifest, space, visitor, exportText!.document, intl)), 'text/markdown');
+  // A page rendered once for this ETag is served again, with its gzip (rendered-pages.ts).
+  const once = (render: () => Promise<string | RenderedPage>) => renderedOnce(validators, render);
+  if (asMarkdown) return answerBytes(c, await once(() => markdownOf(located, manifest, space, visitor, exportText!.document, intl)), 'text/markdown; charset=utf-8');
 
   const evaluated = () => evaluateDocument(exportText?.document ?? pageDocument, { space: manifest.variables, page: located.page.variables ?? {} });
   if (asPdf) {
@@ -333,7 +333,9 @@ async function read(c: Context) {
     const pdf = await pagePdf({ located, manifest, document, siteTitle: customization.title || tree.site.title, visitor });
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'application/pdf', 'Content-Disposition': pdfDisposition(located) });
   }
-  return page(c, await once(() => renderArticle(located)));
+  const article = await once(() => renderArticle(located));
+  c.header('Content-Security-Policy', article.csp);
+  return answerBytes(c, article, 'text/html; charset=UTF-8');
 
   /** The page's HTML: its document rendered in the site's layout. */
   async function renderArticle(located: LocatedPage): Promise<RenderedPage> {

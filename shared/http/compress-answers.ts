@@ -1,6 +1,10 @@
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import type { Context, MiddlewareHandler } from 'hono';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX, compress } from 'hono/compress';
 import { parseAccept } from 'hono/utils/accept';
+
+const gzipBytes = promisify(gzip);
 
 /**
  * Answers smaller than this go as they are: gzip saves nothing on them (they fit one TCP
@@ -79,15 +83,41 @@ function acceptsGzip(c: Context): boolean {
 }
 
 /**
- * A JSON answer whose gzip is kept with its bytes (shared/presenters/presented-json-cache.ts):
- * sent gzipped to a client that accepts gzip, with `Vary` as the middleware adds it, and not
- * compressed again (the middleware leaves an answer that has its Content-Encoding); else as it
- * is. Either way with its length, so the middleware need not read it to know it.
+ * An answer an instance keeps and serves many times (a page tree, a rendered reader page),
+ * with its gzip: compressing it again for every client that accepts gzip (fetch,
+ * `@gitbook/api` and browsers always do) cost more than the rest of such a request.
  */
-export async function answerJsonBytes(c: Context, bytes: Buffer, gzipped: () => Promise<Buffer>): Promise<Response> {
-  const gzip = bytes.length >= MIN_COMPRESSED_BYTES && acceptsGzip(c);
-  const body = gzip ? await gzipped() : bytes;
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(body.length) };
-  if (gzip) Object.assign(headers, { 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
-  return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, headers);
+export interface KeptBytes {
+  bytes: Buffer;
+  /** The bytes gzipped, made once, the first time a client that accepts gzip asks (about a tenth of the bytes). */
+  gzipped?: Promise<Buffer>;
+}
+
+/** The kept answer's gzip, made on the thread pool the first time; a failure is not kept. */
+export function gzipOf(kept: KeptBytes): Promise<Buffer> {
+  kept.gzipped ??= gzipBytes(kept.bytes).catch((error: unknown) => {
+    kept.gzipped = undefined;
+    throw error;
+  });
+  return kept.gzipped;
+}
+
+/**
+ * A kept answer: gzipped (its kept gzip) to a client that accepts gzip, with `Vary` and a
+ * weakened ETag as the middleware does, and not compressed again (the middleware leaves an
+ * answer that has its Content-Encoding); else as it is. Either way with its length, so the
+ * middleware need not read it to know it.
+ */
+export async function answerBytes(c: Context, kept: KeptBytes, contentType: string): Promise<Response> {
+  const gzip = kept.bytes.length >= MIN_COMPRESSED_BYTES && acceptsGzip(c);
+  const body = gzip ? await gzipOf(kept) : kept.bytes;
+  if (gzip) {
+    c.header('Content-Encoding', 'gzip');
+    c.header('Vary', 'Accept-Encoding', { append: true });
+    const etag = c.res.headers.get('ETag');
+    if (etag && !etag.startsWith('W/')) c.header('ETag', `W/${etag}`);
+  }
+  c.header('Content-Type', contentType);
+  c.header('Content-Length', String(body.length));
+  return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength));
 }

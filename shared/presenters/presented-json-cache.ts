@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { SizedLru } from '../sized-lru.ts';
+import type { KeptBytes } from '../http/compress-answers.ts';
 
-const gzipBytes = promisify(gzip);
-
-/** A whole answer: its bytes, and where the cached field's JSON sits in them. */
-export interface Answer {
-  bytes: Buffer;
-  /** The bytes gzipped, made once, the first time a client that accepts gzip asks (about a twentieth of the bytes: not counted in the cache's bound). */
-  gzipped?: Promise<Buffer>;
+/** A whole answer: its bytes (and their gzip once asked for: not counted in the cache's bound), and where the cached field's JSON sits in them. */
+export interface Answer extends KeptBytes {
   /** The JSON text before and after the field's value: the rest of the answer as last served. */
   head: string;
   tail: string;
@@ -55,19 +49,6 @@ export class PresentedJsonCache {
     this.entries.set(key, answer, bytes.length);
     return answer;
   }
-}
-
-/**
- * The answer's bytes gzipped, kept with it: compressing a 5,000-page tree (3.3 MB) took 13 ms
- * of every GET by a client that accepts gzip (fetch, @gitbook/api, browsers), which is most.
- * Made on the thread pool, once per answer; a failure is not kept.
- */
-export function gzippedAnswer(answer: Answer): Promise<Buffer> {
-  answer.gzipped ??= gzipBytes(answer.bytes).catch((error: unknown) => {
-    answer.gzipped = undefined;
-    throw error;
-  });
-  return answer.gzipped;
 }
 
 /** Unguessable, so no stored text can collide with it. */
