@@ -63,38 +63,70 @@ function plainText(node: unknown): string {
   return (n.nodes ?? []).map(plainText).join('');
 }
 
-/** Rewrites every ref of a document with `map` (which returns undefined to keep a ref as it is). */
-function mapRefs(document: StoredDocument, map: (ref: Record<string, unknown>, node: Record<string, unknown>) => Record<string, unknown> | undefined, mapNode?: (node: Record<string, unknown>) => void): StoredDocument {
-  const visit = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(visit);
-    if (!node || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = { ...(node as Record<string, unknown>) };
-    const data = out.data as Record<string, unknown> | undefined;
-    if (data && typeof data === 'object') {
-      const next = { ...data };
-      for (const key of ['ref', 'src', 'refDark']) {
-        const ref = next[key];
-        if (ref && typeof ref === 'object') {
-          const mapped = map(ref as Record<string, unknown>, out);
-          if (mapped) next[key] = mapped;
-        }
-      }
-      // Raw HTML's `<img src>` and `<a href>` (content/markdown/html-images.ts) resolve and print like images and links.
-      for (const key of ['images', 'links']) {
-        const listed = next[key];
-        if (!Array.isArray(listed)) continue;
-        next[key] = listed.map((entry: unknown) => {
-          const ref = entry && typeof entry === 'object' ? (entry as { ref?: unknown }).ref : undefined;
-          const mapped = ref && typeof ref === 'object' ? map(ref as Record<string, unknown>, out) : undefined;
-          return mapped ? { ...(entry as object), ref: mapped } : entry;
-        });
-      }
-      out.data = next;
+/** Where a node's `data` holds a ref, and where it holds lists of `{ ref }` (raw HTML's `<img src>` and `<a href>`: content/markdown/html-images.ts). */
+const REF_KEYS = ['ref', 'src', 'refDark'] as const;
+const LISTED_REF_KEYS = ['images', 'links'] as const;
+
+type Data = Record<string, unknown>;
+
+/**
+ * Rewrites every ref of a document with `map` (undefined keeps a ref as it is), and a node's
+ * whole `data` with `mapData` (undefined: as it is). Captions, expandables' titles and bodies
+ * (`fragments`) hold links too. Only the path to a changed ref is copied: a node holding none
+ * is the same object as before. Most nodes hold no link, and an import's documents come from
+ * the git worker's parse cache, frozen and shared (copying all of them was the import's garbage).
+ */
+function mapRefs(document: StoredDocument, map: (ref: Data) => Data | undefined, mapData?: (type: unknown, data: Data) => Data | undefined): StoredDocument {
+  const list = (items: unknown[]): unknown[] => {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < items.length; i++) {
+      const next = visit(items[i]);
+      if (next !== items[i]) (out ??= items.slice())[i] = next;
     }
-    mapNode?.(out);
-    if (Array.isArray(out.nodes)) out.nodes = out.nodes.map(visit);
-    // Captions, expandables' titles and bodies hold links too.
-    if (Array.isArray(out.fragments)) out.fragments = out.fragments.map(visit);
+    return out ?? items;
+  };
+  const mappedData = (before: Data): Data => {
+    let data = before;
+    const set = (key: string, value: unknown) => {
+      if (data === before) data = { ...before };
+      data[key] = value;
+    };
+    for (const key of REF_KEYS) {
+      const ref = before[key];
+      const mapped = ref && typeof ref === 'object' ? map(ref as Data) : undefined;
+      if (mapped) set(key, mapped);
+    }
+    for (const key of LISTED_REF_KEYS) {
+      const listed = before[key];
+      if (!Array.isArray(listed)) continue;
+      let entries: unknown[] | undefined;
+      listed.forEach((entry: unknown, i) => {
+        const ref = entry && typeof entry === 'object' ? (entry as { ref?: unknown }).ref : undefined;
+        const mapped = ref && typeof ref === 'object' ? map(ref as Data) : undefined;
+        if (mapped) (entries ??= listed.slice())[i] = { ...(entry as object), ref: mapped };
+      });
+      if (entries) set(key, entries);
+    }
+    return data;
+  };
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return list(node);
+    if (!node || typeof node !== 'object') return node;
+    const source = node as Data;
+    const before = source.data;
+    let data = before;
+    if (before && typeof before === 'object') {
+      data = mappedData(before as Data);
+      data = mapData?.(source.type, data as Data) ?? data;
+    }
+    const nodes = Array.isArray(source.nodes) ? list(source.nodes) : source.nodes;
+    const fragments = Array.isArray(source.fragments) ? list(source.fragments) : source.fragments;
+    if (data === before && nodes === source.nodes && fragments === source.fragments) return node;
+    // Keys keep their places (the stored JSON is the same as a full copy's).
+    const out = { ...source };
+    if (data !== before) out.data = data;
+    if (nodes !== source.nodes) out.nodes = nodes;
+    if (fragments !== source.fragments) out.fragments = fragments;
     return out;
   };
   return visit(document) as StoredDocument;
@@ -166,12 +198,10 @@ export function resolveRefs(document: StoredDocument, fromDir: string, resolver:
       return page ? { kind: 'page', page } : undefined;
     }
     return undefined;
-  }, (node) => {
-    const data = node.data as Record<string, unknown> | undefined;
-    if (node.type === 'reusable-content' && data && typeof data.path === 'string') {
-      const id = resolver.include(joinPath(fromDir, decodeTargetPath(data.path)));
-      if (id) node.data = { ref: { kind: 'reusable-content', reusableContent: id } };
-    }
+  }, (type, data) => {
+    if (type !== 'reusable-content' || typeof data.path !== 'string') return undefined;
+    const id = resolver.include(joinPath(fromDir, decodeTargetPath(data.path)));
+    return id ? { ref: { kind: 'reusable-content', reusableContent: id } } : undefined;
   });
 }
 
@@ -202,10 +232,9 @@ export function refsToPaths(document: StoredDocument, path: string, paths: IdPat
     if ((ref.kind === 'page' || ref.kind === 'anchor') && typeof ref.page === 'string' && isGeneratedId(ref.page)) return { kind: 'page', page: BROKEN_REFERENCE };
     if (ref.kind === 'file' && typeof ref.file === 'string' && paths.files.has(ref.file)) return { kind: 'file', file: rel(paths.files.get(ref.file)!) };
     return undefined;
-  }, (node) => {
-    const data = node.data as { ref?: { reusableContent?: string } } | undefined;
-    const id = data?.ref?.reusableContent;
-    if (node.type === 'reusable-content' && id && paths.includes.has(id)) node.data = { path: rel(paths.includes.get(id)!) };
+  }, (type, data) => {
+    const id = (data.ref as { reusableContent?: string } | undefined)?.reusableContent;
+    return type === 'reusable-content' && id && paths.includes.has(id) ? { path: rel(paths.includes.get(id)!) } : undefined;
   });
 }
 
