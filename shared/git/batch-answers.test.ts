@@ -19,7 +19,7 @@ function parse(chunks: Buffer[]): BatchAnswer[] {
 }
 
 const expected = (objects: (Buffer | 'missing' | 'ambiguous')[]) =>
-  objects.map((object) => (typeof object === 'string' ? { unavailable: object } : { type: 'blob', bytes: object }));
+  objects.map((object, n) => (typeof object === 'string' ? { unavailable: object } : { oid: oid(n), type: 'blob', bytes: object }));
 
 describe('git cat-file --batch answers', () => {
   const objects: (Buffer | 'missing' | 'ambiguous')[] = [

@@ -4,13 +4,13 @@
  * An object's bytes are copied once, as they arrive, into a buffer of its size: no joining of
  * chunks, no copy out of a joined answer, nothing held but the object being received.
  */
-export type BatchAnswer = { type: string; bytes: Buffer } | { unavailable: string };
+export type BatchAnswer = { oid: string; type: string; bytes: Buffer } | { unavailable: string };
 
 export class BatchAnswers {
   /** The start of a header line whose end has not arrived yet. */
   private partialHeader: Buffer | undefined;
   /** The object being received: its bytes so far, then the newline after them. */
-  private object: { type: string; bytes: Buffer; filled: number } | undefined;
+  private object: { oid: string; type: string; bytes: Buffer; filled: number } | undefined;
 
   private readonly answer: (answer: BatchAnswer) => void;
 
@@ -34,7 +34,7 @@ export class BatchAnswers {
         // The newline after the bytes.
         at++;
         this.object = undefined;
-        this.answer({ type: object.type, bytes: object.bytes });
+        this.answer({ oid: object.oid, type: object.type, bytes: object.bytes });
         continue;
       }
       const eol = chunk.indexOf(10, at);
@@ -47,9 +47,9 @@ export class BatchAnswers {
       const header = (this.partialHeader ? Buffer.concat([this.partialHeader, line]) : line).toString('latin1');
       this.partialHeader = undefined;
       at = eol + 1;
-      const [, type, size] = header.split(' ');
+      const [oid, type, size] = header.split(' ');
       if (!/^\d+$/.test(size ?? '')) this.answer({ unavailable: type ?? 'missing' });
-      else this.object = { type: type!, bytes: Buffer.allocUnsafe(Number(size)), filled: 0 };
+      else this.object = { oid: oid!, type: type!, bytes: Buffer.allocUnsafe(Number(size)), filled: 0 };
     }
   }
 }

@@ -69,9 +69,16 @@ export function runGit(args: string[], options: { cwd: string; home: string; tim
   });
 }
 
-interface PendingRead {
+export interface GitObject {
   oid: string;
-  resolve(object: { type: string; bytes: Buffer }): void;
+  type: string;
+  bytes: Buffer;
+}
+
+interface PendingRead {
+  /** The object id or revision asked for. */
+  name: string;
+  resolve(object: GitObject): void;
   reject(error: Error): void;
 }
 
@@ -91,7 +98,7 @@ export class ObjectReader {
     const answers = new BatchAnswers((answer) => {
       const read = this.pending.shift();
       if (!read) return;
-      if ('unavailable' in answer) read.reject(new Error(`The object ${read.oid} is ${answer.unavailable} in the repository`));
+      if ('unavailable' in answer) read.reject(new Error(`The object ${read.name} is ${answer.unavailable} in the repository`));
       else read.resolve(answer);
     });
     this.child.stdout.on('data', (chunk: Buffer) => answers.push(chunk));
@@ -106,11 +113,27 @@ export class ObjectReader {
     this.child.stdin.on('error', () => {});
   }
 
-  read(oid: string): Promise<{ type: string; bytes: Buffer }> {
+  read(oid: string): Promise<GitObject> {
     if (!/^[0-9a-f]{40,64}$/.test(oid)) return Promise.reject(new Error(`Not an object id: ${oid}`));
+    return this.ask(oid);
+  }
+
+  /**
+   * The commit a branch points at (`refs/heads/<branch>^{commit}`, as `git rev-parse` reads
+   * it), asked of this process instead of a process of its own. `branch` is a valid branch
+   * name (shared/git/ref-name.ts): no whitespace, so it cannot end the request's line.
+   */
+  async branchHead(branch: string): Promise<GitObject> {
+    if (/\s/.test(branch)) throw new Error(`Not a branch name: ${branch}`);
+    const object = await this.ask(`refs/heads/${branch}^{commit}`);
+    if (object.type !== 'commit') throw new Error(`refs/heads/${branch} names a ${object.type}, not a commit`);
+    return object;
+  }
+
+  private ask(name: string): Promise<GitObject> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
-      this.pending.push({ oid, resolve, reject });
+      this.pending.push({ name, resolve, reject });
       // Requests made in the same tick reach git in one write (a read-ahead asks for many).
       if (!this.corked) {
         this.corked = true;
@@ -120,7 +143,7 @@ export class ObjectReader {
           this.child.stdin.uncork();
         });
       }
-      this.child.stdin.write(`${oid}\n`);
+      this.child.stdin.write(`${name}\n`);
     });
   }
 
