@@ -4,7 +4,7 @@ import type { ManifestPage } from '../content/types.ts';
 import { defaultCustomization } from '../presenters/site.ts';
 import { assetHref, faviconHref } from './assets.ts';
 import { THEME_BOOT_JS } from './assets/script.ts';
-import { pageTree } from './navigation.ts';
+import { sanitizedPageTree } from './sanitized-page-tree.ts';
 import { safeHref, sanitizeNodes, treeHtml } from './sanitize.ts';
 import { pagePolicy } from './security-headers.ts';
 import { sectionTree, type ReaderSite, type ReaderSpace } from './site.ts';
@@ -202,7 +202,10 @@ export function renderShell(input: ShellInput): RenderedPage {
   // On phones the header has no room for its links: the drawer (or, without JavaScript, the page tree after the page) lists them.
   const drawerLinks = headerLinks.length > 0 ? [h('nav.links', { ariaLabel: words.navHeader }, (c.header.links as Link[]).map((l) => h('a', { href: resolve(l.to) }, l.title)))] : [];
   const sidebar = input.space
-    ? [h('aside.sidebar', { id: 'sidebar' }, sanitizeNodes([...drawerLinks, ...spaceSwitcher(input, intl), h('nav', { ariaLabel: words.navPages }, pageTree(input.pages ?? [], input.space.basePath, input.currentPath, intl))]))]
+    ? [h('aside.sidebar', { id: 'sidebar' }, [
+      ...sanitizeNodes([...drawerLinks, ...spaceSwitcher(input, intl)]),
+      ...sanitizedPageTree(input.pages ?? [], input.space.basePath, input.currentPath, intl, words.navPages),
+    ])]
     : [];
   const toc = input.toc && input.toc.length > 0 ? [h('aside.toc', sanitizeNodes(input.toc))] : [];
   const search = h('form.search', { role: 'search', method: 'get', action: searchBase, dataSearch: `${searchBase}/~search` }, [
