@@ -14,7 +14,7 @@ import { message, messageParts, readerIntl, type ReaderIntl } from '../../shared
 import { breadcrumbs, pageLabel, pagination, tableOfContents } from '../../shared/reader/navigation.ts';
 import { errorPage, renderShell, type RenderedPage } from '../../shared/reader/layout.ts';
 import { renderedOnce } from './rendered-pages.ts';
-import { prefetchPublishedTree, publishedTreeOf } from './site-prefetch.ts';
+import { prefetchPublishedTree, publishedTreeOf, siteReads } from './site-prefetch.ts';
 import { BASE_HEADERS } from '../../shared/reader/security-headers.ts';
 import { readablePages, readerSite, resolvePath, spaceContent, type ReaderSite } from '../../shared/reader/site.ts';
 import { checkAccess, credentialFreeLocation } from './access.ts';
@@ -27,7 +27,6 @@ import { mountPublicOpenAPISpecs } from './openapi-spec.ts';
 import { exportedOpenAPIBlocks } from '../../shared/reader/openapi-export.ts';
 import { fileHref, serveFile } from './file-route.ts';
 import { searchResultsHtml, searchResultsJson } from './search.ts';
-import { siteScripts } from '../../shared/reader/site-scripts.ts';
 import { loadIntegrationBlocks } from '../../shared/reader/integration-blocks.ts';
 import { inlineIncludes } from '../../shared/reader/inline-includes.ts';
 import { linkResolver, pageMeta } from './page-parts.ts';
@@ -185,16 +184,21 @@ function mayBeHtmlPage(segments: string[]): boolean {
 async function read(c: Context) {
   const siteId = c.req.param('siteId')!;
   if (!v.is(siteIdSchema, siteId)) return notFound(c);
-  const tree = await publishedTreeOf(c, siteId);
-  if (!tree) return notFound(c);
+  const treeLoading = publishedTreeOf(c, siteId);
   const base = `/s/${siteId}`;
   const rest = c.req.path.slice(base.length).replace(/^\/+|\/+$/g, '');
   let segments: string[];
   try {
     segments = rest === '' ? [] : rest.split('/').map(decodeURIComponent);
   } catch {
+    treeLoading.catch(() => undefined);
     return notFound(c);
   }
+  // What the tree will name (its spaces, its organization's site scripts), read beside it for
+  // a site this instance saw before: one storage step per page view instead of two.
+  const reads = siteReads(siteId, { scripts: mayBeHtmlPage(segments) });
+  const tree = await treeLoading;
+  if (!tree) return notFound(c);
 
   // Files about the site that reveal no content: answered before the visibility check.
   if (segments.length === 1 && segments[0] === 'robots.txt') {
@@ -221,14 +225,14 @@ async function read(c: Context) {
   }
   // An HTML page shows the integrations' site scripts: read beside the site's spaces (both need
   // only the tree), rather than one round trip after the other. Awaited where the page needs them.
-  const scriptsLoading = mayBeHtmlPage(segments) ? siteScripts(tree.site) : undefined;
+  const scriptsLoading = mayBeHtmlPage(segments) ? reads.scripts(tree.site) : undefined;
   scriptsLoading?.catch(() => undefined);
   // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
   // unsigned claims (`?visitor.<name>=`) change public pages too. Claims read from cookies
   // make the page that visitor's: private, like share-link and visitor-auth pages.
   const { claims, personal } = await visitorClaims(c, tree.site, checked.signed, rawQuery);
   const access = { ...checked, shared: checked.shared || personal };
-  const site = await readerSite(tree, claims);
+  const site = await readerSite(tree, claims, reads.spaceRecords);
   const visitor = visitorContext(claims);
   const claimsKey = JSON.stringify(claims);
 
@@ -272,7 +276,7 @@ async function read(c: Context) {
     return c.json(await searchResultsJson(space, content, pages, query.q ?? ''));
   }
   // HTML pages load the integrations' published-site scripts; markdown does not.
-  const scripts = format ? [] : await (scriptsLoading ?? siteScripts(tree.site));
+  const scripts = format ? [] : await (scriptsLoading ?? reads.scripts(tree.site));
   // Part of the page's ETag: installing or publishing an integration changes the page.
   const scriptsKey = scripts.map((s) => `${s.path} ${s.contentSecurityPolicy ?? ''}`).join('\n');
   const renderPage = (title: string, main: ElementContent[], extra: Partial<Parameters<typeof renderShell>[0]> = {}) => renderShell({

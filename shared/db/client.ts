@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
-import { countRoundTrip } from './trace.ts';
+import { startRoundTrip } from './trace.ts';
 import { serviceClient } from '../aws/service-client.ts';
 
 let client: DynamoDBDocumentClient | undefined;
@@ -16,8 +16,12 @@ export function db(): DynamoDBDocumentClient {
     const base = serviceClient(new DynamoDBClient({ region: config.region }));
     base.middlewareStack.add(
       (next) => async (args) => {
-        countRoundTrip();
-        return next(args);
+        const ended = startRoundTrip();
+        try {
+          return await next(args);
+        } finally {
+          ended();
+        }
       },
       { step: 'initialize', name: 'countRoundTrips' },
     );

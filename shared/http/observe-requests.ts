@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
-import { roundTrips } from '../db/trace.ts';
+import { roundTripSteps, roundTrips } from '../db/trace.ts';
 import { runWithLogContext } from '../observability/context.ts';
 import { logger } from '../observability/logger.ts';
 import { recordRequest } from '../observability/metrics.ts';
@@ -9,7 +9,7 @@ import { setAnswerHeader } from './answer-headers.ts';
 /** A caller's x-request-id is reused as correlation id only if it is short and plain (it is echoed and logged). */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
-/** x-db-round-trips is a debugging aid (tests, benchmarks): it says how the data is laid out, so it is off unless asked for. */
+/** x-db-round-trips and x-db-steps are debugging aids (tests, benchmarks): they say how the data is laid out, so they are off unless asked for. */
 const roundTripsHeader = () => process.env.DEBUG_ROUND_TRIPS === '1';
 
 /** API Gateway's request id, from the Lambda event Hono's adapter puts in c.env. */
@@ -40,7 +40,10 @@ export function observeRequests(options: ObserveOptions): MiddlewareHandler {
       await next();
       const trips = roundTrips();
       setAnswerHeader(c, 'x-request-id', correlationId);
-      if (roundTripsHeader()) setAnswerHeader(c, 'x-db-round-trips', String(trips));
+      if (roundTripsHeader()) {
+        setAnswerHeader(c, 'x-db-round-trips', String(trips));
+        setAnswerHeader(c, 'x-db-steps', String(roundTripSteps()));
+      }
       const operation = options.operation?.(c);
       const group = operation?.group ?? options.group;
       const durationMs = Math.round((performance.now() - started) * 10) / 10;

@@ -97,16 +97,15 @@ export async function countFailedAuthentication(c: Context<AppEnv>): Promise<voi
 /**
  * Requests without a bearer token, per client address (READER_RATE_LIMIT_PER_MINUTE, a
  * counter per scope); the 429 is answered here, before anything is rendered. `alongside`
- * starts a read the request will need while the counter is written (its failure is the
- * handler's to meet, when it awaits the same read).
+ * starts a read the request will need while the counter is written, and is not waited for
+ * here: the handler awaits it (and meets its failure), and may start the reads that follow
+ * it while it is still in flight (functions/reader/site-prefetch.ts).
  */
 function addressRateLimit(scope: RateLimitScope, what: string, { within, alongside }: { within?: (c: Context) => string; alongside?: (c: Context) => Promise<unknown> | undefined } = {}) {
   return createMiddleware(async (c, next) => {
     const subject = within ? `${clientAddress(c)}#${within(c)}` : clientAddress(c);
-    const [state] = await Promise.all([
-      countInSteps(scope, subject, config.readerRateLimitPerMinute, { beside: alongside !== undefined }),
-      alongside?.(c)?.catch(() => undefined),
-    ]);
+    alongside?.(c)?.catch(() => undefined);
+    const state = await countInSteps(scope, subject, config.readerRateLimitPerMinute, { beside: alongside !== undefined });
     const headers = rateLimitHeaders(state);
     if (state.limited) {
       return c.json(errorBody(429, tooManyRequests(state, what).message), 429, { ...headers, 'Cache-Control': 'no-store' });

@@ -21,19 +21,26 @@ export interface LogContext {
 interface RequestContext {
   log: LogContext;
   /** Counted for HTTP requests (x-db-round-trips, the access line); absent in jobs. */
-  roundTrips?: { count: number };
+  roundTrips?: RoundTripCounter;
+}
+
+/** `steps`: how many times a round trip started while none was in flight (the request's sequential storage steps). */
+export interface RoundTripCounter {
+  count: number;
+  steps: number;
+  inFlight: number;
 }
 
 const store = new AsyncLocalStorage<RequestContext>();
 
 export function runWithLogContext<T>(context: LogContext, fn: () => Promise<T>, options: { countRoundTrips?: boolean } = {}): Promise<T> {
-  return store.run({ log: { ...context }, ...(options.countRoundTrips ? { roundTrips: { count: 0 } } : {}) }, fn);
+  return store.run({ log: { ...context }, ...(options.countRoundTrips ? { roundTrips: { count: 0, steps: 0, inFlight: 0 } } : {}) }, fn);
 }
 
 export const logContext = (): LogContext | undefined => store.getStore()?.log;
 
 /** The current request's round-trip counter (shared/db/trace.ts), if it counts them. */
-export const roundTripCounter = (): { count: number } | undefined => store.getStore()?.roundTrips;
+export const roundTripCounter = (): RoundTripCounter | undefined => store.getStore()?.roundTrips;
 
 /** Runs `fn` with the same log fields but outside the request's round-trip count. */
 export function withoutRoundTripCount<T>(fn: () => T): T {

@@ -1,5 +1,6 @@
 import { config } from '../config.ts';
-import { batchGetRecords } from '../db/operations.ts';
+import { batchGetRecords, type StoredRecord } from '../db/operations.ts';
+import type { Key } from '../db/table.ts';
 import { keyString } from '../db/entity.ts';
 import { spaceEntity, type SpaceItem } from '../db/entities/space.ts';
 import type { SiteSectionGroupItem, SiteSectionItem, SiteSpaceItem } from '../db/entities/site.ts';
@@ -52,14 +53,17 @@ export async function loadPublishedTree(siteId: string): Promise<SiteTree | unde
  * The structure a visitor sees: sections and site spaces whose adaptive condition holds
  * for the visitor's claims (no claims: conditional items are hidden), with their spaces.
  */
-export async function readerSite(tree: SiteTree, claims: Record<string, unknown>): Promise<ReaderSite> {
+/** Reads space records by key (the reader may have started the read early: functions/reader/site-prefetch.ts). */
+export type SpaceRecordsReader = (keys: Key[]) => Promise<Map<string, StoredRecord>>;
+
+export async function readerSite(tree: SiteTree, claims: Record<string, unknown>, readSpaces: SpaceRecordsReader = batchGetRecords): Promise<ReaderSite> {
   const context = visitorContext(claims);
   const visible = (item: { condition?: string }) => !item.condition || evaluateCondition(item.condition, context);
   const hasSections = tree.sections.length > 0;
   const sections = sectionsInOrder(tree).filter(visible);
   const defaultSection = sections.find((s) => s.id === tree.site.defaultSiteSection) ?? sections[0];
   const candidates = hasSections ? sections.flatMap((s) => siteSpacesIn(tree, s.id)) : siteSpacesIn(tree, undefined);
-  const records = await batchGetRecords(candidates.map((s) => spaceEntity.key({ spaceId: s.spaceId })));
+  const records = await readSpaces(candidates.map((s) => spaceEntity.key({ spaceId: s.spaceId })));
   const basePath = readerBasePath(tree.site.id);
   const spaces: ReaderSpace[] = [];
   const groupOf = new Map<string | undefined, ReaderSpace[]>();
