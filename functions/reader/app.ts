@@ -196,7 +196,8 @@ async function read(c: Context) {
   }
   // What the tree will name (its spaces, its organization's site scripts), read beside it for
   // a site this instance saw before: one storage step per page view instead of two.
-  const reads = siteReads(siteId, { scripts: mayBeHtmlPage(segments) });
+  const htmlPage = mayBeHtmlPage(segments);
+  const reads = siteReads(siteId, { scripts: htmlPage });
   const tree = await treeLoading;
   if (!tree) return notFound(c);
 
@@ -225,7 +226,7 @@ async function read(c: Context) {
   }
   // An HTML page shows the integrations' site scripts: read beside the site's spaces (both need
   // only the tree), rather than one round trip after the other. Awaited where the page needs them.
-  const scriptsLoading = mayBeHtmlPage(segments) ? reads.scripts(tree.site) : undefined;
+  const scriptsLoading = htmlPage ? reads.scripts(tree.site) : undefined;
   scriptsLoading?.catch(() => undefined);
   // What adaptive content sees (site spaces, sections, `if` blocks); part of every ETag, as
   // unsigned claims (`?visitor.<name>=`) change public pages too. Claims read from cookies

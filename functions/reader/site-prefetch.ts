@@ -6,6 +6,7 @@ import { batchGetRecords, type StoredRecord } from '../../shared/db/operations.t
 import type { Key } from '../../shared/db/table.ts';
 import { loadPublishedTree, type SpaceRecordsReader } from '../../shared/reader/site.ts';
 import { siteScripts, type SiteScript } from '../../shared/reader/site-scripts.ts';
+import { SizedLru } from '../../shared/sized-lru.ts';
 import { siteIdSchema } from './schemas.ts';
 
 /** Paths under a site that never read its tree (the reader's immutable assets, the visitor key's own route). */
@@ -39,15 +40,12 @@ interface SiteHint {
   spaceKeys?: Key[];
 }
 
-const hints = new Map<string, SiteHint>();
-/** Sites an instance remembers (least recently viewed first out): two short lists each. */
+/** Sites an instance remembers (least recently viewed first out; each counts 1): two short lists each. */
 const MAX_HINTS = 1_000;
+const hints = new SizedLru<SiteHint>(MAX_HINTS);
 
 function remember(siteId: string, hint: SiteHint): void {
-  const merged = { ...hints.get(siteId), ...hint };
-  hints.delete(siteId);
-  hints.set(siteId, merged);
-  if (hints.size > MAX_HINTS) hints.delete(hints.keys().next().value!);
+  hints.set(siteId, { ...hints.get(siteId), ...hint }, 1);
 }
 
 /** The reads of a page view that follow the site's tree, started early for a site this instance saw before. */
