@@ -13,12 +13,12 @@ function hasEndpointOverride(service: 'SQS' | 'S3'): boolean {
 
 /** SQS client; with an endpoint override it must not call the queue URL's own host. */
 export function sqs(): SQSClient {
-  return (sqsClient ??= serviceClient(new SQSClient({ region: config.region, useQueueUrlAsEndpoint: !hasEndpointOverride('SQS') })));
+  return (sqsClient ??= serviceClient(SQSClient, { region: config.region, useQueueUrlAsEndpoint: !hasEndpointOverride('SQS') }));
 }
 
 /** S3 client; emulators and LocalStack need path-style addressing. */
 export function s3(): S3Client {
-  return (s3Client ??= serviceClient(new S3Client({ region: config.region, forcePathStyle: hasEndpointOverride('S3') })));
+  return (s3Client ??= serviceClient(S3Client, { region: config.region, forcePathStyle: hasEndpointOverride('S3') }));
 }
 
 export function resetAwsClients(): void {

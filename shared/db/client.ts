@@ -13,7 +13,7 @@ let client: DynamoDBDocumentClient | undefined;
 export function db(): DynamoDBDocumentClient {
   if (!client) {
     // Captured by the tracer: each call is an X-Ray subsegment in AWS (a no-op locally).
-    const base = serviceClient(new DynamoDBClient({ region: config.region }));
+    const base = serviceClient(DynamoDBClient, { region: config.region });
     base.middlewareStack.add(
       (next) => async (args) => {
         const ended = startRoundTrip();

@@ -78,7 +78,7 @@ async function loadServiceSecret(): Promise<Buffer> {
  * every value sealed with one depends on it.
  */
 async function secretFromSecretsManager(arn: string, variable: string): Promise<Buffer> {
-  const provider = new SecretsProvider({ awsSdkV3Client: serviceClient(new SecretsManagerClient({ region: config.region })) });
+  const provider = new SecretsProvider({ awsSdkV3Client: serviceClient(SecretsManagerClient, { region: config.region }) });
   const value = await provider.get(arn, { maxAge: 24 * 60 * 60 });
   const text = typeof value === 'string' ? value : value ? Buffer.from(value).toString('utf8') : '';
   return checked(text, `the secret named by ${variable}`);

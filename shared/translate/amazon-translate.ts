@@ -30,9 +30,9 @@ export class AmazonTranslateTranslator implements Translator {
   // The SDK is loaded on first use: API functions that only enqueue runs never pay for it.
   private sdk() {
     this.client ??= import('@aws-sdk/client-translate').then(({ TranslateClient, TranslateTextCommand }) => ({
-      client: serviceClient(new TranslateClient({
+      client: serviceClient(TranslateClient, {
         maxAttempts: MAX_ATTEMPTS, retryMode: 'standard', requestHandler: { connectionTimeout: 5_000, requestTimeout: REQUEST_TIMEOUT_MS },
-      })),
+      }),
       command: TranslateTextCommand,
     }));
     return this.client;

@@ -36,11 +36,11 @@ export class BedrockTranslator implements Translator {
 
   private load(): Promise<Sdk> {
     this.sdk ??= import('@aws-sdk/client-bedrock-runtime').then(({ BedrockRuntimeClient, ConverseCommand }) => ({
-      client: serviceClient(new BedrockRuntimeClient({
+      client: serviceClient(BedrockRuntimeClient, {
         maxAttempts: MAX_ATTEMPTS, retryMode: 'standard',
         // The SDK's own HTTP/2 handler settings (one stream per session), with a request timeout.
         requestHandler: { requestTimeout: REQUEST_TIMEOUT_MS, disableConcurrentStreams: true },
-      })),
+      }),
       command: ConverseCommand,
     }));
     return this.sdk;
