@@ -53,6 +53,16 @@ const intEnv = (name: string, fallback: number) => {
 const QUICK = process.env.BENCH_QUICK === '1';
 const N = intEnv('BENCH_N', QUICK ? 400 : 2000);
 const DIAG_N = intEnv('BENCH_DIAG_N', QUICK ? 200 : 1000);
+/**
+ * Sequential requests each latency target gets before it is measured: the two gated targets
+ * (the API and the floor) 3,000, the diagnostic ones 300. The JIT takes thousands of requests
+ * to settle on the API's code (a server's CPU per GET fell by a third between its first 2,500
+ * and its 6,000th request, the floor's too); after 300, the API's p50 read 1.14-1.24x of the
+ * floor where the same servers after 3,000 read 1.04-1.12x (2026-12-07). A Lambda instance
+ * serving its traffic is the warm one.
+ */
+const WARMUP = intEnv('BENCH_WARMUP', 3000);
+const DIAG_WARMUP = 300;
 const DURATION = intEnv('BENCH_DURATION', QUICK ? 4 : 10);
 /** The throughput target is measured at TARGET_CONNECTIONS; the other sizes show the slope. */
 const TARGET_CONNECTIONS = 32;
@@ -148,6 +158,8 @@ interface LatencyTarget {
   primary?: boolean;
   run: () => Promise<void>;
   samples: number[];
+  /** CPU of the server process during this target's blocks (ms, from /proc). */
+  serverCpuMs?: number;
 }
 
 function httpTarget(name: string, client: KeepAliveClient, path: string, n: number, primary = false): LatencyTarget {
@@ -160,18 +172,20 @@ function httpTarget(name: string, client: KeepAliveClient, path: string, n: numb
   };
 }
 
-async function measureLatency(list: LatencyTarget[], warmup: number): Promise<void> {
-  for (const t of list) for (let i = 0; i < warmup; i++) await t.run();
+async function measureLatency(list: LatencyTarget[], serverPid: number): Promise<void> {
+  for (const t of list) for (let i = 0, n = t.primary ? WARMUP : DIAG_WARMUP; i < n; i++) await t.run();
   // Interleaved blocks: drift (JIT, GC, the JVM) spreads evenly over all targets.
   const maxBlocks = Math.max(...list.map((t) => Math.ceil(t.n / BLOCK)));
   for (let block = 0; block < maxBlocks; block++) {
     for (const t of list) {
       const count = Math.min(BLOCK, t.n - t.samples.length);
+      const cpuBefore = cpuMs(serverPid);
       for (let i = 0; i < count; i++) {
         const start = performance.now();
         await t.run();
         t.samples.push(performance.now() - start);
       }
+      t.serverCpuMs = (t.serverCpuMs ?? 0) + cpuMs(serverPid) - cpuBefore;
     }
   }
 }
@@ -182,7 +196,7 @@ async function main(): Promise<void> {
   const node = projectNodeBinary();
   out('API benchmark (npm run bench:api)');
   out(`node ${process.version} (benchmark process), child processes: ${node}`);
-  out(`settings: N=${N} primary / ${DIAG_N} diagnostic sequential requests, autocannon ${CONNECTION_SIZES.join('/')} connections x ${DURATION} s, ${BUNDLES ? `${IMPORT_ROUNDS} cold imports per bundle` : 'bundles skipped'}${QUICK ? ' (BENCH_QUICK)' : ''}`);
+  out(`settings: N=${N} primary / ${DIAG_N} diagnostic sequential requests after ${WARMUP} / ${DIAG_WARMUP} warm-up requests, autocannon ${CONNECTION_SIZES.join('/')} connections x ${DURATION} s, ${BUNDLES ? `${IMPORT_ROUNDS} cold imports per bundle` : 'bundles skipped'}${QUICK ? ' (BENCH_QUICK)' : ''}`);
   out(`machine: ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at start (other processes on the machine add noise)`);
   const projectNode = projectNodeVersion();
   if (process.versions.node !== projectNode) out(`warning: the benchmark process runs node ${process.version}, not the project's Node ${projectNode} (run it through npm run)`);
@@ -306,7 +320,11 @@ async function main(): Promise<void> {
     httpTarget('diag: spaces group app alone (no root router)', spacesOnly, spacePath, DIAG_N),
     fetchTarget,
   ];
-  await measureLatency(latencyTargets, 300);
+  // The gated pair first, interleaved with each other only: another target's blocks between
+  // them would leave the API's (larger) code colder in the CPU's caches than the floor's, as
+  // no instance serving the API sees. Then the diagnostics, interleaved among themselves.
+  await measureLatency(latencyTargets.filter((t) => t.primary), serverProcess.pid);
+  await measureLatency(latencyTargets.filter((t) => !t.primary), serverProcess.pid);
   const summaries = new Map<LatencyTarget, Summary>(latencyTargets.map((t) => [t, summarize(t.samples)]));
   const base = summaries.get(baseline)!;
   const api = summaries.get(app)!;
@@ -315,14 +333,16 @@ async function main(): Promise<void> {
   out();
   out('== 1b. Latency, sequential requests (ms) ==');
   out("Servers: one child process (the project's Node, its type stripping) hosting every HTTP target; client: node:http keep-alive (1 socket) in the benchmark process.");
-  out('Floor: the bare Hono app of the same child process doing one DynamoDBDocumentClient GetCommand on the same table and key. Blocks of 100 requests interleaved across targets.');
+  out(`Floor: the bare Hono app of the same child process doing one DynamoDBDocumentClient GetCommand on the same table and key. The floor and the API first (${WARMUP} warm-up requests each, then blocks of 100 alternating), then the diagnostics (${DIAG_WARMUP} warm-up requests each, blocks of 100 interleaved among them).`);
   out(table(
-    ['target', 'n', 'p50', 'p99', 'mean', 'p50 / floor', 'p99 / floor'],
+    ['target', 'n', 'p50', 'p99', 'mean', 'p50 / floor', 'p99 / floor', 'server CPU us/req'],
     latencyTargets.map((t) => {
       const s = summaries.get(t)!;
-      return [t.name, String(s.n), ms(s.p50), ms(s.p99), ms(s.mean), ratio(s.p50 / base.p50), ratio(s.p99 / base.p99)];
+      const cpu = t.serverCpuMs === undefined || Number.isNaN(t.serverCpuMs) ? 'n/a' : ((t.serverCpuMs * 1000) / s.n).toFixed(0);
+      return [t.name, String(s.n), ms(s.p50), ms(s.p99), ms(s.mean), ratio(s.p50 / base.p50), ratio(s.p99 / base.p99), cpu];
     }),
   ));
+  out('server CPU us/req: CPU time of the server process (from /proc, 10 ms ticks) during each target\'s blocks, per request (in-process targets: the server idles).');
   out(`response size: API space JSON ${spaceBytes} B, bare item JSON ${bareBytes} B`);
   const p50Ratio = api.p50 / base.p50;
   const p99Ratio = api.p99 / base.p99;
