@@ -58,7 +58,7 @@ const DIAG_N = intEnv('BENCH_DIAG_N', QUICK ? 200 : 1000);
  * (the API and the floor) 3,000, the diagnostic ones 300. The JIT takes thousands of requests
  * to settle on the API's code (a server's CPU per GET fell by a third between its first 2,500
  * and its 6,000th request, the floor's too); after 300, the API's p50 read 1.14-1.24x of the
- * floor where the same servers after 3,000 read 1.04-1.12x (2026-12-07). A Lambda instance
+ * floor where the same servers after 3,000 read 1.04-1.18x (2026-12-07). A Lambda instance
  * serving its traffic is the warm one.
  */
 const WARMUP = intEnv('BENCH_WARMUP', 3000);
