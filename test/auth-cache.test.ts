@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { newOrg, newUser, useTestApi } from './support/api.ts';
 import { createCollection, createSpace } from './support/factories.ts';
-import { advanceClock, freezeClock, nowEpochSeconds, resetClock } from '../shared/clock.ts';
+import { advanceClock, freezeClock, nowEpochSeconds, resetClock, stepWallClock } from '../shared/clock.ts';
 import { db } from '../shared/db/client.ts';
 import { run, type Write } from '../shared/db/writes.ts';
 import { memberEntity } from '../shared/db/entities/member.ts';
@@ -117,6 +117,35 @@ describe('authentication cache', () => {
     // Added back: the membership shows at once too (a cached absence is forgotten as well).
     await addMember(org.id, removed.user, 'read');
     expect((await api.request('GET', `/spaces/${space.id}`, { token: removed.token })).status).toBe(200);
+  });
+
+  it('the window ends by whichever clock saw it pass: a wall clock stepping back, or standing time', async () => {
+    freezeClock();
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Clocks' });
+    const stepped = await org.member('read');
+    const frozen = await org.member('read');
+    const revokeElsewhere = (token: string) =>
+      writeElsewhere(tokenEntity.update({ hash: sha256Hex(token) }, { set: { revokedAt: new Date().toISOString() } }));
+    const status = async (token: string) => (await api.request('GET', `/spaces/${space.id}`, { token })).status;
+    advanceClock(WINDOW_MS);
+
+    // The wall clock steps back an hour (an NTP correction) while the window's time passes:
+    // the revocation applies after the window all the same.
+    expect(await status(stepped.token)).toBe(200);
+    await revokeElsewhere(stepped.token);
+    expect(await status(stepped.token)).toBe(200);
+    stepWallClock(-60 * 60_000);
+    advanceClock(WINDOW_MS);
+    expect(await status(stepped.token)).toBe(401);
+
+    // The time of day alone moves past the window (an instance frozen between invocations,
+    // whose monotonic clock may not count that time): the window ends too.
+    expect(await status(frozen.token)).toBe(200);
+    await revokeElsewhere(frozen.token);
+    expect(await status(frozen.token)).toBe(200);
+    stepWallClock(WINDOW_MS);
+    expect(await status(frozen.token)).toBe(401);
   });
 
   it("a token's expiry is checked on every request, cached record or not", async () => {

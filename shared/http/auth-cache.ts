@@ -1,5 +1,5 @@
 import { config } from '../config.ts';
-import { nowMs } from '../clock.ts';
+import { monotonicMs, nowMs } from '../clock.ts';
 import { keyString } from '../db/entity.ts';
 import type { StoredRecord } from '../db/operations.ts';
 import type { Key } from '../db/table.ts';
@@ -15,6 +15,11 @@ import type { Key } from '../db/table.ts';
  * membership applies to the next request. Another instance keeps its copy for the window
  * at most. What is checked against the clock (a token's expiry) is checked on every request
  * against the cached record, never cached as "valid".
+ *
+ * Windows are counted on two clocks, the time of day and a monotonic one, and end by whichever
+ * saw more time pass: a wall clock stepping back (an NTP correction) cannot lengthen the
+ * revocation window, nor can a monotonic clock that stood still while the instance was frozen
+ * between invocations.
  */
 
 /** Records kept at once (least recently stored first out). */
@@ -25,44 +30,58 @@ const MAX_ENTRIES = 10_000;
  */
 const SETTLE_MS = 1000;
 
+/** A moment on both clocks. */
+export interface Instant {
+  wall: number;
+  monotonic: number;
+}
+
+export const cacheInstant = (): Instant => ({ wall: nowMs(), monotonic: monotonicMs() });
+
+/** Time since `then` by the clock that saw more of it pass: what ends a window. */
+const moreElapsedSince = (then: Instant) => Math.max(nowMs() - then.wall, monotonicMs() - then.monotonic);
+/** Time since `then` by the clock that saw less of it pass: what keeps a write recent. */
+const lessElapsedSince = (then: Instant) => Math.min(nowMs() - then.wall, monotonicMs() - then.monotonic);
+
 interface Entry {
   /** null: the record does not exist. */
   record: StoredRecord | null;
-  /** Served until then. */
-  until: number;
+  keptAt: Instant;
+  /** Served while less than this has passed since keptAt. */
+  windowMs: number;
 }
 const entries = new Map<string, Entry>();
 /** Keys this instance wrote in the last SETTLE_MS, with when (oldest first). */
-const recentWrites = new Map<string, number>();
+const recentWrites = new Map<string, Instant>();
 
 /** The cached record (null: known absent), or undefined when not cached or too old. */
 export function cachedRecord(key: Key): StoredRecord | null | undefined {
   const entry = entries.get(keyString(key));
-  if (!entry || entry.until <= nowMs()) return undefined;
+  if (!entry || moreElapsedSince(entry.keptAt) >= entry.windowMs) return undefined;
   return entry.record;
 }
 
-/** Keeps records read from storage by a read that started at `readStartedAt` (nowMs()). */
-export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | null, readStartedAt: number): void {
+/** Keeps records read from storage by a read that started at `readStartedAt` (cacheInstant()). */
+export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | null, readStartedAt: Instant): void {
   const windowMs = config.authCacheMs;
-  const now = nowMs();
   // A slow read may have crossed a write older than what recentWrites remembers.
-  if (windowMs === 0 || now - readStartedAt >= SETTLE_MS) return;
-  pruneRecentWrites(now);
+  if (windowMs === 0 || moreElapsedSince(readStartedAt) >= SETTLE_MS) return;
+  pruneRecentWrites();
+  const keptAt = cacheInstant();
   for (const key of keys) {
     const k = keyString(key);
     // Written here since the read started, or too recently for every replica: keep nothing.
     if (recentWrites.has(k)) continue;
     entries.delete(k);
-    entries.set(k, { record: record(key), until: now + windowMs });
+    entries.set(k, { record: record(key), keptAt, windowMs });
     if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   }
 }
 
 /** Called with the keys of every write this instance runs, once it ran (shared/db/writes.ts). */
 export function forgetRecords(keys: Key[]): void {
-  const now = nowMs();
-  pruneRecentWrites(now);
+  pruneRecentWrites();
+  const now = cacheInstant();
   for (const key of keys) {
     const k = keyString(key);
     entries.delete(k);
@@ -80,9 +99,9 @@ export function forgetAllRecords(): void {
   recentWrites.clear();
 }
 
-function pruneRecentWrites(now: number): void {
+function pruneRecentWrites(): void {
   for (const [k, at] of recentWrites) {
-    if (now - at < SETTLE_MS) break;
+    if (lessElapsedSince(at) < SETTLE_MS) break;
     recentWrites.delete(k);
   }
 }
