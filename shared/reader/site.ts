@@ -49,13 +49,13 @@ export async function loadPublishedTree(siteId: string): Promise<SiteTree | unde
   return tree?.site.published ? tree : undefined;
 }
 
+/** Reads space records by key (the reader may have started the read early: functions/reader/site-prefetch.ts). */
+export type SpaceRecordsReader = (keys: Key[]) => Promise<Map<string, StoredRecord>>;
+
 /**
  * The structure a visitor sees: sections and site spaces whose adaptive condition holds
  * for the visitor's claims (no claims: conditional items are hidden), with their spaces.
  */
-/** Reads space records by key (the reader may have started the read early: functions/reader/site-prefetch.ts). */
-export type SpaceRecordsReader = (keys: Key[]) => Promise<Map<string, StoredRecord>>;
-
 export async function readerSite(tree: SiteTree, claims: Record<string, unknown>, readSpaces: SpaceRecordsReader = batchGetRecords): Promise<ReaderSite> {
   const context = visitorContext(claims);
   const visible = (item: { condition?: string }) => !item.condition || evaluateCondition(item.condition, context);
