@@ -9,7 +9,7 @@ import { db } from '../shared/db/client.ts';
 import { s3, sqs } from '../shared/aws/clients.ts';
 import { config } from '../shared/config.ts';
 import { logger } from '../shared/observability/logger.ts';
-import { PROGRESS_SAVE_EVERY_ITEMS } from '../shared/git/progress.ts';
+import { progressStep } from '../shared/git/progress.ts';
 import { handler as gitWorker } from '../functions/workers/git/handler.ts';
 import { gitOperationEntity } from '../shared/db/entities/git-info.ts';
 
@@ -132,10 +132,11 @@ describe('git progress', () => {
       expect(seen[i]!.bytes).toBeGreaterThanOrEqual(seen[i - 1]!.bytes);
     }
 
-    // Bounded: about one write per 50 items or per second, never one per page; each newer than the last.
+    // Bounded: about one write per step of items (here 50) or per second, never one per page; each newer than the last.
     const items = 301 + 60;
-    expect(watch.writes.length).toBeGreaterThanOrEqual(Math.floor(items / PROGRESS_SAVE_EVERY_ITEMS));
-    expect(watch.writes.length).toBeLessThanOrEqual(Math.ceil(items / PROGRESS_SAVE_EVERY_ITEMS) + Math.ceil(seconds) + 2);
+    const step = progressStep(items);
+    expect(watch.writes.length).toBeGreaterThanOrEqual(Math.floor(items / step));
+    expect(watch.writes.length).toBeLessThanOrEqual(Math.ceil(items / step) + Math.ceil(seconds) + 2);
     for (let i = 1; i < watch.writes.length; i++) {
       const [a, b] = [watch.writes[i - 1]!, watch.writes[i]!];
       expect(b.pagesDone + b.filesDone).toBeGreaterThanOrEqual(a.pagesDone + a.filesDone);
