@@ -15,6 +15,7 @@ import { config } from '../../shared/config.ts';
 // load the other queues' workers (the integration runtime among them), which the git Lambda
 // does not hold, and their memory would count in this process's RSS.
 import { handler } from '../../functions/workers/git/handler.ts';
+import { cpuMsOf } from './cpu-meter.ts';
 
 // A full GC on demand without --expose-gc on the command line (worker threads refuse that flag).
 setFlagsFromString('--expose-gc');
@@ -35,18 +36,29 @@ process.on('message', async (message: { cmd: string }) => {
   const sampler = setInterval(() => {
     heapPeak = Math.max(heapPeak, getHeapStatistics().used_heap_size);
   }, 50);
+  // CPU from here to the handler's return: this process (every thread), and the git
+  // processes it ran that ended meanwhile (their time is counted once they are reaped).
+  const cpuStart = process.cpuUsage();
+  const gitCpuStart = cpuMsOf(process.pid, { children: true }) - cpuMsOf(process.pid);
   send({ armed: true });
   try {
     const deadline = Date.now() + 5 * 60_000;
     let handledAt: number | undefined;
-    while (handledAt === undefined && Date.now() < deadline) handledAt = await pollGitOnce();
+    let cpuMs = 0;
+    let gitCpuMs = 0;
+    while (handledAt === undefined && Date.now() < deadline) {
+      handledAt = await pollGitOnce();
+      const cpu = process.cpuUsage(cpuStart);
+      cpuMs = (cpu.user + cpu.system) / 1000;
+      gitCpuMs = cpuMsOf(process.pid, { children: true }) - cpuMsOf(process.pid) - gitCpuStart;
+    }
     if (handledAt === undefined) throw new Error('no git job arrived within 5 minutes');
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
     // What the job left behind once garbage is collected (caches: blobs, isomorphic-git): after
     // `handledAt`, so this GC is not part of the job's time.
     gc();
     const retained = process.memoryUsage().heapUsed;
-    send({ ok: true, handledAt, baseline, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
+    send({ ok: true, handledAt, cpuMs, gitCpuMs, baseline, heapPeak, heapBaseline, retained, maxRssKb: process.resourceUsage().maxRSS });
   } catch (error) {
     send({ ok: false, error: String(error) });
   } finally {

@@ -8,6 +8,8 @@ import { join, resolve } from 'node:path';
 export interface Emulators {
   dynamodbEndpoint: string;
   awsEndpoint: string;
+  /** DynamoDB Local's Java process (bench:git reads its CPU time). */
+  dynamodbPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function startEmulators(options: { dataDir?: string } = {}): Promis
   return {
     dynamodbEndpoint,
     awsEndpoint,
+    dynamodbPid: dynamo.pid,
     async stop() {
       process.off('exit', killOnExit);
       await fauxqs?.stop();
