@@ -148,6 +148,23 @@ describe('authentication cache', () => {
     expect(await status(frozen.token)).toBe(401);
   });
 
+  it('a time of day stepping back does not keep what this instance wrote out of the cache', async () => {
+    freezeClock();
+    const org = await newOrg();
+    const space = await createSpace(api, org, { title: 'Stepped writes' });
+    const member = await org.member('read');
+    // The membership written through this process (as a role change is), then the wall
+    // clock steps back an hour.
+    await run(memberEntity.update({ orgId: org.id, userId: member.user.id }, { set: { role: 'read' } }));
+    stepWallClock(-60 * 60_000);
+    settle();
+    expect((await api.request('GET', `/spaces/${space.id}`, { token: member.token })).status).toBe(200);
+    // Kept after a second of real time: counted by the time of day, the write would be an
+    // hour in the future, recent for an hour, and every read of it would go to storage.
+    const commands = await storageCommandsOf(() => api.request('GET', `/spaces/${space.id}`, { token: member.token }));
+    expect(commands.filter((name) => name !== 'UpdateItemCommand')).toEqual(['GetItemCommand']);
+  });
+
   it("a token's expiry is checked on every request, cached record or not", async () => {
     const org = await newOrg();
     const space = await createSpace(api, org, { title: 'Expiry' });

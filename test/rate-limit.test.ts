@@ -7,7 +7,7 @@ import { serveLocal } from '../shared/local/http-server.ts';
 import { createLocalApp } from '../shared/local/server.ts';
 import { getRecord } from '../shared/db/operations.ts';
 import { rateLimitCounterEntity } from '../shared/db/entities/rate-limit.ts';
-import { advanceClock, nowEpochSeconds, resetClock } from '../shared/clock.ts';
+import { advanceClock, nowEpochSeconds, resetClock, stepWallClock } from '../shared/clock.ts';
 import { sha256Hex } from '../shared/ids.ts';
 import { addressSubject, clientAddress } from '../shared/http/rate-limit-client-address.ts';
 
@@ -175,6 +175,28 @@ describe('reader (READER_RATE_LIMIT_PER_MINUTE per address)', () => {
     const next = await from(reader, api.url, 'GET', '/s/site_nothere/page');
     expect(next.headers['x-ratelimit-remaining']).toBe('989');
     expect(await getRecord(key, true)).toMatchObject({ count: 11 });
+  });
+
+  it('writes the count that is due a second later even when the time of day stepped back within the minute meanwhile', async () => {
+    process.env.READER_RATE_LIMIT_PER_MINUTE = '1000';
+    const reader = randomLoopback();
+    const key = rateLimitCounterEntity.key({ scope: 'reader', subject: reader, windowStart: windowEnd - 60 });
+    // Thirty seconds into the window, so that a step of ten seconds back stays in it.
+    advanceClock(30_000);
+    const burst = await Promise.all(Array.from({ length: 10 }, () => from(reader, api.url, 'GET', '/s/site_nothere/page')));
+    expect(burst.map((r) => r.status)).toEqual(Array(10).fill(404));
+    expect(Number((await getRecord(key, true))?.count)).toBeLessThan(10);
+    // An NTP correction sets the time of day back ten seconds; then a second and a half passes.
+    stepWallClock(-10_000);
+    try {
+      advanceClock(1500);
+      const next = await from(reader, api.url, 'GET', '/s/site_nothere/page');
+      expect(next.headers['x-ratelimit-remaining']).toBe('989');
+      // By the time of day alone, the last write would be 8.5 s in the future and nothing due.
+      expect(await getRecord(key, true)).toMatchObject({ count: 11 });
+    } finally {
+      stepWallClock(10_000);
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { config } from '../config.ts';
-import { monotonicMs, nowMs } from '../clock.ts';
+import { instantNow, longerElapsedSince, monotonicMs, type Instant } from '../clock.ts';
 import { keyString } from '../db/entity.ts';
 import type { StoredRecord } from '../db/operations.ts';
 import type { Key } from '../db/table.ts';
@@ -30,19 +30,6 @@ const MAX_ENTRIES = 10_000;
  */
 const SETTLE_MS = 1000;
 
-/** A moment on both clocks. */
-export interface Instant {
-  wall: number;
-  monotonic: number;
-}
-
-export const cacheInstant = (): Instant => ({ wall: nowMs(), monotonic: monotonicMs() });
-
-/** Time since `then` by the clock that saw more of it pass: what ends a window. */
-const moreElapsedSince = (then: Instant) => Math.max(nowMs() - then.wall, monotonicMs() - then.monotonic);
-/** Time since `then` by the clock that saw less of it pass: what keeps a write recent. */
-const lessElapsedSince = (then: Instant) => Math.min(nowMs() - then.wall, monotonicMs() - then.monotonic);
-
 interface Entry {
   /** null: the record does not exist. */
   record: StoredRecord | null;
@@ -51,23 +38,29 @@ interface Entry {
   windowMs: number;
 }
 const entries = new Map<string, Entry>();
-/** Keys this instance wrote in the last SETTLE_MS, with when (oldest first). */
-const recentWrites = new Map<string, Instant>();
+/**
+ * Keys this instance wrote in the last SETTLE_MS, with when on the monotonic clock (oldest
+ * first). Replica lag is real time, which that clock measures while the instance runs (frozen,
+ * it stands still, and a write stays recent longer: the safe side). The time of day would not
+ * do here: stepped back, it would put a write in the future and hold every later one in this
+ * map, unpruned and uncached, for as long as the step.
+ */
+const recentWrites = new Map<string, number>();
 
 /** The cached record (null: known absent), or undefined when not cached or too old. */
 export function cachedRecord(key: Key): StoredRecord | null | undefined {
   const entry = entries.get(keyString(key));
-  if (!entry || moreElapsedSince(entry.keptAt) >= entry.windowMs) return undefined;
+  if (!entry || longerElapsedSince(entry.keptAt) >= entry.windowMs) return undefined;
   return entry.record;
 }
 
-/** Keeps records read from storage by a read that started at `readStartedAt` (cacheInstant()). */
+/** Keeps records read from storage by a read that started at `readStartedAt` (instantNow()). */
 export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | null, readStartedAt: Instant): void {
   const windowMs = config.authCacheMs;
   // A slow read may have crossed a write older than what recentWrites remembers.
-  if (windowMs === 0 || moreElapsedSince(readStartedAt) >= SETTLE_MS) return;
+  if (windowMs === 0 || longerElapsedSince(readStartedAt) >= SETTLE_MS) return;
   pruneRecentWrites();
-  const keptAt = cacheInstant();
+  const keptAt = instantNow();
   for (const key of keys) {
     const k = keyString(key);
     // Written here since the read started, or too recently for every replica: keep nothing.
@@ -81,7 +74,7 @@ export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | nu
 /** Called with the keys of every write this instance runs, once it ran (shared/db/writes.ts). */
 export function forgetRecords(keys: Key[]): void {
   pruneRecentWrites();
-  const now = cacheInstant();
+  const now = monotonicMs();
   for (const key of keys) {
     const k = keyString(key);
     entries.delete(k);
@@ -101,7 +94,7 @@ export function forgetAllRecords(): void {
 
 function pruneRecentWrites(): void {
   for (const [k, at] of recentWrites) {
-    if (lessElapsedSince(at) < SETTLE_MS) break;
+    if (monotonicMs() - at < SETTLE_MS) break;
     recentWrites.delete(k);
   }
 }

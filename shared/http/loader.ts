@@ -1,7 +1,8 @@
+import { instantNow } from '../clock.ts';
 import { keyString } from '../db/entity.ts';
 import { batchGetRecords, getRecord, type StoredRecord } from '../db/operations.ts';
 import type { Key } from '../db/table.ts';
-import { cacheInstant, cachedRecord, keepRecords } from './auth-cache.ts';
+import { cachedRecord, keepRecords } from './auth-cache.ts';
 
 /**
  * Per-request record cache. Everything a request needs that can be named up front is
@@ -33,7 +34,7 @@ export class RecordLoader {
     }
     missing.push(...fromStorage);
     if (missing.length === 0) return;
-    const startedAt = cacheInstant();
+    const startedAt = instantNow();
     if (missing.length === 1) {
       this.cache.set(keyString(missing[0]!), (await getRecord(missing[0]!)) ?? null);
     } else {

@@ -1,5 +1,5 @@
 import { config } from '../config.ts';
-import { nowMs } from '../clock.ts';
+import { instantNow, longerElapsedSince, type Instant } from '../clock.ts';
 import { countRequest, type RateLimitScope } from '../db/entities/rate-limit.ts';
 import { untraced } from '../db/trace.ts';
 import { currentWindow, stateOf, type RateLimitState } from './rate-limit-window.ts';
@@ -15,8 +15,12 @@ import { currentWindow, stateOf, type RateLimitState } from './rate-limit-window
  * limit (at least 1): with the default 600, a write every 30 requests of a token or every
  * second; with a limit under 40 every request writes, exactly as before. A subject spread over
  * several instances can so go over its limit by less than `step` requests per instance.
+ * The second is counted on both clocks (shared/clock.ts, Instant): a time of day stepping back
+ * within the minute does not hold back the write that is due.
  */
 const FLUSH_MS = 1000;
+/** Before any write of the window: the next request writes. */
+const NEVER: Instant = { wall: -Infinity, monotonic: -Infinity };
 /** Subjects tracked at once per instance (least recently counted first out). */
 const MAX_SUBJECTS = 10_000;
 
@@ -28,7 +32,7 @@ interface SubjectWindow {
   pending: number;
   /** Being written. */
   inFlight: number;
-  writtenAtMs: number;
+  writtenAt: Instant;
 }
 const windows = new Map<string, SubjectWindow>();
 
@@ -46,18 +50,18 @@ export async function countInSteps(scope: RateLimitScope, subject: string, limit
   const { start: windowStart, reset } = currentWindow();
   const key = `${scope}#${subject}`;
   let w = windows.get(key);
-  if (!w || w.windowStart !== windowStart) w = { windowStart, shared: 0, pending: 0, inFlight: 0, writtenAtMs: 0 };
+  if (!w || w.windowStart !== windowStart) w = { windowStart, shared: 0, pending: 0, inFlight: 0, writtenAt: NEVER };
   windows.delete(key);
   windows.set(key, w);
   if (windows.size > MAX_SUBJECTS) windows.delete(windows.keys().next().value!);
   w.pending++;
   const step = Math.max(1, Math.floor(limit / 20));
   let used: number;
-  if (w.pending >= step || nowMs() - w.writtenAtMs >= FLUSH_MS) {
+  if (w.pending >= step || longerElapsedSince(w.writtenAt) >= FLUSH_MS) {
     const by = w.pending;
     w.pending = 0;
     w.inFlight += by;
-    w.writtenAtMs = nowMs();
+    w.writtenAt = instantNow();
     try {
       const write = () => countRequest({ scope, subject, windowStart, expiresAt: reset, by });
       used = await (beside ? untraced(write) : write());
