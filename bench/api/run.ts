@@ -20,7 +20,7 @@ import { bareBatchGet, bareDocumentClient, bareGetItem } from './apps.ts';
 import { KeepAliveClient } from './http-client.ts';
 import { benchBundles, type BundleResult } from './bundles.ts';
 import { LAMBDA_ESBUILD_TARGET } from '../../infra/lambda-node.ts';
-import { descendants, cpuMs } from './proc-cpu.ts';
+import { descendants, cpuMs } from '../support/proc-cpu.ts';
 import { ms, ratio, summarize, table, type Summary } from './stats.ts';
 import { projectNodeBinary, projectNodeVersion } from '../support/project-node.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';

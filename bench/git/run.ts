@@ -15,7 +15,7 @@ import { parseSummary } from '../../shared/git/format.ts';
 import { median, ratio, table } from '../api/stats.ts';
 import { startBenchStack, type BenchStack } from '../support/local-stack.ts';
 import { sampleRss } from './rss-sampler.ts';
-import { cpuMsOf } from './cpu-meter.ts';
+import { cpuMs } from '../support/proc-cpu.ts';
 import { projectNodeBinary } from '../support/project-node.ts';
 
 /**
@@ -273,12 +273,12 @@ async function timeImport(worker: Worker, repoUrl: string, title: string, expect
   const space = await call('POST', `/orgs/${stack!.org.id}/spaces`, { title });
   const { finished } = await worker.arm();
   const dynamodbPid = stack!.emulators.dynamodbPid;
-  const [dynamodbStart, benchStart] = [cpuMsOf(dynamodbPid), cpuMsOf(process.pid, { children: true })];
+  const [dynamodbStart, benchStart] = [cpuMs(dynamodbPid), cpuMs(process.pid, { children: true })];
   // Epoch milliseconds, the clock the worker stamps `handledAt` with.
   const enqueuedAt = performance.timeOrigin + performance.now();
   await call('POST', `/spaces/${space.id}/git/import`, { url: repoUrl, ref: 'refs/heads/main' });
   const measured = await finished;
-  const cpu = { worker: measured.cpuMs, git: measured.gitCpuMs, dynamodb: cpuMsOf(dynamodbPid) - dynamodbStart, bench: cpuMsOf(process.pid, { children: true }) - benchStart };
+  const cpu = { worker: measured.cpuMs, git: measured.gitCpuMs, dynamodb: cpuMs(dynamodbPid) - dynamodbStart, bench: cpuMs(process.pid, { children: true }) - benchStart };
   if (!measured.ok) throw new Error(`${title}: ${measured.error}`);
   const ms = measured.handledAt - enqueuedAt;
   const info = await call('GET', `/spaces/${space.id}/git/info`);

@@ -11,6 +11,8 @@ interface ProcStat {
   ppid: number;
   comm: string;
   cpuMs: number;
+  /** CPU of the child processes it has reaped (cutime + cstime). */
+  childrenCpuMs: number;
 }
 
 function readStat(pid: number): ProcStat | undefined {
@@ -19,8 +21,13 @@ function readStat(pid: number): ProcStat | undefined {
     const close = text.lastIndexOf(')');
     const comm = text.slice(text.indexOf('(') + 1, close);
     const fields = text.slice(close + 2).split(' ');
-    // fields[0] is state (field 3), so utime (field 14) is fields[11] and stime fields[12].
-    return { pid, ppid: Number(fields[1]), comm, cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS };
+    // fields[0] is state (field 3), so utime (field 14) is fields[11], stime fields[12],
+    // cutime and cstime (the reaped children's) fields[13] and fields[14].
+    return {
+      pid, ppid: Number(fields[1]), comm,
+      cpuMs: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+      childrenCpuMs: (Number(fields[13]) + Number(fields[14])) * TICK_MS,
+    };
   } catch {
     return undefined;
   }
@@ -46,8 +53,12 @@ export function descendants(root: number): ProcStat[] {
   return found;
 }
 
-/** CPU time (user + system) of a process so far, ms; NaN when unknown. */
-export function cpuMs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  return readStat(pid)?.cpuMs ?? Number.NaN;
+/**
+ * CPU time (user + system, every thread) of a process so far, ms; with `children`, also that
+ * of the child processes it has reaped (bench:git: the git processes of a job). NaN when unknown.
+ */
+export function cpuMs(pid: number | undefined, options: { children?: boolean } = {}): number {
+  const stat = pid === undefined ? undefined : readStat(pid);
+  if (!stat) return Number.NaN;
+  return stat.cpuMs + (options.children ? stat.childrenCpuMs : 0);
 }
