@@ -59,7 +59,7 @@ export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | nu
   const windowMs = config.authCacheMs;
   // A slow read may have crossed a write older than what recentWrites remembers.
   if (windowMs === 0 || longerElapsedSince(readStartedAt) >= SETTLE_MS) return;
-  pruneRecentWrites();
+  pruneRecentWrites(monotonicMs());
   const keptAt = instantNow();
   for (const key of keys) {
     const k = keyString(key);
@@ -73,8 +73,8 @@ export function keepRecords(keys: Key[], record: (key: Key) => StoredRecord | nu
 
 /** Called with the keys of every write this instance runs, once it ran (shared/db/writes.ts). */
 export function forgetRecords(keys: Key[]): void {
-  pruneRecentWrites();
   const now = monotonicMs();
+  pruneRecentWrites(now);
   for (const key of keys) {
     const k = keyString(key);
     entries.delete(k);
@@ -92,9 +92,10 @@ export function forgetAllRecords(): void {
   recentWrites.clear();
 }
 
-function pruneRecentWrites(): void {
+/** Forgets the writes older than SETTLE_MS at `now` (monotonicMs()). */
+function pruneRecentWrites(now: number): void {
   for (const [k, at] of recentWrites) {
-    if (monotonicMs() - at < SETTLE_MS) break;
+    if (now - at < SETTLE_MS) break;
     recentWrites.delete(k);
   }
 }
