@@ -27,7 +27,7 @@ const markdown = [
 ].join('\n');
 
 describe('resolveRefs (import)', () => {
-  // An import's documents come from the worker's parse cache: frozen, shared between imports.
+  // Frozen: resolveRefs copies what it changes and never writes into the document it was given.
   const parsed = deepFreeze(markdownToDocument(markdown).document) as unknown as StoredDocument;
   const resolved = resolveRefs(parsed, 'guide', resolver);
   const nodes = (doc: StoredDocument) => (doc as unknown as { nodes: { type: string; nodes?: unknown[]; data?: Record<string, unknown> }[] }).nodes;

@@ -73,8 +73,8 @@ type Data = Record<string, unknown>;
  * Rewrites every ref of a document with `map` (undefined keeps a ref as it is), and a node's
  * whole `data` with `mapData` (undefined: as it is). Captions, expandables' titles and bodies
  * (`fragments`) hold links too. Only the path to a changed ref is copied: a node holding none
- * is the same object as before. Most nodes hold no link, and an import's documents come from
- * the git worker's parse cache, frozen and shared (copying all of them was the import's garbage).
+ * is the same object as before. Most nodes hold no link, so copying every node would be most
+ * of an import's garbage.
  */
 function mapRefs(document: StoredDocument, map: (ref: Data) => Data | undefined, mapData?: (type: unknown, data: Data) => Data | undefined): StoredDocument {
   const list = (items: unknown[]): unknown[] => {
