@@ -6,8 +6,9 @@
  * Entries are kept as JSON text, and each hit parses a copy of its own:
  * - no caller can change what another import will read;
  * - a kept string is one flat object that the garbage collector copies without tracing. Kept
- *   object trees made every scavenge copy every cached document's objects: with 1,000 new
- *   pages, the parse took 300-400 ms instead of 140 ms (bench/README.md, issue 17).
+ *   object trees made every scavenge copy every cached document's objects: 1,000 new pages
+ *   took 300-400 ms to parse, against ~150 ms as text (140 ms with no cache; bench/README.md,
+ *   issue 17).
  * JSON is also what the import stores of a document, so a copy holds what storage would.
  * Bounded by the text's size in memory (two bytes per character at most).
  */
