@@ -15,7 +15,7 @@ import { config } from '../../shared/config.ts';
 // load the other queues' workers (the integration runtime among them), which the git Lambda
 // does not hold, and their memory would count in this process's RSS.
 import { handler } from '../../functions/workers/git/handler.ts';
-import { cpuMs as processCpuMs } from '../support/proc-cpu.ts';
+import { reapedChildrenCpuMs } from '../support/proc-cpu.ts';
 
 // A full GC on demand without --expose-gc on the command line (worker threads refuse that flag).
 setFlagsFromString('--expose-gc');
@@ -39,7 +39,7 @@ process.on('message', async (message: { cmd: string }) => {
   // CPU from here to the handler's return: this process (every thread), and the git
   // processes it ran that ended meanwhile (their time is counted once they are reaped).
   const cpuStart = process.cpuUsage();
-  const gitCpuStart = processCpuMs(process.pid, { children: true }) - processCpuMs(process.pid);
+  const gitCpuStart = reapedChildrenCpuMs(process.pid);
   send({ armed: true });
   try {
     const deadline = Date.now() + 5 * 60_000;
@@ -50,7 +50,7 @@ process.on('message', async (message: { cmd: string }) => {
       handledAt = await pollGitOnce();
       const cpu = process.cpuUsage(cpuStart);
       cpuMs = (cpu.user + cpu.system) / 1000;
-      gitCpuMs = processCpuMs(process.pid, { children: true }) - processCpuMs(process.pid) - gitCpuStart;
+      gitCpuMs = reapedChildrenCpuMs(process.pid) - gitCpuStart;
     }
     if (handledAt === undefined) throw new Error('no git job arrived within 5 minutes');
     heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);

@@ -55,10 +55,16 @@ export function descendants(root: number): ProcStat[] {
 
 /**
  * CPU time (user + system, every thread) of a process so far, ms; with `children`, also that
- * of the child processes it has reaped (bench:git: the git processes of a job). NaN when unknown.
+ * of the child processes it has reaped (bench:git: this process and the git server's). NaN
+ * when unknown.
  */
 export function cpuMs(pid: number | undefined, options: { children?: boolean } = {}): number {
   const stat = pid === undefined ? undefined : readStat(pid);
   if (!stat) return Number.NaN;
   return stat.cpuMs + (options.children ? stat.childrenCpuMs : 0);
+}
+
+/** CPU time (ms) of the child processes `pid` has reaped so far, from one read (bench:git: a job's git processes); NaN when unknown. */
+export function reapedChildrenCpuMs(pid: number): number {
+  return readStat(pid)?.childrenCpuMs ?? Number.NaN;
 }
