@@ -20,7 +20,7 @@ export interface RequestScope {
  * which V8 allocates in the old generation: the scavenger treats old-to-young pointers as
  * roots, so each request's context (its request, answer, loader and records) outlived the
  * next scavenge and was promoted, freed only by a full collection. Under load, cached
- * authentication promoted ~9 MB per scavenge, with 13-35 ms pauses; now ~40 KB and ~1 ms
+ * authentication promoted ~9 MB per scavenge, with 10-36 ms pauses; now ~40 KB and ~1 ms
  * (issue 17, bench/README.md).
  */
 class ContextScope implements RequestScope {
