@@ -41,7 +41,7 @@ import { projectNodeBinary } from '../support/project-node.ts';
  * BENCH_ROUNDS (3; BENCH_QUICK=1: 1), BENCH_CLONES (3: clones per measurement of the floor),
  * BENCH_TMPFS (/dev/shm: where the diagnostic clone goes; "" skips it), BENCH_STACK_WARMUP (3:
  * jobs that warm the emulators first), BENCH_CPU_PROF (a folder: CPU profiles of the git worker
- * process).
+ * process), BENCH_TRACE_GC=1 (the worker's garbage collections on its stdout).
  */
 const intEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
@@ -152,7 +152,8 @@ function startWorker(): Promise<Worker> {
     execPath: projectNodeBinary(),
     // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
     // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker (and its parse threads), written when it exits.
-    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+    // BENCH_TRACE_GC=1: each of its collections, with its pause, on its stdout.
+    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
     cwd: projectRoot,
     // As in the Lambda, pages are parsed on the job's thread (its bundle has no parse worker
     // file: shared/content/markdown/parse-pool.ts), so the RSS is the Lambda's, threads included.
