@@ -14,5 +14,5 @@ RUN npx esbuild functions/workers/git/handler.ts --bundle --platform=node --targ
 FROM public.ecr.aws/lambda/nodejs:24
 RUN dnf install -y git-core && dnf clean all && git --version
 COPY --from=build /build/dist/ ${LAMBDA_TASK_ROOT}/
-ENV NODE_OPTIONS=--enable-source-maps
+ENV NODE_OPTIONS="--enable-source-maps --v8-pool-size=1"
 CMD ["index.handler"]

@@ -9,3 +9,15 @@ export const LAMBDA_NODE_MAJOR = 24;
 
 /** esbuild's `target` for code that runs in the Lambdas. */
 export const LAMBDA_ESBUILD_TARGET = `node${LAMBDA_NODE_MAJOR}`;
+
+/** Node's options on every Lambda (NODE_OPTIONS): stack traces point at the sources. */
+export const LAMBDA_NODE_OPTIONS = ['--enable-source-maps'];
+
+/**
+ * The git worker's own, after those: one V8 helper thread. The worker has one vCPU
+ * (GIT_WORKER_MEMORY_MB, infra/constructs/workers.ts); V8's default four helpers split each
+ * scavenge and marking cycle four ways on it. bench:git (which starts its worker with these
+ * options, as the Lambda runs) measured a new repository's import 7-10% faster, the helpers'
+ * CPU per job ~470 -> ~330 ms (issue 17, bench/README.md).
+ */
+export const GIT_WORKER_NODE_OPTIONS = ['--v8-pool-size=1'];

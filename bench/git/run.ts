@@ -17,6 +17,7 @@ import { startBenchStack, type BenchStack } from '../support/local-stack.ts';
 import { sampleRss } from './rss-sampler.ts';
 import { cpuMs } from '../support/proc-cpu.ts';
 import { projectNodeBinary } from '../support/project-node.ts';
+import { GIT_WORKER_NODE_OPTIONS } from '../../infra/lambda-node.ts';
 
 /**
  * `npm run bench:git`: import of generated repositories against `git clone --depth 1
@@ -152,8 +153,8 @@ function startWorker(): Promise<Worker> {
     execPath: projectNodeBinary(),
     // No --expose-gc here: the markdown parse worker threads inherit execArgv and refuse it (worker-child.ts gets gc another way).
     // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the worker (and its parse threads), written when it exits.
-    // BENCH_TRACE_GC=1: each of its collections, with its pause, on its stdout.
-    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+    // BENCH_TRACE_GC=1: each of its collections, with its pause, on its stdout. Node's options: the git Lambda's own (infra/lambda-node.ts).
+    execArgv: ['--disable-warning=ExperimentalWarning', ...(process.env.BENCH_TRACE_GC ? ['--trace-gc'] : []), ...GIT_WORKER_NODE_OPTIONS, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
     cwd: projectRoot,
     // As in the Lambda, pages are parsed on the job's thread (its bundle has no parse worker
     // file: shared/content/markdown/parse-pool.ts), so the RSS is the Lambda's, threads included.

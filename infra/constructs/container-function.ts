@@ -16,6 +16,8 @@ export interface ContainerFunctionProps {
   memorySize: number;
   /** /tmp size (Lambda's default: 512 MB). */
   ephemeralStorageSize?: Size;
+  /** Node's options beyond every function's (infra/lambda-node.ts). */
+  nodeOptions?: string[];
 }
 
 /**
@@ -54,7 +56,7 @@ export class ContainerFunction extends Construct {
       timeout: props.timeout,
       logGroup: new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH }),
       tracing: Tracing.ACTIVE,
-      environment: functionEnvironment(props.access, props.resources),
+      environment: functionEnvironment(props.access, props.resources, props.nodeOptions),
     });
     grantAccess(this.fn, props.access, props.resources);
   }

@@ -14,7 +14,7 @@ import { FONT_FILES } from '../../shared/content/pdf/font-files.ts';
 import { WEB_FONTS } from '../../shared/reader/web-font-files.ts';
 import { grantAccess, usesBucket, type FunctionAccess } from './access.ts';
 import { SECRET_ROOTS, type SecretRoot } from '../../shared/secrets/roots.ts';
-import { LAMBDA_ESBUILD_TARGET } from '../lambda-node.ts';
+import { LAMBDA_ESBUILD_TARGET, LAMBDA_NODE_OPTIONS } from '../lambda-node.ts';
 
 /** Repository root: entries, the lock file and esbuild's working directory are resolved from here. */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -60,14 +60,14 @@ const copyWebFonts = (inputDir: string, outputDir: string) => [
   ...Object.values(WEB_FONTS).flatMap((font) => font.files).map(({ pkg, file }) => `cp "${join(inputDir, 'node_modules', pkg, file)}" "${join(outputDir, WEB_FONT_DIR)}/"`),
 ];
 
-/** The variables naming what a function may touch (and nothing else), plus the shared ones. */
-export function functionEnvironment(access: FunctionAccess, { table, bucket, queues, secrets, environment }: ServiceResources): Record<string, string> {
+/** The variables naming what a function may touch (and nothing else), plus the shared ones; `nodeOptions` after every function's. */
+export function functionEnvironment(access: FunctionAccess, { table, bucket, queues, secrets, environment }: ServiceResources, nodeOptions: string[] = []): Record<string, string> {
   return {
     ...(access.table !== 'none' || access.rateLimitCounters ? { TABLE_NAME: table.tableName } : {}),
     ...(usesBucket(access) ? { BUCKET_NAME: bucket.bucketName } : {}),
     ...Object.fromEntries(access.queues.map((name) => [queueUrlVariable(name), queues[name].queueUrl])),
     ...Object.fromEntries(access.secrets.map((root) => [SECRET_ROOTS[root].arnVariable, secrets[root].secretArn])),
-    NODE_OPTIONS: '--enable-source-maps',
+    NODE_OPTIONS: [...LAMBDA_NODE_OPTIONS, ...nodeOptions].join(' '),
     ...environment,
   };
 }

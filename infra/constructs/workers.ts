@@ -14,6 +14,7 @@ import { ENTITY_TYPE } from '../../shared/db/table.ts';
 import { spaceEntity } from '../../shared/db/entities/space.ts';
 import { IntegrationRuntime } from './integration-runtime.ts';
 import { ContainerFunction } from './container-function.ts';
+import { GIT_WORKER_NODE_OPTIONS } from '../lambda-node.ts';
 
 /**
  * The git worker's memory: 1,769 MB is where Lambda gives one whole vCPU (CPU grows with
@@ -48,10 +49,10 @@ export class DocsWorkers extends Construct {
       // Integration events run published scripts: the runtime's container-image Lambda (workerd).
       // Git import and export run the git CLI (shared/git/repo.ts): a container image that carries it;
       // /tmp holds the bare clone, up to the 1 GiB a Git request may bring (shared/git/egress-http.ts).
-      // GIT_WORKER_MEMORY_MB: one whole vCPU, as an import is CPU-bound on one thread.
+      // GIT_WORKER_MEMORY_MB: one whole vCPU, as an import is CPU-bound on one thread; GIT_WORKER_NODE_OPTIONS: one V8 helper on it.
       const gitWorker = name === 'git' ? new ContainerFunction(this, name, {
         dockerfile: 'infra/git-worker.Dockerfile', resources, access: workerAccess.git, description: 'docs-service worker git', timeout: workerTimeouts.git, memorySize: GIT_WORKER_MEMORY_MB,
-        ephemeralStorageSize: Size.gibibytes(2),
+        ephemeralStorageSize: Size.gibibytes(2), nodeOptions: GIT_WORKER_NODE_OPTIONS,
       }).fn : undefined;
       const fn = name === 'integration-events' ? this.integrationRuntime.fn : name === 'images' ? imageWorker.fn : gitWorker ?? new ServiceFunction(this, name, {
         entry: `functions/workers/${name}/handler.ts`,

@@ -18,7 +18,7 @@ import { groupNames, operations } from '../../functions/catalogue.ts';
 import { SERVICE_DESCRIPTION_GROUP, SERVICE_DESCRIPTION_ROUTES } from '../../shared/http/service-description.ts';
 import { BLOCK_RENDER_PATH, INTEGRATION_PUBLIC_PATHS, PUBLISHED_SCRIPT_PATH } from '../../functions/integrations/public-paths.ts';
 import { SECRET_ROOTS, type SecretRoot } from '../../shared/secrets/roots.ts';
-import { LAMBDA_ESBUILD_TARGET, LAMBDA_NODE_MAJOR } from '../../infra/lambda-node.ts';
+import { GIT_WORKER_NODE_OPTIONS, LAMBDA_ESBUILD_TARGET, LAMBDA_NODE_MAJOR, LAMBDA_NODE_OPTIONS } from '../../infra/lambda-node.ts';
 
 type Resource = { Type: string; Properties: Record<string, any> };
 
@@ -444,6 +444,9 @@ describe('functions', () => {
       const targets = [...text.matchAll(/--target=(\S+)/g)].map((m) => m[1]);
       expect(bases, file).toEqual([String(LAMBDA_NODE_MAJOR), String(LAMBDA_NODE_MAJOR)]); // build stage, then runtime stage
       expect(targets, file).toEqual([LAMBDA_ESBUILD_TARGET]);
+      // Node's options as the function's configuration sets them (a container started outside Lambda runs with these).
+      const own = file === 'git-worker.Dockerfile' ? GIT_WORKER_NODE_OPTIONS : [];
+      expect(text.match(/^ENV NODE_OPTIONS="?([^"\n]*)"?$/m)?.[1], file).toBe([...LAMBDA_NODE_OPTIONS, ...own].join(' '));
     }
     // The Node every script and test runs on (package.json's node devDependency).
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { devDependencies: { node: string } };
@@ -473,7 +476,9 @@ describe('functions', () => {
       expect(variables.filter((v) => v.startsWith('QUEUE_URL_')).sort(), id).toEqual(access.queues.map(queueUrlVariable).sort());
       expect(variables.includes('TABLE_NAME'), id).toBe(access.table !== 'none');
       expect(variables.includes('BUCKET_NAME'), id).toBe(Object.values(access.bucket).some((p) => Array.isArray(p) && p.length > 0));
-      expect(variables, id).toContain('NODE_OPTIONS');
+      // Node's options: every function's, and the git worker's own after them (one V8 helper thread on its one vCPU).
+      const own = fn.Properties.Description === 'docs-service worker git' ? GIT_WORKER_NODE_OPTIONS : [];
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS, id).toBe([...LAMBDA_NODE_OPTIONS, ...own].join(' '));
     }
   });
 
