@@ -12,7 +12,6 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { egressFetch, readAll } from '../net/egress.ts';
 import { isEgressError, type EgressError } from '../net/egress-error.ts';
@@ -99,7 +98,8 @@ export class GitRelay {
       const out: Record<string, string> = {};
       for (const name of FORWARDED_RESPONSE_HEADERS) if (answer.headers[name]) out[name] = answer.headers[name]!;
       res.writeHead(answer.status, out);
-      await pipeline(Readable.from(answer.body), res);
+      // The body is a stream: piped, its chunks pass on as they came (shared/net/egress.ts).
+      await pipeline(answer.body, res);
     } catch (error) {
       this.remember(isEgressError(error) ? error : (error as Error));
       if (!res.headersSent) res.writeHead(502).end();
