@@ -17,7 +17,8 @@ export const LAMBDA_NODE_OPTIONS = ['--enable-source-maps'];
  * The git worker's own, after those: one V8 helper thread. The worker has one vCPU
  * (GIT_WORKER_MEMORY_MB, infra/constructs/workers.ts); V8's default four helpers split each
  * scavenge and marking cycle four ways on it. bench:git (which starts its worker with these
- * options, as the Lambda runs) measured a new repository's import 7-10% faster, the helpers'
- * CPU per job ~470 -> ~330 ms (issue 17, bench/README.md).
+ * options, as the Lambda runs), three alternated pairs of quick runs: a new repository's
+ * import 9-29% faster, a fresh worker's first 5-11%, the helpers' CPU per job ~470-530 ->
+ * ~310-350 ms (issue 17, bench/README.md).
  */
 export const GIT_WORKER_NODE_OPTIONS = ['--v8-pool-size=1'];
